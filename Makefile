@@ -1,0 +1,96 @@
+# mmprof: see README.md.  `make deps run` sets up and runs the seed config;
+# `make deps check` sets up and runs the tests.
+
+CC      ?= gcc
+PREFIX  ?= /usr/local
+BUILD   ?= build
+BIN     ?= mmprof
+CONFIG  ?= configs/byte_8t.ini
+
+CSTD     = -std=c11
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+OPT     ?= -O2 -g
+CPPFLAGS += -D_GNU_SOURCE -Iinclude
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -pthread -MMD -MP
+LDLIBS  += -lhwloc -linih -lm -pthread
+
+ifeq ($(SANITIZE),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+# Debian packages: build, tests (cmocka, clang + sanitizer runtime,
+# valgrind), the analysis notebook (pandas, matplotlib, nbconvert).
+DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
+	libhwloc-dev libinih-dev libcmocka-dev clang libclang-rt-14-dev valgrind \
+	binutils python3 python3-pandas python3-matplotlib jupyter-nbconvert \
+	python3-ipykernel
+
+LIB_SRC   = $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard probes/*.c)
+LIB_OBJ   = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
+LIB       = $(BUILD)/libmmprof.a
+UNIT_SRC  = $(wildcard tests/unit/test_*.c)
+UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+.PHONY: all deps run check unit-tests bench clean install uninstall
+
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/src/main.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I. -Iprobes -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
+
+unit-tests: $(UNIT_BIN)
+
+# Installs what is missing; as non-root, prints the command instead.
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all Debian packages present"; \
+	elif [ "$$(id -u)" != 0 ]; then \
+	  echo "deps: missing:$$missing"; \
+	  echo "run: sudo apt-get update && sudo apt-get install -y --no-install-recommends$$missing"; exit 1; \
+	else \
+	  echo "deps: installing$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+run: $(BIN)
+	./$(BIN) --config $(CONFIG)
+
+check: $(BIN) unit-tests
+	tests/run.sh
+
+# Performance claims are ratios measured side by side in one run, here,
+# never timed assertions in the tests.
+bench: $(BUILD)/bench/probe_speed
+	$(BUILD)/bench/probe_speed
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+clean:
+	rm -rf $(BUILD) $(BIN)
+
+install: $(BIN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/mmprof
+	install -d $(DESTDIR)$(PREFIX)/share/mmprof/configs
+	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/mmprof/configs/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/mmprof
+	rm -rf $(DESTDIR)$(PREFIX)/share/mmprof
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

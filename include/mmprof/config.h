@@ -1,0 +1,127 @@
+/* Config files: INI (libinih), one table of keys, [global] inherited by every
+ * job section, comma lists expanded into runs.
+ *
+ *   mmp_config_load()   parse and check every value against the key table
+ *   mmp_config_expand() jobs x sweep points -> the plan (a list of runs),
+ *                       checking combinations (a probe given a key it does
+ *                       not read, more threads than bytes, ...)
+ *
+ * Errors are collected, not printed, each as
+ * "FILE:LINE: [section] message"; both functions return -EINVAL when there
+ * is at least one.
+ */
+#ifndef MMPROF_CONFIG_H
+#define MMPROF_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mmprof/params.h"
+
+enum mmp_key_type {
+	MMP_T_STRING,    /* a path or name, taken as written */
+	MMP_T_SIZE,      /* bytes, with K/M/G/T binary suffixes */
+	MMP_T_UINT,      /* a plain count */
+	MMP_T_ENUM,      /* one of key->values */
+	MMP_T_BOOL,      /* yes/no */
+	MMP_T_PROBE,     /* a probe name from the registry */
+	MMP_T_PLACEMENT, /* compact | scatter | cores | pus:LIST | numa:N */
+	MMP_T_KEYLIST,   /* names of sweepable keys (zip) */
+};
+
+enum mmp_key_flags {
+	MMP_KEY_GLOBAL_ONLY = 1 << 0, /* only in [global]: one value per config */
+	MMP_KEY_NO_SWEEP = 1 << 1,    /* a comma list is one value, not a sweep */
+};
+
+struct mmp_key {
+	const char *name;
+	enum mmp_key_id id;
+	enum mmp_key_type type;
+	size_t offset;             /* of the field in struct mmp_params */
+	size_t width;              /* sizeof that field (MMP_T_UINT) */
+	const char *def;           /* default as text; NULL: not set */
+	uint64_t min, max;         /* MMP_T_SIZE, MMP_T_UINT */
+	const char *const *values; /* MMP_T_ENUM: NULL-terminated */
+	unsigned flags;            /* enum mmp_key_flags */
+	const char *group;         /* data, what runs, where, how, job, config */
+	const char *help;          /* one line */
+	const char *default_help;  /* shown instead of def when def is NULL */
+};
+
+/* The one table of config keys, indexed by enum mmp_key_id. */
+extern const struct mmp_key mmp_keys[MMP_KEY_COUNT];
+const struct mmp_key *mmp_key_find(const char *name);
+
+/* A key as one section sets it. */
+struct mmp_setting {
+	int line;     /* 0: not set in this section */
+	size_t count; /* values in its comma list */
+	char **text;  /* each value as written */
+	void *values; /* count parsed values, each the width of the field */
+};
+
+struct mmp_job {
+	char *name;
+	int line; /* of the [section] header */
+	struct mmp_setting set[MMP_KEY_COUNT];
+};
+
+struct mmp_config {
+	char *path;
+	struct mmp_job global;
+	struct mmp_job *jobs;
+	size_t njobs;
+	char **diags; /* "FILE:LINE: [section] message" */
+	size_t ndiags;
+};
+
+/* One run: a job at one sweep point. */
+struct mmp_run {
+	size_t index;     /* position in the plan */
+	size_t job_index; /* into cfg->jobs */
+	const struct mmp_job *job;
+	struct mmp_params p;
+	uint64_t applies;            /* MMP_KEY_BIT of keys that mean something here */
+	int line[MMP_KEY_COUNT];     /* line each value came from; 0: default */
+	const char *from[MMP_KEY_COUNT]; /* section it came from; NULL: default */
+};
+
+struct mmp_plan {
+	struct mmp_run *runs;
+	size_t nruns;
+};
+
+int mmp_config_load(const char *path, struct mmp_config *cfg);
+int mmp_config_expand(struct mmp_config *cfg, struct mmp_plan *plan);
+void mmp_config_free(struct mmp_config *cfg);
+void mmp_plan_free(struct mmp_plan *plan);
+
+/* Add a diagnostic "FILE:LINE: [section] message" (line 0: "FILE: ..."). */
+void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The value of one key of a run, as a config file would spell it; "" when
+ * the key does not apply to the run's probe or is not set. */
+const char *mmp_run_format(const struct mmp_run *run, enum mmp_key_id key, char *buf,
+			   size_t len);
+
+/* Key table as text: for --help, and as Markdown for README.md. */
+void mmp_keys_print(FILE *out, int markdown);
+
+/* Parse one value of a key into dst (the field's storage).  Returns 0, or
+ * -EINVAL with a message in err (no file or line: the caller adds them). */
+int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *err,
+		  size_t errlen);
+/* Format a field's value ("" for unset strings and sizes). */
+const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf,
+			   size_t len);
+/* Split a comma list into values (the placement type keeps "pus:0-3,8"
+ * together).  Returns the count, or -EINVAL for an empty value. */
+int mmp_key_split(const struct mmp_key *key, const char *text, char ***items);
+void mmp_key_free_items(char **items, size_t n);
+/* Release what parsing a value allocated (MMP_T_STRING). */
+void mmp_key_release(const struct mmp_key *key, void *dst);
+
+#endif

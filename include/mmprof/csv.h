@@ -1,0 +1,34 @@
+/* The tidy CSV: one row per run and recorded repetition, header first,
+ * every row flushed as it is written so an interrupted sweep keeps what it
+ * measured.  The column list is one table in csv.c (mmp_csv_columns). */
+#ifndef MMPROF_CSV_H
+#define MMPROF_CSV_H
+
+#include <stdio.h>
+
+#include "mmprof/error.h"
+#include "mmprof/meta.h"
+#include "mmprof/runner.h"
+
+#define MMP_CSV_SCHEMA_VERSION 1
+
+struct mmp_csv {
+	FILE *f;
+	char *path;
+	const struct mmp_meta *meta;
+	unsigned long rows;
+};
+
+int mmp_csv_open(struct mmp_csv *csv, const char *path, const struct mmp_meta *meta,
+		 struct mmp_error *err);
+int mmp_csv_row(struct mmp_csv *csv, const struct mmp_run_info *info,
+		const struct mmp_rep *rep, struct mmp_error *err);
+int mmp_csv_close(struct mmp_csv *csv, struct mmp_error *err);
+
+/* The header's column names, in order (for README checks and tests). */
+void mmp_csv_print_columns(FILE *out, int markdown);
+
+/* Write one field with RFC 4180 quoting when it needs it. */
+void mmp_csv_field(FILE *f, const char *value, int last);
+
+#endif

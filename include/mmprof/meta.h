@@ -1,0 +1,18 @@
+/* What identifies one invocation in its CSV rows, so CSVs from several
+ * machines and runs can be concatenated and still told apart. */
+#ifndef MMPROF_META_H
+#define MMPROF_META_H
+
+#define MMPROF_VERSION "0.1.0"
+
+struct mmp_meta {
+	char run_id[40];         /* random, 16 hex digits */
+	char host[256];
+	char cpu_model[256];
+	char kernel_release[128];
+	char started_at[40];     /* ISO 8601 UTC */
+};
+
+void mmp_meta_collect(struct mmp_meta *m);
+
+#endif

@@ -1,0 +1,106 @@
+/* The resolved parameters of one run: what a job section means once its
+ * [global] defaults are applied and its comma lists are expanded.
+ *
+ * Every field here is set by exactly one row of the key table
+ * (src/config_keys.c); enum mmp_key_id names those rows.
+ */
+#ifndef MMPROF_PARAMS_H
+#define MMPROF_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct mmp_probe;
+
+enum mmp_key_id {
+	/* data */
+	MMP_KEY_FILE,
+	MMP_KEY_SIZE,
+	MMP_KEY_FILL,
+	MMP_KEY_SEED,
+	/* what runs */
+	MMP_KEY_PROBE,
+	MMP_KEY_KERNEL,
+	MMP_KEY_ACCESS,
+	MMP_KEY_REFCOUNT,
+	MMP_KEY_TALLY,
+	MMP_KEY_THREADS,
+	/* where */
+	MMP_KEY_PLACEMENT,
+	/* how */
+	MMP_KEY_PREFAULT,
+	MMP_KEY_ADVICE,
+	MMP_KEY_REPEAT,
+	MMP_KEY_WARMUP,
+	/* the job itself */
+	MMP_KEY_ZIP,
+	MMP_KEY_BASELINE,
+	/* the whole config */
+	MMP_KEY_CSV,
+	MMP_KEY_COUNT
+};
+
+#define MMP_KEY_BIT(id) (UINT64_C(1) << (id))
+
+enum mmp_fill { MMP_FILL_RANDOM, MMP_FILL_ZERO };
+enum mmp_kernel { MMP_KERNEL_ZEROS, MMP_KERNEL_HISTOGRAM };
+enum mmp_refcount { MMP_REFCOUNT_SHARED, MMP_REFCOUNT_ONCE };
+enum mmp_tally { MMP_TALLY_ATOMIC, MMP_TALLY_PACKED, MMP_TALLY_PADDED, MMP_TALLY_LOCAL };
+enum mmp_advice {
+	MMP_ADVICE_NORMAL,
+	MMP_ADVICE_SEQUENTIAL,
+	MMP_ADVICE_RANDOM,
+	MMP_ADVICE_WILLNEED,
+	MMP_ADVICE_HUGEPAGE
+};
+
+enum mmp_placement_kind {
+	MMP_PLACE_COMPACT, /* fill PUs in topology order: SMT siblings, cores, packages */
+	MMP_PLACE_SCATTER, /* round-robin over packages, one PU per core first */
+	MMP_PLACE_CORES,   /* one PU per core, SMT siblings left idle */
+	MMP_PLACE_PUS,     /* an explicit list of OS PU numbers */
+	MMP_PLACE_NUMA     /* compact within one NUMA node */
+};
+
+#define MMP_PLACEMENT_SPEC_MAX 160
+
+struct mmp_placement {
+	enum mmp_placement_kind kind;
+	unsigned numa_node;                /* MMP_PLACE_NUMA: OS index */
+	char spec[MMP_PLACEMENT_SPEC_MAX]; /* as written: "pus:0-3,8" */
+};
+
+struct mmp_params {
+	/* data */
+	const char *file; /* NULL: generated in the data directory */
+	uint64_t size;    /* 0: not set (an existing file's own size) */
+	enum mmp_fill fill;
+	uint64_t seed;
+	/* what runs */
+	const struct mmp_probe *probe;
+	enum mmp_kernel kernel;
+	uint64_t access; /* bytes per call; 0: the probe's default */
+	enum mmp_refcount refcount;
+	enum mmp_tally tally;
+	uint32_t threads;
+	/* where */
+	struct mmp_placement placement;
+	/* how */
+	bool prefault;
+	enum mmp_advice advice;
+	uint32_t repeat;
+	uint32_t warmup;
+	/* the job */
+	uint64_t zip;         /* MMP_KEY_BIT set of keys whose lists advance together */
+	const char *baseline; /* job to print ratios against, NULL: none */
+	/* the config */
+	const char *csv;
+};
+
+extern const char *const mmp_fill_names[];
+extern const char *const mmp_kernel_names[];
+extern const char *const mmp_refcount_names[];
+extern const char *const mmp_tally_names[];
+extern const char *const mmp_advice_names[];
+
+#endif

@@ -1,0 +1,101 @@
+/* Probes: one access path each, one file each in probes/, listed once in
+ * probes/probes.def.
+ *
+ * A probe is handed one thread's slice of the file and computes a kernel
+ * (zero count or 256-bin histogram) over it, counting what it finds through
+ * a tally sink.  The runner owns everything around it: mapping, threads,
+ * timing, shared state; the probe owns only the loop it models.
+ */
+#ifndef MMPROF_PROBE_H
+#define MMPROF_PROBE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmprof/params.h"
+
+/* What the runner prepares before the timed region. */
+enum mmp_probe_needs {
+	MMP_NEEDS_MAP = 1 << 0, /* the file mapped read-only, MAP_SHARED */
+	MMP_NEEDS_FD = 1 << 1,  /* the file open read-only */
+};
+
+/* How many bytes one call of the modelled API returns. */
+enum mmp_access_mode {
+	MMP_ACCESS_BYTE,  /* always 1: get(i), ReadByte(i) */
+	MMP_ACCESS_BLOCK, /* `access` bytes: get(byte[]), ReadArray */
+	MMP_ACCESS_WHOLE, /* no calls: the whole slice in one scan */
+};
+
+/* Where one thread counts what its kernel finds.  With a tally in memory
+ * (atomic, packed, padded) bin b of this thread lives at slot[b * stride]
+ * and every hit is an atomic add there, so the cache line really moves
+ * between cores; with a local tally the counts stay in registers or on the
+ * thread's stack and slot is NULL. */
+struct mmp_sink {
+	_Atomic uint64_t *slot;
+	size_t stride;
+	uint64_t zeros;
+	uint64_t hist[256];
+};
+
+/* The .NET accessor's view, as one thread sees it: bounds the per-call
+ * check reads, and the handle's reference count that each call acquires and
+ * releases.  `state` points at one word shared by all threads of the run
+ * (the real handle) or, for the `private` control, at a per-thread word. */
+struct mmp_view {
+	const uint8_t *base;
+	uint64_t capacity;
+	int open;
+	int readable;
+	_Atomic int64_t *state;
+};
+
+/* One thread's work in one repetition. */
+struct mmp_slice {
+	const uint8_t *map; /* the whole file (MMP_NEEDS_MAP) */
+	int fd;             /* the file, read-only (MMP_NEEDS_FD) */
+	uint64_t file_size;
+	uint64_t begin, end; /* this thread's bytes: [begin, end) */
+	uint64_t access;     /* bytes per call (MMP_ACCESS_BLOCK) */
+	enum mmp_kernel kernel;
+	enum mmp_refcount refcount;
+	struct mmp_view view;
+	uint8_t *buffer; /* this thread's copy-out buffer, `access` bytes */
+	struct mmp_sink *sink;
+};
+
+/* Returns 0, or a negative errno when the modelled API reported an error
+ * (a failed bounds check is a bug in the slice, never expected). */
+typedef int (*mmp_probe_run_fn)(const struct mmp_slice *slice);
+
+struct mmp_probe {
+	const char *name;
+	const char *summary;  /* one line, for --list-probes */
+	unsigned needs;       /* enum mmp_probe_needs */
+	uint64_t uses;        /* MMP_KEY_BIT of the probe-specific keys it reads */
+	enum mmp_access_mode access_mode;
+	uint64_t default_access;  /* MMP_ACCESS_BLOCK when `access` is not set */
+	const char *shared_state; /* what `private` makes per-thread; NULL: none */
+	const char *bulk;         /* probe reading the same bytes in bulk; NULL: none */
+	mmp_probe_run_fn run;
+};
+
+/* Keys that only some probes read; the others apply to every probe. */
+#define MMP_PROBE_SPECIFIC_KEYS                                                 \
+	(MMP_KEY_BIT(MMP_KEY_ACCESS) | MMP_KEY_BIT(MMP_KEY_REFCOUNT) |          \
+	 MMP_KEY_BIT(MMP_KEY_TALLY) | MMP_KEY_BIT(MMP_KEY_PREFAULT) |           \
+	 MMP_KEY_BIT(MMP_KEY_ADVICE))
+
+/* The registry (probes/registry.c, from probes/probes.def). */
+const struct mmp_probe *const *mmp_probe_all(size_t *count);
+const struct mmp_probe *mmp_probe_find(const char *name);
+
+/* Whether a key changes what this probe does. */
+int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key);
+
+/* Bytes per call a run of this probe makes (1, access, or 0 for whole). */
+uint64_t mmp_probe_access(const struct mmp_probe *probe, uint64_t access);
+
+#endif

@@ -1,0 +1,101 @@
+/* The accessor model's calls (see view.h).  Each is a real, out-of-line
+ * call as in the JIT-compiled .NET code; the checks are the ones
+ * UnmanagedMemoryAccessor.EnsureSafeToRead makes. */
+#include "view.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "sink.h"
+
+static MMP_ALWAYS_INLINE int view_check(const struct mmp_view *v, uint64_t pos,
+					uint64_t size)
+{
+	if (MMP_UNLIKELY(!v->open))
+		return -EBADF;
+	if (MMP_UNLIKELY(!v->readable))
+		return -EACCES;
+	/* position < 0 cannot happen with an unsigned position, but .NET's
+	 * long does test it: keep the compare so the call does its work. */
+	if (MMP_UNLIKELY((int64_t)pos < 0))
+		return -ERANGE;
+	if (MMP_UNLIKELY(pos > v->capacity - size))
+		return -ERANGE;
+	return 0;
+}
+
+MMP_REAL_CALL int mmp_view_acquire(const struct mmp_view *v)
+{
+	int64_t old = atomic_load_explicit(v->state, memory_order_relaxed);
+	do {
+		if (MMP_UNLIKELY(old & MMP_VIEW_CLOSED))
+			return -EBADF;
+	} while (!atomic_compare_exchange_weak_explicit(v->state, &old, old + MMP_VIEW_REF_ONE,
+							memory_order_seq_cst,
+							memory_order_relaxed));
+	return 0;
+}
+
+MMP_REAL_CALL void mmp_view_release(const struct mmp_view *v)
+{
+	int64_t old = atomic_load_explicit(v->state, memory_order_relaxed);
+	while (!atomic_compare_exchange_weak_explicit(v->state, &old, old - MMP_VIEW_REF_ONE,
+						      memory_order_seq_cst,
+						      memory_order_relaxed))
+		;
+}
+
+MMP_REAL_CALL int mmp_view_read_byte(const struct mmp_view *v, uint64_t pos)
+{
+	int rc = view_check(v, pos, 1);
+	if (rc)
+		return rc;
+	rc = mmp_view_acquire(v);
+	if (rc)
+		return rc;
+	uint8_t b = ((const volatile uint8_t *)v->base)[pos];
+	mmp_view_release(v);
+	return b;
+}
+
+MMP_REAL_CALL int mmp_view_read_byte_held(const struct mmp_view *v, uint64_t pos)
+{
+	int rc = view_check(v, pos, 1);
+	if (rc)
+		return rc;
+	return ((const volatile uint8_t *)v->base)[pos];
+}
+
+/* The copy after a passed check: at most to the end of the view. */
+static MMP_ALWAYS_INLINE int64_t view_copy(const struct mmp_view *v, uint64_t pos,
+					   uint8_t *dst, uint64_t count)
+{
+	uint64_t left = v->capacity - pos;
+	uint64_t n = count < left ? count : left;
+	memcpy(dst, v->base + pos, n);
+	return (int64_t)n;
+}
+
+MMP_REAL_CALL int64_t mmp_view_read_array(const struct mmp_view *v, uint64_t pos,
+					  uint8_t *dst, uint64_t count)
+{
+	int rc = view_check(v, pos, 1);
+	if (rc)
+		return rc;
+	rc = mmp_view_acquire(v);
+	if (rc)
+		return rc;
+	int64_t n = view_copy(v, pos, dst, count);
+	mmp_view_release(v);
+	return n;
+}
+
+MMP_REAL_CALL int64_t mmp_view_read_array_held(const struct mmp_view *v, uint64_t pos,
+					       uint8_t *dst, uint64_t count)
+{
+	int rc = view_check(v, pos, 1);
+	if (rc)
+		return rc;
+	return view_copy(v, pos, dst, count);
+}

@@ -1,0 +1,333 @@
+/* Reading a config file: libinih does the INI syntax; this file feeds it
+ * through a reader that counts lines (the Debian build passes no line
+ * number to the handler), notices section headers and malformed lines, and
+ * checks every value against the key table as it arrives.
+ */
+#include "mmprof/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmprof/probe.h"
+#include "mmprof/suggest.h"
+
+_Static_assert(sizeof(enum mmp_fill) == sizeof(int), "enum keys are stored as int");
+_Static_assert(sizeof(enum mmp_tally) == sizeof(int), "enum keys are stored as int");
+
+#define MAX_DIAGS 50
+#define MAX_LINE 4096
+
+void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,
+		     const char *fmt, ...)
+{
+	char msg[1024], full[1400];
+	va_list ap;
+
+	if (cfg->ndiags >= MAX_DIAGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line > 0 && section)
+		snprintf(full, sizeof(full), "%s:%d: [%s] %s", cfg->path, line, section, msg);
+	else if (line > 0)
+		snprintf(full, sizeof(full), "%s:%d: %s", cfg->path, line, msg);
+	else if (section)
+		snprintf(full, sizeof(full), "%s: [%s] %s", cfg->path, section, msg);
+	else
+		snprintf(full, sizeof(full), "%s: %s", cfg->path, msg);
+	char **grown = realloc(cfg->diags, (cfg->ndiags + 1) * sizeof(*grown));
+	if (!grown)
+		return;
+	cfg->diags = grown;
+	cfg->diags[cfg->ndiags] = strdup(full);
+	if (cfg->diags[cfg->ndiags])
+		cfg->ndiags++;
+}
+
+/* State shared by the reader and the handler while one file is parsed. */
+struct parse_state {
+	struct mmp_config *cfg;
+	FILE *file;
+	int line;
+	struct mmp_job *current; /* section of the last header seen */
+	int skip;                /* keys under a malformed header: already reported */
+	int nomem;
+};
+
+static int valid_job_name(const char *name)
+{
+	if (!*name)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '.')
+			return 0;
+	return 1;
+}
+
+static struct mmp_job *find_job(struct mmp_config *cfg, const char *name)
+{
+	if (strcmp(name, "global") == 0)
+		return &cfg->global;
+	for (size_t i = 0; i < cfg->njobs; i++)
+		if (strcmp(cfg->jobs[i].name, name) == 0)
+			return &cfg->jobs[i];
+	return NULL;
+}
+
+/* A "[name]" line: a new job (or [global]), checked for duplicates. */
+static void section_header(struct parse_state *st, const char *text)
+{
+	struct mmp_config *cfg = st->cfg;
+	const char *close = strchr(text, ']');
+	char name[256];
+
+	if (!close || close[1] != '\0') {
+		mmp_config_diag(cfg, st->line, NULL, "malformed section header '%s'", text);
+		st->current = NULL;
+		st->skip = 1;
+		return;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(close - text - 1), text + 1);
+	struct mmp_job *job = find_job(cfg, name);
+	if (job && job->line) {
+		mmp_config_diag(cfg, st->line, name,
+				"section appears twice (first at line %d); a job is one section",
+				job->line);
+		st->current = job;
+		return;
+	}
+	if (!job && !valid_job_name(name)) {
+		mmp_config_diag(cfg, st->line, name,
+				"job names use letters, digits, '_', '-' and '.'");
+	}
+	if (!job) {
+		struct mmp_job *grown = realloc(cfg->jobs, (cfg->njobs + 1) * sizeof(*grown));
+		if (!grown) {
+			st->nomem = 1;
+			return;
+		}
+		cfg->jobs = grown;
+		job = &cfg->jobs[cfg->njobs];
+		memset(job, 0, sizeof(*job));
+		job->name = strdup(name);
+		if (!job->name) {
+			st->nomem = 1;
+			return;
+		}
+		cfg->njobs++;
+	}
+	job->line = st->line;
+	st->current = job;
+	st->skip = 0;
+}
+
+/* libinih calls this for every physical line.  It is where line numbers,
+ * section headers and lines libinih would reject are seen. */
+static char *count_lines(char *buf, int size, void *stream)
+{
+	struct parse_state *st = stream;
+	char *got = fgets(buf, size, st->file);
+	if (!got)
+		return NULL;
+	st->line++;
+
+	size_t len = strlen(buf);
+	if (len > 0 && buf[len - 1] != '\n' && !feof(st->file)) {
+		int c;
+		mmp_config_diag(st->cfg, st->line, NULL, "line longer than %d characters",
+				MAX_LINE - 3);
+		while ((c = fgetc(st->file)) != EOF && c != '\n')
+			;
+		buf[0] = '\0';
+		return buf;
+	}
+
+	char *p = buf;
+	while (isspace((unsigned char)*p))
+		p++;
+	char *end = p + strlen(p);
+	while (end > p && isspace((unsigned char)end[-1]))
+		end--;
+	char saved = *end;
+	*end = '\0';
+	if (*p == '[') {
+		/* The header may carry an inline comment, as libinih allows. */
+		char *c = strchr(p, ';');
+		char *stop = c ? c : end;
+		while (stop > p && isspace((unsigned char)stop[-1]))
+			stop--;
+		char keep = *stop;
+		*stop = '\0';
+		section_header(st, p);
+		*stop = keep;
+	} else if (*p && *p != ';' && *p != '#' && !strchr(p, '=') && !strchr(p, ':')) {
+		mmp_config_diag(st->cfg, st->line, NULL,
+				"expected 'key = value' or '[section]', got '%s'", p);
+		buf[0] = '\0'; /* already reported: keep libinih quiet */
+		return buf;
+	}
+	*end = saved;
+	return buf;
+}
+
+static void unknown_key(struct mmp_config *cfg, int line, const char *section,
+			const char *name)
+{
+	const char *names[MMP_KEY_COUNT];
+	for (size_t i = 0; i < MMP_KEY_COUNT; i++)
+		names[i] = mmp_keys[i].name;
+	const char *hint = mmp_suggest(name, names, MMP_KEY_COUNT);
+	if (hint)
+		mmp_config_diag(cfg, line, section, "unknown key '%s' (did you mean '%s'?)", name,
+				hint);
+	else
+		mmp_config_diag(cfg, line, section, "unknown key '%s' (see mmprof --help)", name);
+}
+
+static int store_setting(struct parse_state *st, struct mmp_job *job,
+			 const struct mmp_key *key, const char *value)
+{
+	struct mmp_config *cfg = st->cfg;
+	struct mmp_setting *set = &job->set[key->id];
+	char **items = NULL;
+	char err[512];
+	size_t width = key->width;
+
+	if (*value == '\0') {
+		mmp_config_diag(cfg, st->line, job->name, "%s has no value", key->name);
+		return 1;
+	}
+	if ((key->flags & MMP_KEY_NO_SWEEP) && key->type != MMP_T_KEYLIST && strchr(value, ',')) {
+		mmp_config_diag(cfg, st->line, job->name, "%s takes one value, not a list",
+				key->name);
+		return 1;
+	}
+	int n = mmp_key_split(key, value, &items);
+	if (n == -ENOMEM)
+		return 0;
+	if (n < 0) {
+		mmp_config_diag(cfg, st->line, job->name, "%s = %s: empty value in the list",
+				key->name, value);
+		return 1;
+	}
+	set->values = calloc((size_t)n, width);
+	if (!set->values) {
+		mmp_key_free_items(items, (size_t)n);
+		return 0;
+	}
+	set->text = items;
+	set->count = (size_t)n;
+	set->line = st->line;
+	for (int i = 0; i < n; i++) {
+		err[0] = '\0';
+		int rc = mmp_key_parse(key, items[i], (char *)set->values + (size_t)i * width, err,
+				       sizeof(err));
+		if (rc == -ENOMEM)
+			return 0;
+		if (rc)
+			mmp_config_diag(cfg, st->line, job->name, "%s", err);
+	}
+	return 1;
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_state *st = user;
+	struct mmp_config *cfg = st->cfg;
+	struct mmp_job *job = st->current;
+
+	if (st->nomem)
+		return 0;
+	if (st->skip)
+		return 1;
+	if (!section[0] || !job) {
+		mmp_config_diag(cfg, st->line, NULL,
+				"'%s' is outside any section (put it under [global] or a job)",
+				name);
+		return 1;
+	}
+	const struct mmp_key *key = mmp_key_find(name);
+	if (!key) {
+		unknown_key(cfg, st->line, job->name, name);
+		return 1;
+	}
+	if ((key->flags & MMP_KEY_GLOBAL_ONLY) && job != &cfg->global) {
+		mmp_config_diag(cfg, st->line, job->name,
+				"'%s' applies to the whole config: set it in [global]", name);
+		return 1;
+	}
+	if (job->set[key->id].line) {
+		mmp_config_diag(cfg, st->line, job->name,
+				"'%s' is set twice in this section (first at line %d)", name,
+				job->set[key->id].line);
+		return 1;
+	}
+	if (!store_setting(st, job, key, value)) {
+		st->nomem = 1;
+		return 0;
+	}
+	return 1;
+}
+
+static void release_job(struct mmp_job *job)
+{
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+		struct mmp_setting *set = &job->set[k];
+		if (mmp_keys[k].type == MMP_T_STRING)
+			for (size_t i = 0; i < set->count; i++)
+				free(((char **)set->values)[i]);
+		free(set->values);
+		mmp_key_free_items(set->text, set->count);
+	}
+	free(job->name);
+}
+
+void mmp_config_free(struct mmp_config *cfg)
+{
+	release_job(&cfg->global);
+	for (size_t i = 0; i < cfg->njobs; i++)
+		release_job(&cfg->jobs[i]);
+	free(cfg->jobs);
+	for (size_t i = 0; i < cfg->ndiags; i++)
+		free(cfg->diags[i]);
+	free(cfg->diags);
+	free(cfg->path);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+int mmp_config_load(const char *path, struct mmp_config *cfg)
+{
+	struct parse_state st = { .cfg = cfg };
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = strdup(path);
+	cfg->global.name = strdup("global");
+	if (!cfg->path || !cfg->global.name)
+		return -ENOMEM;
+	st.file = fopen(path, "r");
+	if (!st.file)
+		return -errno;
+
+	/* One value per line: an indented line is a key of its own, not a
+	 * continuation, and long lines are read whole. */
+	ini_allow_multiline = 0;
+	ini_use_stack = 0;
+	ini_allow_realloc = 1;
+	ini_initial_alloc = MAX_LINE;
+	ini_max_line = MAX_LINE;
+	int rc = ini_parse_stream(count_lines, &st, on_key, &st);
+	fclose(st.file);
+	if (st.nomem || rc == -2)
+		return -ENOMEM;
+	if (rc > 0 && cfg->ndiags == 0)
+		mmp_config_diag(cfg, rc, NULL, "syntax error");
+	if (cfg->njobs == 0 && cfg->ndiags == 0)
+		mmp_config_diag(cfg, 0, NULL,
+				"no jobs: add a section such as [scan] with probe = mmap_byte");
+	return cfg->ndiags ? -EINVAL : 0;
+}

@@ -1,0 +1,267 @@
+/* From jobs to runs: apply [global] and the key table's defaults, expand
+ * comma lists (product, or zipped for the keys named in `zip`), and reject
+ * combinations that cannot mean what the user wrote (fio's post-parse
+ * checks).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmprof/config.h"
+#include "mmprof/probe.h"
+
+static int defaults(struct mmp_params *p)
+{
+	char err[256];
+	memset(p, 0, sizeof(*p));
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+		const struct mmp_key *key = &mmp_keys[k];
+		if (key->def && mmp_key_parse(key, key->def, (char *)p + key->offset, err,
+					      sizeof(err)))
+			return -EINVAL; /* a bad default is a bug: tests parse them all */
+	}
+	return 0;
+}
+
+/* The setting a job uses for a key: its own, else [global]'s, else none. */
+static const struct mmp_setting *effective(const struct mmp_config *cfg,
+					   const struct mmp_job *job, size_t k,
+					   const char **from)
+{
+	if (job->set[k].line) {
+		*from = job->name;
+		return &job->set[k];
+	}
+	if (cfg->global.set[k].line) {
+		*from = cfg->global.name;
+		return &cfg->global.set[k];
+	}
+	*from = NULL;
+	return NULL;
+}
+
+static const void *value_at(const struct mmp_setting *set, size_t k, size_t i)
+{
+	return (const char *)set->values + i * mmp_keys[k].width;
+}
+
+static int job_checks(struct mmp_config *cfg, const struct mmp_job *job)
+{
+	const char *from;
+	size_t before = cfg->ndiags;
+
+	if (!effective(cfg, job, MMP_KEY_PROBE, &from)) {
+		size_t n;
+		const struct mmp_probe *const *all = mmp_probe_all(&n);
+		mmp_config_diag(cfg, job->line, job->name,
+				"no probe: set probe = one of %s ... (see --list-probes)",
+				all[0]->name);
+	}
+	if (!effective(cfg, job, MMP_KEY_FILE, &from) &&
+	    !effective(cfg, job, MMP_KEY_SIZE, &from))
+		mmp_config_diag(cfg, job->line, job->name,
+				"no data: set size (to generate a file) or file");
+
+	const struct mmp_setting *base = effective(cfg, job, MMP_KEY_BASELINE, &from);
+	if (base) {
+		const char *name = ((char **)base->values)[0];
+		int found = 0;
+		for (size_t j = 0; j < cfg->njobs; j++)
+			found |= strcmp(cfg->jobs[j].name, name) == 0;
+		if (!found)
+			mmp_config_diag(cfg, base->line, from, "baseline '%s' is not a job here",
+					name);
+		else if (strcmp(name, job->name) == 0 && from == job->name)
+			mmp_config_diag(cfg, base->line, from, "a job cannot be its own baseline");
+	}
+
+	const struct mmp_setting *zip = effective(cfg, job, MMP_KEY_ZIP, &from);
+	if (zip) {
+		uint64_t mask = *(const uint64_t *)zip->values;
+		size_t len = 0;
+		for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+			const char *f;
+			const struct mmp_setting *s = effective(cfg, job, k, &f);
+			if (!(mask & MMP_KEY_BIT(k)) || !s || s->count == 1)
+				continue;
+			if (len && s->count != len)
+				mmp_config_diag(cfg, zip->line, from,
+						"zip: %s has %zu values but the other zipped "
+						"lists have %zu",
+						mmp_keys[k].name, s->count, len);
+			len = s->count;
+		}
+	}
+	return cfg->ndiags == before ? 0 : -EINVAL;
+}
+
+/* Every key as "name=value;" for the keys that apply: two runs of one job
+ * with the same signature would measure the same thing. */
+static void signature(const struct mmp_run *run, char *buf, size_t len)
+{
+	char v[MMP_PLACEMENT_SPEC_MAX + 64];
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k < MMP_KEY_COUNT && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s=%s;", mmp_keys[k].name,
+					 mmp_run_format(run, (enum mmp_key_id)k, v, sizeof(v)));
+}
+
+/* A key set in a job's own section that none of its runs' probes reads: the
+ * user expects an effect that will not happen.  (Inherited from [global],
+ * it is simply not for those probes.) */
+static void unused_keys(struct mmp_config *cfg, const struct mmp_job *job, uint64_t used,
+			const struct mmp_probe *const *ignored_by)
+{
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+		if (!job->set[k].line || (used & MMP_KEY_BIT(k)) || !ignored_by[k])
+			continue;
+		mmp_config_diag(cfg, job->set[k].line, job->name, "probe '%s' does not use '%s'%s",
+				ignored_by[k]->name, mmp_keys[k].name,
+				k == MMP_KEY_ACCESS && ignored_by[k]->access_mode == MMP_ACCESS_BYTE
+					? " (it reads 1 byte per call)"
+					: "");
+	}
+}
+
+static int push_run(struct mmp_plan *plan, const struct mmp_run *run)
+{
+	struct mmp_run *grown = realloc(plan->runs, (plan->nruns + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	plan->runs = grown;
+	plan->runs[plan->nruns] = *run;
+	plan->runs[plan->nruns].index = plan->nruns;
+	plan->nruns++;
+	return 0;
+}
+
+static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params *def,
+		      struct mmp_plan *plan)
+{
+	const struct mmp_job *job = &cfg->jobs[j];
+	const struct mmp_setting *set[MMP_KEY_COUNT];
+	const char *from[MMP_KEY_COUNT];
+	size_t radix[MMP_KEY_COUNT], digit[MMP_KEY_COUNT] = { 0 };
+	uint64_t zip = 0, reported = 0, used = 0;
+	const struct mmp_probe *ignored_by[MMP_KEY_COUNT] = { 0 };
+	size_t first_run = plan->nruns;
+	size_t zip_len = 1;
+
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
+		set[k] = effective(cfg, job, k, &from[k]);
+	if (set[MMP_KEY_ZIP])
+		zip = *(const uint64_t *)set[MMP_KEY_ZIP]->values;
+	/* One digit per swept key; the zipped keys share the digit of the
+	 * first of them, whose radix is their common length. */
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+		radix[k] = set[k] ? set[k]->count : 1;
+		if (zip & MMP_KEY_BIT(k)) {
+			if (radix[k] > zip_len)
+				zip_len = radix[k];
+			radix[k] = 1;
+		}
+	}
+	if (zip)
+		radix[__builtin_ctzll(zip)] = zip_len;
+	size_t zip_digit = zip ? (size_t)__builtin_ctzll(zip) : 0;
+
+	for (;;) {
+		struct mmp_run run = { .job_index = j, .job = job, .p = *def };
+
+		for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+			if (!set[k])
+				continue;
+			size_t i = (zip & MMP_KEY_BIT(k)) ? digit[zip_digit] : digit[k];
+			if (set[k]->count == 1)
+				i = 0;
+			memcpy((char *)&run.p + mmp_keys[k].offset, value_at(set[k], k, i),
+			       mmp_keys[k].width);
+			run.line[k] = set[k]->line;
+			run.from[k] = from[k];
+		}
+		run.applies = ~UINT64_C(0);
+		if (run.p.probe) {
+			for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+				/* access = 1 is what a byte probe does anyway. */
+				int consistent = k == MMP_KEY_ACCESS && run.p.access == 1 &&
+						 run.p.probe->access_mode == MMP_ACCESS_BYTE;
+				if (mmp_probe_uses(run.p.probe, (enum mmp_key_id)k) || consistent) {
+					used |= MMP_KEY_BIT(k);
+					if (!consistent)
+						continue;
+				}
+				run.applies &= ~MMP_KEY_BIT(k);
+				if (ignored_by[k] == NULL)
+					ignored_by[k] = run.p.probe;
+				memcpy((char *)&run.p + mmp_keys[k].offset,
+				       (const char *)def + mmp_keys[k].offset, mmp_keys[k].width);
+				run.line[k] = 0;
+				run.from[k] = NULL;
+			}
+		}
+		if (run.p.size && run.p.threads > run.p.size &&
+		    !(reported & MMP_KEY_BIT(MMP_KEY_THREADS))) {
+			reported |= MMP_KEY_BIT(MMP_KEY_THREADS);
+			mmp_config_diag(cfg, run.line[MMP_KEY_THREADS], from[MMP_KEY_THREADS],
+					"threads = %u is more than the %llu bytes to share",
+					run.p.threads, (unsigned long long)run.p.size);
+		}
+
+		char sig[2048], other[2048];
+		int duplicate = 0;
+		signature(&run, sig, sizeof(sig));
+		for (size_t r = first_run; r < plan->nruns && !duplicate; r++) {
+			signature(&plan->runs[r], other, sizeof(other));
+			duplicate = strcmp(sig, other) == 0;
+		}
+		if (!duplicate && push_run(plan, &run))
+			return -ENOMEM;
+
+		/* Next combination: the last key varies fastest. */
+		size_t k = MMP_KEY_COUNT;
+		while (k > 0) {
+			k--;
+			if (++digit[k] < radix[k])
+				break;
+			digit[k] = 0;
+			if (k == 0) {
+				unused_keys(cfg, job, used, ignored_by);
+				return 0;
+			}
+		}
+	}
+}
+
+int mmp_config_expand(struct mmp_config *cfg, struct mmp_plan *plan)
+{
+	struct mmp_params def;
+	size_t before = cfg->ndiags;
+
+	memset(plan, 0, sizeof(*plan));
+	if (defaults(&def))
+		return -EINVAL;
+	for (size_t j = 0; j < cfg->njobs; j++) {
+		if (job_checks(cfg, &cfg->jobs[j]))
+			continue;
+		if (expand_job(cfg, j, &def, plan))
+			return -ENOMEM;
+	}
+	return cfg->ndiags == before ? 0 : -EINVAL;
+}
+
+void mmp_plan_free(struct mmp_plan *plan)
+{
+	free(plan->runs);
+	memset(plan, 0, sizeof(*plan));
+}
+
+const char *mmp_run_format(const struct mmp_run *run, enum mmp_key_id key, char *buf,
+			   size_t len)
+{
+	buf[0] = '\0';
+	if (!(run->applies & MMP_KEY_BIT(key)))
+		return buf;
+	return mmp_key_format(&mmp_keys[key], (const char *)&run->p + mmp_keys[key].offset,
+			      buf, len);
+}

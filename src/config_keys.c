@@ -1,0 +1,522 @@
+/* The one table of config keys (fio's options.c idea): each row gives the
+ * name, type, field, default, limits, allowed values and help, and drives
+ * parsing, defaults, validation, --help, --list-keys and the README table.
+ * The value types' parse and format functions live here too.
+ */
+#include "mmprof/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmprof/probe.h"
+#include "mmprof/suggest.h"
+#include "mmprof/topology.h"
+#include "mmprof/units.h"
+
+const char *const mmp_fill_names[] = { "random", "zero", NULL };
+const char *const mmp_kernel_names[] = { "zeros", "histogram", NULL };
+const char *const mmp_refcount_names[] = { "shared", "once", NULL };
+const char *const mmp_tally_names[] = { "atomic", "packed", "padded", "local", NULL };
+const char *const mmp_advice_names[] = { "normal", "sequential", "random", "willneed",
+					 "hugepage", NULL };
+
+#define FIELD(f) offsetof(struct mmp_params, f), sizeof(((struct mmp_params *)0)->f)
+#define KIB UINT64_C(1024)
+#define TIB (KIB * KIB * KIB * KIB)
+
+const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
+	[MMP_KEY_FILE] = {
+		.name = "file", .id = MMP_KEY_FILE, .type = MMP_T_STRING, FIELD(file),
+		.group = "data",
+		.help = "data file; created from size/fill/seed if missing, never "
+			"overwritten if mmprof did not create it",
+		.default_help = "generated in $MMPROF_DATA or ./data",
+	},
+	[MMP_KEY_SIZE] = {
+		.name = "size", .id = MMP_KEY_SIZE, .type = MMP_T_SIZE, FIELD(size),
+		.min = 1, .max = TIB, .group = "data",
+		.help = "bytes of data (512, 4K, 100M, 1G: binary suffixes)",
+		.default_help = "size of an existing file",
+	},
+	[MMP_KEY_FILL] = {
+		.name = "fill", .id = MMP_KEY_FILL, .type = MMP_T_ENUM, FIELD(fill),
+		.def = "random", .values = mmp_fill_names, .group = "data",
+		.help = "content of generated data: random bytes, or all zeros",
+	},
+	[MMP_KEY_SEED] = {
+		.name = "seed", .id = MMP_KEY_SEED, .type = MMP_T_UINT, FIELD(seed),
+		.def = "1", .min = 0, .max = UINT64_MAX, .group = "data",
+		.help = "seed of the random fill: same seed, same bytes",
+	},
+	[MMP_KEY_PROBE] = {
+		.name = "probe", .id = MMP_KEY_PROBE, .type = MMP_T_PROBE, FIELD(probe),
+		.group = "what runs", .help = "access path to run (see --list-probes)",
+		.default_help = "required",
+	},
+	[MMP_KEY_KERNEL] = {
+		.name = "kernel", .id = MMP_KEY_KERNEL, .type = MMP_T_ENUM, FIELD(kernel),
+		.def = "zeros", .values = mmp_kernel_names, .group = "what runs",
+		.help = "what the probe computes: count zero bytes, or a 256-bin histogram",
+	},
+	[MMP_KEY_ACCESS] = {
+		.name = "access", .id = MMP_KEY_ACCESS, .type = MMP_T_SIZE, FIELD(access),
+		.min = 1, .max = KIB * KIB * KIB, .group = "what runs",
+		.help = "bytes per call of the block probes (the last call of a slice is shorter)",
+		.default_help = "4K for block probes; byte probes read 1",
+	},
+	[MMP_KEY_REFCOUNT] = {
+		.name = "refcount", .id = MMP_KEY_REFCOUNT, .type = MMP_T_ENUM,
+		FIELD(refcount), .def = "shared", .values = mmp_refcount_names,
+		.group = "what runs",
+		.help = "accessor probes: one shared reference count taken per call, or "
+			"taken once per thread",
+	},
+	[MMP_KEY_TALLY] = {
+		.name = "tally", .id = MMP_KEY_TALLY, .type = MMP_T_ENUM, FIELD(tally),
+		.def = "local", .values = mmp_tally_names, .group = "what runs",
+		.help = "where hits are counted: one shared atomic, per-thread slots packed "
+			"or padded to 128 bytes, or a local register",
+	},
+	[MMP_KEY_THREADS] = {
+		.name = "threads", .id = MMP_KEY_THREADS, .type = MMP_T_UINT, FIELD(threads),
+		.def = "1", .min = 1, .max = 1024, .group = "what runs",
+		.help = "threads, each over its own slice (size/threads, the last takes the rest)",
+	},
+	[MMP_KEY_PLACEMENT] = {
+		.name = "placement", .id = MMP_KEY_PLACEMENT, .type = MMP_T_PLACEMENT,
+		FIELD(placement), .def = "compact", .group = "where",
+		.help = "where threads run: compact, scatter, cores, pus:LIST (e.g. pus:0-3,8), "
+			"numa:N",
+	},
+	[MMP_KEY_PREFAULT] = {
+		.name = "prefault", .id = MMP_KEY_PREFAULT, .type = MMP_T_BOOL,
+		FIELD(prefault), .def = "no", .group = "how",
+		.help = "map the pages in before timing (MAP_POPULATE)",
+	},
+	[MMP_KEY_ADVICE] = {
+		.name = "advice", .id = MMP_KEY_ADVICE, .type = MMP_T_ENUM, FIELD(advice),
+		.def = "normal", .values = mmp_advice_names, .group = "how",
+		.help = "madvise() on the mapping before timing",
+	},
+	[MMP_KEY_REPEAT] = {
+		.name = "repeat", .id = MMP_KEY_REPEAT, .type = MMP_T_UINT, FIELD(repeat),
+		.def = "5", .min = 1, .max = 100000, .flags = MMP_KEY_NO_SWEEP,
+		.group = "how", .help = "recorded repetitions of each run",
+	},
+	[MMP_KEY_WARMUP] = {
+		.name = "warmup", .id = MMP_KEY_WARMUP, .type = MMP_T_UINT, FIELD(warmup),
+		.def = "1", .min = 0, .max = 1000, .flags = MMP_KEY_NO_SWEEP,
+		.group = "how", .help = "repetitions run first and not recorded",
+	},
+	[MMP_KEY_ZIP] = {
+		.name = "zip", .id = MMP_KEY_ZIP, .type = MMP_T_KEYLIST, FIELD(zip),
+		.flags = MMP_KEY_NO_SWEEP, .group = "job",
+		.help = "keys whose lists advance together (probe, access: 1st with 1st) "
+			"instead of their product",
+		.default_help = "none",
+	},
+	[MMP_KEY_BASELINE] = {
+		.name = "baseline", .id = MMP_KEY_BASELINE, .type = MMP_T_STRING,
+		FIELD(baseline), .flags = MMP_KEY_NO_SWEEP, .group = "job",
+		.help = "another job; prints this job's time as a ratio to it, run by run",
+		.default_help = "none",
+	},
+	[MMP_KEY_CSV] = {
+		.name = "csv", .id = MMP_KEY_CSV, .type = MMP_T_STRING, FIELD(csv),
+		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .group = "config",
+		.help = "CSV output path (--csv overrides)",
+		.default_help = "results/CONFIG.csv",
+	},
+};
+
+const struct mmp_key *mmp_key_find(const char *name)
+{
+	for (size_t i = 0; i < MMP_KEY_COUNT; i++)
+		if (strcmp(mmp_keys[i].name, name) == 0)
+			return &mmp_keys[i];
+	return NULL;
+}
+
+static size_t count_names(const char *const *names)
+{
+	size_t n = 0;
+	while (names[n])
+		n++;
+	return n;
+}
+
+static void append_hint(char *err, size_t errlen, const char *hint,
+			const char *const *names)
+{
+	size_t used = strlen(err);
+	if (hint) {
+		snprintf(err + used, errlen - used, " (did you mean '%s'?)", hint);
+		return;
+	}
+	used += (size_t)snprintf(err + used, errlen - used, " (one of:");
+	for (size_t i = 0; names[i] && used < errlen; i++)
+		used += (size_t)snprintf(err + used, errlen - used, " %s", names[i]);
+	if (used < errlen)
+		snprintf(err + used, errlen - used, ")");
+}
+
+static int parse_enum(const struct mmp_key *key, const char *text, void *dst, char *err,
+		      size_t errlen)
+{
+	for (int i = 0; key->values[i]; i++) {
+		if (strcmp(key->values[i], text) == 0) {
+			*(int *)dst = i;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "'%s' is not a valid %s", text, key->name);
+	append_hint(err, errlen, mmp_suggest(text, key->values, count_names(key->values)),
+		    key->values);
+	return -EINVAL;
+}
+
+static int parse_probe(const char *text, void *dst, char *err, size_t errlen)
+{
+	size_t n;
+	const struct mmp_probe *const *all = mmp_probe_all(&n);
+	const struct mmp_probe *p = mmp_probe_find(text);
+	const char *names[64];
+
+	if (p) {
+		*(const struct mmp_probe **)dst = p;
+		return 0;
+	}
+	for (size_t i = 0; i < n && i < 63; i++)
+		names[i] = all[i]->name;
+	names[n < 63 ? n : 63] = NULL;
+	snprintf(err, errlen, "unknown probe '%s'", text);
+	append_hint(err, errlen, mmp_suggest(text, names, n), names);
+	return -EINVAL;
+}
+
+static int parse_bool(const char *text, void *dst, char *err, size_t errlen)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	for (size_t i = 0; i < 4; i++) {
+		if (strcmp(text, yes[i]) == 0) {
+			*(bool *)dst = true;
+			return 0;
+		}
+		if (strcmp(text, no[i]) == 0) {
+			*(bool *)dst = false;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "'%s' is not yes or no", text);
+	return -EINVAL;
+}
+
+static int parse_number(const struct mmp_key *key, const char *text, void *dst,
+			char *err, size_t errlen)
+{
+	uint64_t v;
+	char a[32], b[32];
+	int rc = key->type == MMP_T_SIZE ? mmp_parse_size(text, &v) : mmp_parse_u64(text, &v);
+
+	if (rc == -ERANGE) {
+		snprintf(err, errlen, "'%s' does not fit in 64 bits", text);
+		return -EINVAL;
+	}
+	if (rc) {
+		if (key->type == MMP_T_SIZE)
+			snprintf(err, errlen, "'%s' is not a size (e.g. 512, 4K, 100M, 1G)", text);
+		else
+			snprintf(err, errlen, "'%s' is not a whole number", text);
+		return -EINVAL;
+	}
+	if (v < key->min || v > key->max) {
+		if (key->type == MMP_T_SIZE)
+			snprintf(err, errlen, "%s = %s is out of range (%s to %s)", key->name,
+				 text, mmp_format_size(key->min, a, sizeof(a)),
+				 mmp_format_size(key->max, b, sizeof(b)));
+		else
+			snprintf(err, errlen, "%s = %s is out of range (%llu to %llu)",
+				 key->name, text, (unsigned long long)key->min,
+				 (unsigned long long)key->max);
+		return -EINVAL;
+	}
+	if (key->width == sizeof(uint32_t))
+		*(uint32_t *)dst = (uint32_t)v;
+	else
+		*(uint64_t *)dst = v;
+	return 0;
+}
+
+static int parse_keylist(const char *text, void *dst, char *err, size_t errlen)
+{
+	uint64_t mask = 0;
+	char *copy = strdup(text), *save = NULL;
+	const char *names[MMP_KEY_COUNT + 1];
+	int rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (size_t i = 0; i < MMP_KEY_COUNT; i++)
+		names[i] = mmp_keys[i].name;
+	names[MMP_KEY_COUNT] = NULL;
+	for (char *tok = strtok_r(copy, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		const struct mmp_key *k = mmp_key_find(tok);
+		if (!k) {
+			snprintf(err, errlen, "unknown key '%s'", tok);
+			const char *hint = mmp_suggest(tok, names, MMP_KEY_COUNT);
+			if (hint)
+				snprintf(err + strlen(err), errlen - strlen(err),
+					 " (did you mean '%s'?)", hint);
+			rc = -EINVAL;
+			break;
+		}
+		if (k->flags & MMP_KEY_NO_SWEEP) {
+			snprintf(err, errlen, "'%s' takes one value, it cannot be zipped", tok);
+			rc = -EINVAL;
+			break;
+		}
+		mask |= MMP_KEY_BIT(k->id);
+	}
+	if (!rc && __builtin_popcountll(mask) < 2) {
+		snprintf(err, errlen, "zip needs at least two keys (e.g. zip = probe, access)");
+		rc = -EINVAL;
+	}
+	free(copy);
+	if (!rc)
+		*(uint64_t *)dst = mask;
+	return rc;
+}
+
+int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *err,
+		  size_t errlen)
+{
+	switch (key->type) {
+	case MMP_T_STRING: {
+		char *s = strdup(text);
+		if (!s)
+			return -ENOMEM;
+		*(char **)dst = s;
+		return 0;
+	}
+	case MMP_T_SIZE:
+	case MMP_T_UINT:
+		return parse_number(key, text, dst, err, errlen);
+	case MMP_T_ENUM:
+		return parse_enum(key, text, dst, err, errlen);
+	case MMP_T_BOOL:
+		return parse_bool(text, dst, err, errlen);
+	case MMP_T_PROBE:
+		return parse_probe(text, dst, err, errlen);
+	case MMP_T_PLACEMENT:
+		return mmp_placement_parse(text, dst, err, errlen);
+	case MMP_T_KEYLIST:
+		return parse_keylist(text, dst, err, errlen);
+	}
+	return -EINVAL;
+}
+
+void mmp_key_release(const struct mmp_key *key, void *dst)
+{
+	if (key->type == MMP_T_STRING) {
+		free(*(char **)dst);
+		*(char **)dst = NULL;
+	}
+}
+
+const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf,
+			   size_t len)
+{
+	buf[0] = '\0';
+	switch (key->type) {
+	case MMP_T_STRING: {
+		const char *s = *(const char *const *)src;
+		snprintf(buf, len, "%s", s ? s : "");
+		break;
+	}
+	case MMP_T_SIZE: {
+		uint64_t v = *(const uint64_t *)src;
+		if (v)
+			mmp_format_size(v, buf, len);
+		break;
+	}
+	case MMP_T_UINT:
+		if (key->width == sizeof(uint32_t))
+			snprintf(buf, len, "%u", *(const uint32_t *)src);
+		else
+			snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)src);
+		break;
+	case MMP_T_ENUM:
+		snprintf(buf, len, "%s", key->values[*(const int *)src]);
+		break;
+	case MMP_T_BOOL:
+		snprintf(buf, len, "%s", *(const bool *)src ? "yes" : "no");
+		break;
+	case MMP_T_PROBE: {
+		const struct mmp_probe *p = *(const struct mmp_probe *const *)src;
+		snprintf(buf, len, "%s", p ? p->name : "");
+		break;
+	}
+	case MMP_T_PLACEMENT:
+		snprintf(buf, len, "%s", ((const struct mmp_placement *)src)->spec);
+		break;
+	case MMP_T_KEYLIST: {
+		uint64_t mask = *(const uint64_t *)src;
+		size_t used = 0;
+		for (size_t i = 0; i < MMP_KEY_COUNT && used < len; i++)
+			if (mask & MMP_KEY_BIT(i))
+				used += (size_t)snprintf(buf + used, len - used, "%s%s",
+							 used ? ", " : "", mmp_keys[i].name);
+		break;
+	}
+	}
+	return buf;
+}
+
+static char *trimmed_copy(const char *begin, const char *end)
+{
+	while (begin < end && isspace((unsigned char)*begin))
+		begin++;
+	while (end > begin && isspace((unsigned char)end[-1]))
+		end--;
+	return strndup(begin, (size_t)(end - begin));
+}
+
+int mmp_key_split(const struct mmp_key *key, const char *text, char ***items)
+{
+	size_t n = 0, cap = 4;
+	char **out = calloc(cap, sizeof(*out));
+	const char *p = text;
+
+	if (!out)
+		return -ENOMEM;
+	for (;;) {
+		const char *comma = (key->flags & MMP_KEY_NO_SWEEP) ? NULL : strchr(p, ',');
+		const char *end = comma ? comma : p + strlen(p);
+		char *item = trimmed_copy(p, end);
+		if (!item)
+			goto nomem;
+		/* "pus:0-3,8": a placement's PU list goes on after its comma
+		 * while the next piece is a number or a range. */
+		if (key->type == MMP_T_PLACEMENT && n > 0 &&
+		    strncmp(out[n - 1], "pus:", 4) == 0 && isdigit((unsigned char)item[0])) {
+			size_t la = strlen(out[n - 1]), lb = strlen(item);
+			char *joined = realloc(out[n - 1], la + lb + 2);
+			if (!joined) {
+				free(item);
+				goto nomem;
+			}
+			joined[la] = ',';
+			memcpy(joined + la + 1, item, lb + 1);
+			out[n - 1] = joined;
+			free(item);
+		} else {
+			if (item[0] == '\0') {
+				free(item);
+				mmp_key_free_items(out, n);
+				return -EINVAL;
+			}
+			if (n == cap) {
+				char **grown = realloc(out, 2 * cap * sizeof(*out));
+				if (!grown) {
+					free(item);
+					goto nomem;
+				}
+				out = grown;
+				cap *= 2;
+			}
+			out[n++] = item;
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	*items = out;
+	return (int)n;
+nomem:
+	mmp_key_free_items(out, n);
+	return -ENOMEM;
+}
+
+void mmp_key_free_items(char **items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(items[i]);
+	free(items);
+}
+
+static void limits_text(const struct mmp_key *k, char *buf, size_t len)
+{
+	char a[32], b[32];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	switch (k->type) {
+	case MMP_T_ENUM:
+		for (int i = 0; k->values[i] && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+						 k->values[i]);
+		break;
+	case MMP_T_SIZE:
+		snprintf(buf, len, "%s to %s", mmp_format_size(k->min, a, sizeof(a)),
+			 mmp_format_size(k->max, b, sizeof(b)));
+		break;
+	case MMP_T_UINT:
+		if (k->max == UINT64_MAX)
+			snprintf(buf, len, "any");
+		else
+			snprintf(buf, len, "%llu to %llu", (unsigned long long)k->min,
+				 (unsigned long long)k->max);
+		break;
+	case MMP_T_BOOL:
+		snprintf(buf, len, "yes, no");
+		break;
+	case MMP_T_PROBE:
+		snprintf(buf, len, "see --list-probes");
+		break;
+	case MMP_T_PLACEMENT:
+		snprintf(buf, len, "compact, scatter, cores, pus:LIST, numa:N");
+		break;
+	case MMP_T_KEYLIST:
+		snprintf(buf, len, "key names");
+		break;
+	case MMP_T_STRING:
+		snprintf(buf, len, k->id == MMP_KEY_BASELINE ? "a job name" : "a path");
+		break;
+	}
+}
+
+void mmp_keys_print(FILE *out, int markdown)
+{
+	char limits[160];
+
+	if (markdown) {
+		fprintf(out, "| key | default | values | sweeps | what it sets |\n");
+		fprintf(out, "|---|---|---|---|---|\n");
+	}
+	const char *group = NULL;
+	for (size_t i = 0; i < MMP_KEY_COUNT; i++) {
+		const struct mmp_key *k = &mmp_keys[i];
+		const char *def = k->def ? k->def : k->default_help;
+		const char *sweep = (k->flags & MMP_KEY_NO_SWEEP) ? "no" : "yes";
+		limits_text(k, limits, sizeof(limits));
+		if (markdown) {
+			fprintf(out, "| `%s` | %s | %s | %s | %s%s |\n", k->name, def, limits,
+				sweep, k->help,
+				(k->flags & MMP_KEY_GLOBAL_ONLY) ? " ([global] only)" : "");
+			continue;
+		}
+		if (!group || strcmp(group, k->group) != 0) {
+			group = k->group;
+			fprintf(out, "  %s:\n", group);
+		}
+		fprintf(out, "    %-10s %s%s\n", k->name, k->help,
+			(k->flags & MMP_KEY_GLOBAL_ONLY) ? " ([global] only)" : "");
+		fprintf(out, "    %-10s default: %s; values: %s%s\n", "", def, limits,
+			(k->flags & MMP_KEY_NO_SWEEP) ? "; no sweep" : "");
+	}
+}

@@ -1,0 +1,325 @@
+/* One invocation over a plan (see session.h). */
+#include "mmprof/session.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmprof/csv.h"
+#include "mmprof/datafile.h"
+#include "mmprof/meta.h"
+#include "mmprof/probe.h"
+#include "mmprof/report.h"
+#include "mmprof/runner.h"
+#include "mmprof/units.h"
+
+void mmp_default_csv_path(const char *config_path, char *buf, size_t len)
+{
+	const char *base = strrchr(config_path, '/');
+	base = base ? base + 1 : config_path;
+	size_t n = strlen(base);
+	if (n > 4 && strcmp(base + n - 4, ".ini") == 0)
+		n -= 4;
+	snprintf(buf, len, "results/%.*s.csv", (int)n, base);
+}
+
+int mmp_session_place(struct mmp_session *s)
+{
+	size_t before = s->cfg->ndiags;
+	char last[MMP_ERROR_MSG_MAX] = "";
+
+	s->pins = calloc(s->plan->nruns ? s->plan->nruns : 1, sizeof(*s->pins));
+	if (!s->pins)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->plan->nruns; i++) {
+		const struct mmp_run *run = &s->plan->runs[i];
+		struct mmp_error err = { 0 };
+		if (mmp_topology_plan(s->topo, &run->p.placement, run->p.threads, &s->pins[i],
+				      &err) == 0)
+			continue;
+		if (strcmp(err.msg, last) == 0)
+			continue; /* the same placement, swept over threads */
+		snprintf(last, sizeof(last), "%s", err.msg);
+		mmp_config_diag(s->cfg, run->line[MMP_KEY_PLACEMENT],
+				run->from[MMP_KEY_PLACEMENT] ? run->from[MMP_KEY_PLACEMENT]
+							     : run->job->name,
+				"%s", err.msg);
+	}
+	return s->cfg->ndiags == before ? 0 : -EINVAL;
+}
+
+static struct mmp_data_spec data_spec(const struct mmp_run *run)
+{
+	return (struct mmp_data_spec){
+		.file = run->p.file, .size = run->p.size, .fill = run->p.fill, .seed = run->p.seed,
+	};
+}
+
+static void print_run(const struct mmp_session *s, size_t i, FILE *out)
+{
+	const struct mmp_run *run = &s->plan->runs[i];
+	char v[256], pus[512], path[4096];
+	struct mmp_data_spec spec = data_spec(run);
+
+	fprintf(out, "run %zu: [%s]", i + 1, run->job->name);
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+		if (k == MMP_KEY_FILE || k == MMP_KEY_CSV)
+			continue;
+		if (*mmp_run_format(run, (enum mmp_key_id)k, v, sizeof(v)))
+			fprintf(out, " %s=%s", mmp_keys[k].name, v);
+	}
+	if (mmp_datafile_path(&spec, mmp_data_dir(), path, sizeof(path)) == 0)
+		fprintf(out, "\n    data %s", path);
+	if (s->pins && s->pins[i].pu)
+		fprintf(out, "\n    PUs %s (%u distinct)%s",
+			mmp_pin_plan_format(&s->pins[i], pus, sizeof(pus)), s->pins[i].npus,
+			s->pins[i].oversubscribed ? ", oversubscribed" : "");
+	fputc('\n', out);
+}
+
+void mmp_session_print_plan(const struct mmp_session *s, FILE *out)
+{
+	unsigned long reps = 0;
+	for (size_t i = 0; i < s->plan->nruns; i++)
+		reps += s->plan->runs[i].p.repeat;
+	fprintf(out, "%s: %zu job(s), %zu run(s), %lu recorded repetition(s); CSV %s\n",
+		s->cfg->path, s->cfg->njobs, s->plan->nruns, reps, s->csv_path);
+	for (size_t i = 0; i < s->plan->nruns; i++)
+		print_run(s, i, out);
+}
+
+void mmp_session_print_topology(const struct mmp_session *s, FILE *out)
+{
+	char pus[512];
+	mmp_topology_print(s->topo, out);
+	for (size_t i = 0; i < s->plan->nruns; i++) {
+		const struct mmp_run *run = &s->plan->runs[i];
+		fprintf(out, "[%s] %s threads=%u placement=%s: PUs %s%s\n", run->job->name,
+			run->p.probe->name, run->p.threads, run->p.placement.spec,
+			mmp_pin_plan_format(&s->pins[i], pus, sizeof(pus)),
+			s->pins[i].oversubscribed ? " (oversubscribed)" : "");
+	}
+}
+
+struct run_ctx {
+	struct mmp_session *s;
+	struct mmp_csv *csv;
+	struct mmp_run_result *r;
+	size_t index;
+	int wrong;
+};
+
+static void progress(const struct run_ctx *c, const struct mmp_rep *rep)
+{
+	char label[256];
+	const struct mmp_run *run = c->r->run;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s %u/%u", c->index + 1, c->s->plan->nruns,
+		mmp_result_label(c->r, label, sizeof(label)), rep->warmup ? "warmup" : "rep",
+		rep->index + 1, rep->warmup ? run->p.warmup : run->p.repeat);
+	fflush(stderr);
+}
+
+static void clear_progress(const struct mmp_session *s)
+{
+	if (s->progress) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+	}
+}
+
+static int on_rep(const struct mmp_run_info *info, const struct mmp_rep *rep, void *arg)
+{
+	struct run_ctx *c = arg;
+	struct mmp_run_result *r = c->r;
+	struct mmp_error err = { 0 };
+	char label[256];
+
+	if (rep->probe_rc || !rep->result_ok) {
+		clear_progress(c->s);
+		mmp_result_label(r, label, sizeof(label));
+		if (rep->probe_rc)
+			fprintf(stderr, "mmprof: error: %s %s %u: the probe failed: %s\n", label,
+				rep->warmup ? "warmup" : "rep", rep->index, strerror(-rep->probe_rc));
+		else
+			fprintf(stderr,
+				"mmprof: error: %s %s %u: result %" PRIu64 " differs from the "
+				"reference (%s of %s): the probe did not read what it should\n",
+				label, rep->warmup ? "warmup" : "rep", rep->index, rep->result,
+				mmp_kernel_names[info->run->p.kernel], info->data->path);
+		c->wrong = 1;
+	}
+	if (c->s->progress)
+		progress(c, rep);
+	if (rep->warmup)
+		return 0;
+	r->elapsed_ns[r->n++] = (double)rep->elapsed_ns;
+	r->results_ok &= rep->result_ok && !rep->probe_rc;
+	if (mmp_csv_row(c->csv, info, rep, &err)) {
+		clear_progress(c->s);
+		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		return err.code;
+	}
+	return 0;
+}
+
+static void warn_oversubscribed(const struct mmp_session *s, size_t i)
+{
+	const struct mmp_run *run = &s->plan->runs[i];
+	const struct mmp_pin_plan *pin = &s->pins[i];
+	/* Once per distinct (threads, placement). */
+	for (size_t j = 0; j < i; j++)
+		if (s->pins[j].oversubscribed && s->plan->runs[j].p.threads == run->p.threads &&
+		    strcmp(s->plan->runs[j].p.placement.spec, run->p.placement.spec) == 0)
+			return;
+	fprintf(stderr,
+		"mmprof: warning: %u threads on %u PU(s) (placement %s) is oversubscribed: "
+		"threads take turns, and their time includes waiting for the scheduler\n",
+		run->p.threads, pin->npus, run->p.placement.spec);
+}
+
+static int run_one(struct run_ctx *c, struct mmp_datafiles *files)
+{
+	struct mmp_session *s = c->s;
+	const struct mmp_run *run = &s->plan->runs[c->index];
+	struct mmp_run_result *r = c->r;
+	struct mmp_error err = { 0 };
+	struct mmp_datafile *df;
+	struct mmp_data_spec spec = data_spec(run);
+	char size[32], label[256];
+
+	r->run = run;
+	r->results_ok = 1;
+	r->oversubscribed = s->pins[c->index].oversubscribed;
+	r->npus = s->pins[c->index].npus;
+	r->access = mmp_probe_access(run->p.probe, run->p.access);
+	int rc = mmp_datafiles_get(files, &spec, &df, &err);
+	if (rc) {
+		r->state = MMP_RUN_FAILED;
+		snprintf(r->error, sizeof(r->error), "%s", err.msg);
+		clear_progress(s);
+		fprintf(stderr, "mmprof: error: %s: %s\n", mmp_result_label(r, label, sizeof(label)),
+			err.msg);
+		return rc == -EINTR ? rc : 0;
+	}
+	if (df->created && !s->quiet) {
+		clear_progress(s);
+		fprintf(stderr, "mmprof: created %s (%s, %s) at %.0f MB/s\n", df->path,
+			mmp_format_size(df->size, size, sizeof(size)), mmp_fill_names[run->p.fill],
+			df->create_bytes_per_s / 1e6);
+		df->created = 0; /* said once */
+	}
+	r->data = df;
+	r->bytes = df->size;
+	if (r->oversubscribed && !s->quiet) {
+		clear_progress(s);
+		warn_oversubscribed(s, c->index);
+	}
+	r->elapsed_ns = calloc(run->p.repeat, sizeof(double));
+	if (!r->elapsed_ns)
+		return -ENOMEM;
+
+	struct mmp_runner_opts opts = {
+		.topo = s->topo, .stop = s->stop, .on_rep = on_rep, .arg = c,
+	};
+	rc = mmp_runner_run(run, df, &s->pins[c->index], &opts, &err);
+	if (r->n)
+		mmp_stats_compute(r->elapsed_ns, r->n, &r->st);
+	if (rc == -EINTR) {
+		r->state = r->n ? MMP_RUN_INTERRUPTED : MMP_RUN_PENDING;
+		return rc;
+	}
+	if (rc) {
+		r->state = MMP_RUN_FAILED;
+		snprintf(r->error, sizeof(r->error), "%s", err.msg[0] ? err.msg : strerror(-rc));
+		clear_progress(s);
+		fprintf(stderr, "mmprof: error: %s: %s\n", mmp_result_label(r, label, sizeof(label)),
+			r->error);
+		return 0;
+	}
+	r->state = MMP_RUN_DONE;
+	return 0;
+}
+
+int mmp_session_run(struct mmp_session *s)
+{
+	struct mmp_meta meta;
+	struct mmp_csv csv;
+	struct mmp_error err = { 0 };
+	struct mmp_datafiles files = { .dir = mmp_data_dir(), .stop = s->stop };
+	size_t n = s->plan->nruns;
+	int status = 0, interrupted = 0, failed = 0, wrong = 0;
+	uint64_t t0 = mmp_now_ns();
+
+	mmp_meta_collect(&meta);
+	if (mmp_csv_open(&csv, s->csv_path, &meta, &err)) {
+		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		return 1;
+	}
+	struct mmp_run_result *results = calloc(n ? n : 1, sizeof(*results));
+	if (!results) {
+		mmp_csv_close(&csv, &err);
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		results[i].run = &s->plan->runs[i];
+
+	for (size_t i = 0; i < n; i++) {
+		struct run_ctx c = { .s = s, .csv = &csv, .r = &results[i], .index = i };
+		if (*s->stop) {
+			interrupted = 1;
+			break;
+		}
+		int rc = run_one(&c, &files);
+		wrong |= c.wrong;
+		failed |= results[i].state == MMP_RUN_FAILED;
+		if (rc == -EINTR) {
+			interrupted = 1;
+			break;
+		}
+		if (rc) {
+			fprintf(stderr, "mmprof: error: %s\n", strerror(-rc));
+			failed = 1;
+			break;
+		}
+	}
+	clear_progress(s);
+
+	mmp_report_table(stdout, results, n);
+	mmp_report_ratios(stdout, s->cfg, results, n);
+	fflush(stdout);
+
+	double secs = (double)(mmp_now_ns() - t0) / 1e9;
+	if (interrupted)
+		fprintf(stderr, "mmprof: interrupted: the %lu row(s) measured so far are in %s\n",
+			csv.rows, s->csv_path);
+	else if (!s->quiet)
+		fprintf(stderr, "mmprof: %zu run(s), %lu row(s) in %s, %.1f s\n", n, csv.rows,
+			s->csv_path, secs);
+	if (mmp_csv_close(&csv, &err)) {
+		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		failed = 1;
+	}
+	if (wrong)
+		fprintf(stderr, "mmprof: error: some results differ from the reference "
+				"(result_ok = false in the CSV)\n");
+	for (size_t i = 0; i < n; i++)
+		free(results[i].elapsed_ns);
+	free(results);
+	mmp_datafiles_free(&files);
+	if (interrupted)
+		status = 130;
+	else if (failed || wrong)
+		status = 1;
+	return status;
+}
+
+void mmp_session_free(struct mmp_session *s)
+{
+	if (s->pins && s->plan)
+		for (size_t i = 0; i < s->plan->nruns; i++)
+			mmp_pin_plan_free(&s->pins[i]);
+	free(s->pins);
+	s->pins = NULL;
+}

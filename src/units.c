@@ -1,0 +1,82 @@
+#include "mmprof/units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <strings.h>
+#include <time.h>
+
+int mmp_parse_u64(const char *text, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = text;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	if (*p != '\0')
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static const struct {
+	const char *suffix;
+	unsigned shift;
+} size_suffixes[] = {
+	{ "", 0 },    { "b", 0 },    { "k", 10 },  { "kb", 10 },
+	{ "kib", 10 }, { "m", 20 },  { "mb", 20 }, { "mib", 20 },
+	{ "g", 30 },  { "gb", 30 },  { "gib", 30 }, { "t", 40 },
+	{ "tb", 40 }, { "tib", 40 },
+};
+
+int mmp_parse_size(const char *text, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = text;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	for (size_t i = 0; i < sizeof(size_suffixes) / sizeof(size_suffixes[0]); i++) {
+		if (strcasecmp(p, size_suffixes[i].suffix) != 0)
+			continue;
+		unsigned s = size_suffixes[i].shift;
+		if (s && v > (UINT64_MAX >> s))
+			return -ERANGE;
+		*out = v << s;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+const char *mmp_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+	uint64_t v = bytes;
+
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && v >= 1024 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu%s", (unsigned long long)v, units[u]);
+	return buf;
+}
+
+uint64_t mmp_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,46 @@
+# Other builds: clang with -Werror, and clang with AddressSanitizer +
+# UndefinedBehaviorSanitizer running the unit tests and the tiny config.
+# (Incremental: the objects stay in build/clang and build/asan.)
+source "$(dirname "$0")/tap.bash"
+
+if ! command -v clang >/dev/null; then
+	skip "clang is not installed (make deps)"
+	done_testing
+	exit 0
+fi
+
+log=$TMP/clang.log
+if make -s BUILD=build/clang BIN=build/clang/mmprof CC=clang build/clang/mmprof >"$log" 2>&1; then
+	ok "clang build, -Wall -Wextra -Werror"
+else
+	fail "clang build" "$(tail -5 "$log")"
+fi
+run_mmprof_with() { local bin=$1; shift; out=$("$bin" "$@" 2>"$TMP/stderr"); rc=$?; err=$(cat "$TMP/stderr"); }
+run_mmprof_with build/clang/mmprof --config tests/configs/tiny.ini --csv "$TMP/clang.csv" --quiet
+check "clang binary: tiny config runs clean" test "$rc" -eq 0
+check "clang binary: every result ok" test "$(csv_col "$TMP/clang.csv" result_ok | sort -u)" = true
+
+log=$TMP/asan.log
+asan="BUILD=build/asan BIN=build/asan/mmprof CC=clang SANITIZE=1"
+if make -s $asan build/asan/mmprof unit-tests >"$log" 2>&1; then
+	ok "clang ASan+UBSan build"
+else
+	fail "clang ASan+UBSan build" "$(tail -5 "$log")"
+fi
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98
+for t in build/asan/tests/test_*; do
+	[ -x "$t" ] || continue
+	if "$t" >"$TMP/t.log" 2>&1; then
+		ok "sanitized $(basename "$t")"
+	else
+		fail "sanitized $(basename "$t")" "$(grep -m3 -E 'ERROR|runtime error|FAILED' "$TMP/t.log")"
+	fi
+done
+run_mmprof_with build/asan/mmprof --config tests/configs/tiny.ini --csv "$TMP/asan.csv" --quiet
+check "sanitized: tiny config runs clean (exit $rc)" test "$rc" -eq 0
+check "sanitized: no reports" bash -c '! grep -Eq "ERROR: (Address|Leak)Sanitizer|runtime error" <<<"$1"' _ "$err"
+run_mmprof_with build/asan/mmprof --config tests/configs/bad.ini
+check "sanitized: bad config exits 2 without reports" test "$rc" -eq 2
+check "sanitized: bad config, no reports" bash -c '! grep -Eq "Sanitizer|runtime error" <<<"$1"' _ "$err"
+done_testing

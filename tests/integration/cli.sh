@@ -1,0 +1,55 @@
+# The command line: help, version, listings, usage errors (exit 2, nothing run).
+source "$(dirname "$0")/tap.bash"
+
+run_mmprof --help
+check "--help exits 0" test "$rc" -eq 0
+check "--help lists options" grep -q -- "--dry-run" <<<"$out"
+keys=$("$MMPROF" --list-keys=markdown | sed -n 's/^| `\([a-z_]*\)` .*/\1/p')
+check "--list-keys lists keys" test "$(wc -w <<<"$keys")" -ge 15
+missing=""
+for k in $keys; do grep -Eq "^ +$k " <<<"$out" || missing="$missing $k"; done
+check "--help lists every config key" test -z "$missing"
+check "--help states the exit codes" grep -q "130 interrupted" <<<"$out"
+
+run_mmprof --version
+check "--version" grep -Eq '^mmprof [0-9]+\.[0-9]+\.[0-9]+$' <<<"$out"
+
+run_mmprof --list-probes
+for p in mmap_byte mmap_block accessor_byte accessor_block limit; do
+	check "--list-probes lists $p" grep -q "^$p " <<<"$out"
+done
+
+run_mmprof
+check "no arguments: exit 2" test "$rc" -eq 2
+check "no arguments: says what is missing" grep -q "no config" <<<"$err"
+run_mmprof --bogus
+check "unknown option: exit 2" test "$rc" -eq 2
+run_mmprof --config
+check "--config without a file: exit 2" test "$rc" -eq 2
+run_mmprof --config configs/quick.ini stray
+check "stray argument: exit 2" test "$rc" -eq 2
+run_mmprof --config configs/quick.ini --repeat 0
+check "--repeat 0: exit 2" test "$rc" -eq 2
+run_mmprof --config "$TMP/none.ini"
+check "missing config file: exit 2" test "$rc" -eq 2
+check "missing config file: says why" grep -q "No such file" <<<"$err"
+run_mmprof --list-keys=html
+check "--list-keys=html: exit 2" test "$rc" -eq 2
+
+run_mmprof --config configs/byte_8t.ini --dry-run --repeat 2 --csv "$TMP/dry.csv"
+check "--dry-run exits 0" test "$rc" -eq 0
+check "--dry-run counts runs" grep -q "4 job(s), 14 run(s), 28 recorded repetition(s)" <<<"$out"
+check "--dry-run echoes every run" test "$(grep -c '^run [0-9]*: ' <<<"$out")" -eq 14
+check "--dry-run creates no data" test ! -e "$MMPROF_DATA"
+check "--dry-run writes no CSV" test ! -e "$TMP/dry.csv"
+
+run_mmprof --config configs/byte_8t.ini --topology
+check "--topology prints the machine" grep -q "^machine: " <<<"$out"
+check "--topology prints placements" grep -q "\[dotnet_like\] accessor_byte threads=8 placement=compact: PUs" <<<"$out"
+
+# A synthetic two-socket machine through hwloc's own environment variable.
+out=$(HWLOC_SYNTHETIC="pack:2 core:2 pu:2" "$MMPROF" --config configs/byte_8t.ini --topology 2>&1)
+check "--topology on a synthetic machine" grep -q "machine: 2 package(s), 1 NUMA node(s), 4 core(s), 8 PU(s)" <<<"$out"
+check "8 threads on 8 PUs: not oversubscribed" bash -c '! grep -q "threads=8.*oversubscribed" <<<"$1"' _ "$out"
+
+done_testing

@@ -1,0 +1,50 @@
+# configs/quick.ini end to end: every probe's result equals the reference,
+# the CSV has the documented header and one row per recorded repetition,
+# the table and the baseline ratios are printed.
+source "$(dirname "$0")/tap.bash"
+
+csv=$TMP/quick.csv
+run_mmprof --config configs/quick.ini --csv "$csv"
+check "exit 0" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || echo "# $err"
+
+header=$(head -1 "$csv")
+want=$("$MMPROF" --list-columns | awk '{print $1}' | paste -sd,)
+check "CSV header is the documented column list" test "$header" = "$want"
+check "CSV header starts as the contract" grep -q '^schema_version,job,probe,kernel,threads,access,buffer,refcount,tally,placement,control,rep,bytes,elapsed_ns,ns_per_byte,result,result_ok,' <<<"$header"
+check "CSV metadata columns" grep -q ',oversubscribed,run_id,host,cpu_model,kernel_release,mmprof_version,started_at' <<<"$header"
+
+reps=$("$MMPROF" --config configs/quick.ini --dry-run | sed -n 's/.* run(s), \([0-9]*\) recorded.*/\1/p')
+rows=$(($(wc -l <"$csv") - 1))
+check "one CSV row per recorded repetition ($reps)" test "$rows" -eq "$reps"
+check "every result_ok is true" test "$(csv_col "$csv" result_ok | sort -u)" = "true"
+for p in mmap_byte mmap_block accessor_byte accessor_block limit; do
+	check "probe $p ran" grep -q ",$p," "$csv"
+done
+for t in atomic packed padded local; do
+	check "tally $t ran" grep -q ",$t," "$csv"
+done
+check "histogram kernel ran" grep -q ",histogram," "$csv"
+check "one run_id for the whole run" test "$(csv_col "$csv" run_id | sort -u | wc -l)" -eq 1
+check "started_at is ISO 8601 UTC" grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' <<<"$(csv_col "$csv" started_at | head -1)"
+check "elapsed_ns are positive integers" test -z "$(csv_col "$csv" elapsed_ns | grep -Ev '^[1-9][0-9]*$')"
+check "zero counts agree across probes" test "$(awk -F, 'NR > 1 && $4 == "zeros" {print $16}' "$csv" | sort -u | wc -l)" -eq 1
+
+# Pinning as the threads saw it: every thread on its planned PU.
+check "pus_seen equals pus_planned" test -z "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["pus_seen"] != $c["pus_planned"] { print }' "$csv")"
+
+check "table header" grep -Eq '^job +probe .*median ms +cv +ns/byte +GB/s +x limit +result' <<<"$out"
+check "table rows all ok" test "$(grep -c ' ok *$' <<<"$out")" -eq "$("$MMPROF" --config configs/quick.ini --dry-run | grep -c '^run ')"
+check "ratio block" grep -q '^dotnet_like vs java_like (median time ratio, >1 = slower):' <<<"$out"
+check "ratio rows for 1-byte reads" test "$(grep -Ec '^  threads=[12] +access=1 +[0-9.]+x' <<<"$out")" -eq 4
+check "summary on stderr" grep -q "run(s), $reps row(s) in $csv" <<<"$err"
+check "no progress line when stderr is not a TTY" bash -c '! grep -q "rep 1/" <<<"$1"' _ "$err"
+
+# --quiet: data on stdout, nothing but errors on stderr.
+run_mmprof --config configs/quick.ini --csv "$TMP/q2.csv" --quiet --repeat 1
+check "--quiet: exit 0" test "$rc" -eq 0
+check "--quiet: empty stderr" test -z "$err"
+check "--repeat 1: one row per run" test "$(($(wc -l <"$TMP/q2.csv") - 1))" -eq "$("$MMPROF" --config configs/quick.ini --dry-run | grep -c '^run ')"
+
+done_testing

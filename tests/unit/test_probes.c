@@ -1,0 +1,222 @@
+/* Every probe, called directly on a buffer: results equal a naive count for
+ * every kernel, sink, slice split and access size; the accessor model's
+ * checks and reference counting. */
+#include "helpers.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+
+#include "mmprof/datafile.h"
+#include "mmprof/probe.h"
+#include "view.h"
+
+#define N 100003
+
+static uint8_t *data;
+static uint64_t ref[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	data = malloc(N);
+	mmp_datafile_generate(data, N, MMP_FILL_RANDOM, 42);
+	memset(data + 5000, 0, 3000); /* a run of zeros across slice edges */
+	for (size_t i = 0; i < N; i++)
+		ref[data[i]]++;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(data);
+	return 0;
+}
+
+/* Run a probe over [0, N) in pieces, as threads would, and return its
+ * 256 bins (zeros only in bin 0 for the zeros kernel). */
+static void run_probe(const struct mmp_probe *p, enum mmp_kernel kernel,
+		      enum mmp_refcount refcount, int memory, size_t stride, uint64_t access,
+		      const uint64_t *cuts, size_t ncuts, uint64_t bins[256])
+{
+	_Atomic uint64_t *slots = calloc(256 * stride + 1, sizeof(*slots));
+	_Alignas(64) _Atomic int64_t state = 0;
+	uint8_t *buffer = malloc(access ? access : 1);
+
+	memset(bins, 0, 256 * sizeof(bins[0]));
+	for (size_t c = 0; c + 1 < ncuts; c++) {
+		struct mmp_sink sink = { .slot = memory ? slots : NULL, .stride = stride };
+		struct mmp_slice s = {
+			.map = data, .fd = -1, .file_size = N, .begin = cuts[c], .end = cuts[c + 1],
+			.access = access, .kernel = kernel, .refcount = refcount,
+			.view = { .base = data, .capacity = N, .open = 1, .readable = 1,
+				  .state = &state },
+			.buffer = buffer, .sink = &sink,
+		};
+		assert_int_equal(p->run(&s), 0);
+		assert_int_equal(atomic_load(&state), 0); /* every reference given back */
+		bins[0] += sink.zeros;
+		for (int b = 0; b < 256; b++)
+			bins[b] += sink.hist[b];
+	}
+	for (int b = 0; memory && b < (kernel == MMP_KERNEL_HISTOGRAM ? 256 : 1); b++)
+		bins[b] += atomic_load(&slots[(size_t)b * stride]);
+	free((void *)slots);
+	free(buffer);
+}
+
+static void check(const struct mmp_probe *p, enum mmp_kernel kernel, int memory,
+		  size_t stride, uint64_t access)
+{
+	static const uint64_t whole[] = { 0, N };
+	static const uint64_t pieces[] = { 0, 1, 4999, 7777, 7778, 65536, N };
+	int refcounts = (p->uses & MMP_KEY_BIT(MMP_KEY_REFCOUNT)) ? 2 : 1;
+	uint64_t bins[256];
+
+	for (int rc = 0; rc < refcounts; rc++) {
+		for (int split = 0; split < 2; split++) {
+			run_probe(p, kernel, (enum mmp_refcount)rc, memory, stride, access,
+				  split ? pieces : whole, split ? 7 : 2, bins);
+			for (int b = 0; b < (kernel == MMP_KERNEL_HISTOGRAM ? 256 : 1); b++)
+				if (bins[b] != ref[b])
+					fail_msg("%s %s refcount=%s memory=%d stride=%zu "
+						 "access=%llu split=%d: bin %d %llu != %llu",
+						 p->name, mmp_kernel_names[kernel],
+						 mmp_refcount_names[rc], memory, stride,
+						 (unsigned long long)access, split, b,
+						 (unsigned long long)bins[b],
+						 (unsigned long long)ref[b]);
+		}
+	}
+}
+
+static void test_every_probe_every_sink(void **state)
+{
+	size_t n;
+	const struct mmp_probe *const *all = mmp_probe_all(&n);
+	static const uint64_t accesses[] = { 1, 7, 1024, N + 5 };
+	(void)state;
+
+	assert_true(n >= 5);
+	for (size_t i = 0; i < n; i++) {
+		const struct mmp_probe *p = all[i];
+		int has_tally = (p->uses & MMP_KEY_BIT(MMP_KEY_TALLY)) != 0;
+		for (int k = 0; k < 2; k++) {
+			for (size_t a = 0; a < 4; a++) {
+				uint64_t access = mmp_probe_access(p, accesses[a]);
+				check(p, (enum mmp_kernel)k, 0, 1, access);
+				if (has_tally) {
+					check(p, (enum mmp_kernel)k, 1, 1, access);
+					check(p, (enum mmp_kernel)k, 1, 3, access);
+				}
+				if (p->access_mode != MMP_ACCESS_BLOCK)
+					break; /* access changes nothing */
+			}
+		}
+	}
+}
+
+static void test_registry(void **state)
+{
+	size_t n;
+	const struct mmp_probe *const *all = mmp_probe_all(&n);
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		assert_ptr_equal(mmp_probe_find(all[i]->name), all[i]);
+		assert_non_null(all[i]->summary);
+		assert_non_null(all[i]->run);
+		if (all[i]->bulk)
+			assert_non_null(mmp_probe_find(all[i]->bulk));
+		if (all[i]->access_mode == MMP_ACCESS_BLOCK)
+			assert_true(all[i]->default_access > 1);
+		for (size_t j = i + 1; j < n; j++)
+			assert_string_not_equal(all[i]->name, all[j]->name);
+	}
+	assert_null(mmp_probe_find("nope"));
+	assert_int_equal(mmp_probe_access(mmp_probe_find("mmap_byte"), 4096), 1);
+	assert_int_equal(mmp_probe_access(mmp_probe_find("limit"), 4096), 0);
+	assert_int_equal(mmp_probe_access(mmp_probe_find("mmap_block"), 0), 4096);
+}
+
+/* A memory tally is written, not just read: atomic adds land in the slot. */
+static void test_memory_tally_is_written(void **state)
+{
+	const struct mmp_probe *p = mmp_probe_find("mmap_byte");
+	_Atomic uint64_t slot = 0;
+	struct mmp_sink sink = { .slot = &slot, .stride = 1 };
+	struct mmp_slice s = { .map = data, .file_size = N, .begin = 0, .end = N,
+			       .kernel = MMP_KERNEL_ZEROS, .sink = &sink };
+	(void)state;
+	assert_int_equal(p->run(&s), 0);
+	assert_int_equal(atomic_load(&slot), ref[0]);
+	assert_int_equal(sink.zeros, 0);
+}
+
+static void test_view_checks(void **state)
+{
+	_Atomic int64_t refcount = 0;
+	struct mmp_view v = { .base = data, .capacity = 10, .open = 1, .readable = 1,
+			      .state = &refcount };
+	uint8_t out[16];
+	(void)state;
+
+	assert_int_equal(mmp_view_read_byte(&v, 9), data[9]);
+	assert_int_equal(mmp_view_read_byte(&v, 10), -ERANGE);
+	assert_int_equal(mmp_view_read_byte(&v, UINT64_MAX), -ERANGE);
+	assert_int_equal(mmp_view_read_array(&v, 7, out, 16), 3);
+	assert_memory_equal(out, data + 7, 3);
+	assert_int_equal(mmp_view_read_array(&v, 10, out, 1), -ERANGE);
+	assert_int_equal(atomic_load(&refcount), 0);
+
+	v.readable = 0;
+	assert_int_equal(mmp_view_read_byte(&v, 0), -EACCES);
+	v.readable = 1;
+	v.open = 0;
+	assert_int_equal(mmp_view_read_byte_held(&v, 0), -EBADF);
+	v.open = 1;
+
+	/* A closed handle refuses new references; one held stays counted. */
+	assert_int_equal(mmp_view_acquire(&v), 0);
+	assert_int_equal(atomic_load(&refcount), MMP_VIEW_REF_ONE);
+	atomic_fetch_or(&refcount, MMP_VIEW_CLOSED);
+	assert_int_equal(mmp_view_read_byte(&v, 0), -EBADF);
+	mmp_view_release(&v);
+	assert_int_equal(atomic_load(&refcount), MMP_VIEW_CLOSED);
+}
+
+/* The per-call API reports its failure through the probe. */
+static void test_probe_reports_api_error(void **state)
+{
+	const struct mmp_probe *p = mmp_probe_find("accessor_byte");
+	_Atomic int64_t refcount = MMP_VIEW_CLOSED;
+	struct mmp_sink sink = { 0 };
+	struct mmp_slice s = { .map = data, .file_size = N, .begin = 0, .end = 100,
+			       .kernel = MMP_KERNEL_ZEROS, .sink = &sink,
+			       .view = { .base = data, .capacity = N, .open = 1, .readable = 1,
+					 .state = &refcount } };
+	(void)state;
+	assert_int_equal(p->run(&s), -EBADF);
+	s.refcount = MMP_REFCOUNT_ONCE;
+	assert_int_equal(p->run(&s), -EBADF);
+	/* A slice past the end of the mapping is an out-of-bounds read. */
+	refcount = 0;
+	s.refcount = MMP_REFCOUNT_SHARED;
+	s.view.capacity = 50;
+	assert_int_equal(p->run(&s), -ERANGE);
+	assert_int_equal(mmp_probe_find("mmap_byte")->run(
+				 &(struct mmp_slice){ .map = data, .file_size = 50, .begin = 0,
+						      .end = 100, .sink = &sink }),
+			 -ERANGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_probe_every_sink),
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_memory_tally_is_written),
+		cmocka_unit_test(test_view_checks),
+		cmocka_unit_test(test_probe_reports_api_error),
+	};
+	return cmocka_run_group_tests_name("probes", tests, setup, teardown);
+}

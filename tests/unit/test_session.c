@@ -1,0 +1,118 @@
+/* A planted broken probe (it skips half its slice, as the seed's fread
+ * did not read its file) is caught: a loud error line, result_ok = false
+ * in the CSV, WRONG in the table, and exit status 1.  Nothing here may
+ * pass because a probe happened to be right. */
+#include "helpers.h"
+
+#include <fcntl.h>
+
+#include "mmprof/config.h"
+#include "mmprof/probe.h"
+#include "mmprof/session.h"
+#include "mmprof/topology.h"
+
+static int skip_half(const struct mmp_slice *s)
+{
+	uint64_t zeros = 0;
+	for (uint64_t i = s->begin; i < s->begin + (s->end - s->begin) / 2; i++)
+		zeros += s->map[i] == 0;
+	s->sink->zeros += zeros;
+	return 0;
+}
+
+static const struct mmp_probe broken = {
+	.name = "skip_half",
+	.summary = "test only: reads half of its slice",
+	.needs = MMP_NEEDS_MAP,
+	.access_mode = MMP_ACCESS_BYTE,
+	.run = skip_half,
+};
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char *buf = calloc(1, 1 << 16);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_broken_probe_is_caught(void **state)
+{
+	char dir[600], ini[700], csv[700], out[700], err[700], data[700];
+	struct mmp_config cfg;
+	struct mmp_plan plan;
+	struct mmp_topology *topo;
+	struct mmp_error e = { 0 };
+	volatile sig_atomic_t stop = 0;
+	(void)state;
+
+	snprintf(dir, sizeof(dir), "%s", test_tmpdir());
+	snprintf(ini, sizeof(ini), "%s/s.ini", dir);
+	snprintf(csv, sizeof(csv), "%s/s.csv", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	snprintf(data, sizeof(data), "%s/data", dir);
+	setenv("MMPROF_DATA", data, 1);
+	test_write_file(ini, "[global]\nsize = 64K\nrepeat = 2\nwarmup = 0\n"
+			     "[good]\nprobe = mmap_byte\n[bad]\nprobe = mmap_byte\n");
+	assert_int_equal(mmp_config_load(ini, &cfg), 0);
+	assert_int_equal(mmp_config_expand(&cfg, &plan), 0);
+	assert_int_equal(plan.nruns, 2);
+	plan.runs[1].p.probe = &broken;
+	assert_int_equal(mmp_topology_load(&topo, NULL, &e), 0);
+
+	struct mmp_session s = { .cfg = &cfg, .plan = &plan, .topo = topo, .csv_path = csv,
+				 .stop = &stop };
+	assert_int_equal(mmp_session_place(&s), 0);
+
+	fflush(stdout);
+	fflush(stderr);
+	int saved_out = dup(1), saved_err = dup(2);
+	int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	int status = mmp_session_run(&s);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(fo);
+	close(fe);
+
+	char *o = slurp(out), *e2 = slurp(err), *c = slurp(csv);
+	assert_int_equal(status, 1);
+	assert_non_null(strstr(e2, "mmprof: error: [bad] skip_half threads=1 access=1 rep 0: "
+				   "result "));
+	assert_non_null(strstr(e2, "differs from the reference (zeros of "));
+	assert_non_null(strstr(e2, "rep 1: result"));
+	assert_null(strstr(e2, "[good]"));
+	assert_non_null(strstr(o, " ok"));
+	assert_non_null(strstr(o, "WRONG"));
+	/* 2 rows each; the good ones true, the bad ones false. */
+	int t = 0, f = 0;
+	for (char *p = c; (p = strstr(p, ",true,")) != NULL; p++)
+		t++;
+	for (char *p = c; (p = strstr(p, ",false,")) != NULL; p++)
+		f++;
+	assert_int_equal(t, 2);   /* good: result_ok (oversubscribed is false) */
+	assert_int_equal(f, 2 + 2 + 2); /* bad: result_ok; all: oversubscribed */
+	free(o);
+	free(e2);
+	free(c);
+	mmp_session_free(&s);
+	mmp_topology_free(topo);
+	mmp_plan_free(&plan);
+	mmp_config_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_broken_probe_is_caught),
+	};
+	return cmocka_run_group_tests_name("session", tests, NULL, NULL);
+}
