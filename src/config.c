@@ -202,7 +202,8 @@ static int store_setting(struct parse_state *st, struct mmp_job *job,
 		mmp_config_diag(cfg, st->line, job->name, "%s has no value", key->name);
 		return 1;
 	}
-	if ((key->flags & MMP_KEY_NO_SWEEP) && key->type != MMP_T_KEYLIST && strchr(value, ',')) {
+	if ((key->flags & MMP_KEY_NO_SWEEP) && !(key->flags & MMP_KEY_LIST_VALUE) &&
+	    strchr(value, ',')) {
 		mmp_config_diag(cfg, st->line, job->name, "%s takes one value, not a list",
 				key->name);
 		return 1;

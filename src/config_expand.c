@@ -9,6 +9,7 @@
 
 #include "mmprof/config.h"
 #include "mmprof/probe.h"
+#include "mmprof/suggest.h"
 
 static int defaults(struct mmp_params *p)
 {
@@ -63,14 +64,21 @@ static int job_checks(struct mmp_config *cfg, const struct mmp_job *job)
 				"no data: set size (to generate a file) or file");
 
 	const struct mmp_setting *base = effective(cfg, job, MMP_KEY_BASELINE, &from);
-	if (base) {
-		const char *name = ((char **)base->values)[0];
-		int found = 0;
-		for (size_t j = 0; j < cfg->njobs; j++)
+	const char *names = base ? ((char **)base->values)[0] : "";
+	char name[256];
+	while (mmp_list_next(&names, name, sizeof(name))) {
+		const char *jobs[256];
+		size_t n = 0, found = 0;
+		for (size_t j = 0; j < cfg->njobs; j++) {
 			found |= strcmp(cfg->jobs[j].name, name) == 0;
+			if (n < 256)
+				jobs[n++] = cfg->jobs[j].name;
+		}
+		const char *hint = mmp_suggest(name, jobs, n);
 		if (!found)
-			mmp_config_diag(cfg, base->line, from, "baseline '%s' is not a job here",
-					name);
+			mmp_config_diag(cfg, base->line, from, "baseline '%s' is not a job here%s%s%s",
+					name, hint ? " (did you mean '" : "", hint ? hint : "",
+					hint ? "'?)" : "");
 		else if (strcmp(name, job->name) == 0 && from == job->name)
 			mmp_config_diag(cfg, base->line, from, "a job cannot be its own baseline");
 	}

@@ -114,15 +114,15 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	},
 	[MMP_KEY_ZIP] = {
 		.name = "zip", .id = MMP_KEY_ZIP, .type = MMP_T_KEYLIST, FIELD(zip),
-		.flags = MMP_KEY_NO_SWEEP, .group = "job",
+		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",
 		.help = "keys whose lists advance together (probe, access: 1st with 1st) "
 			"instead of their product",
 		.default_help = "none",
 	},
 	[MMP_KEY_BASELINE] = {
 		.name = "baseline", .id = MMP_KEY_BASELINE, .type = MMP_T_STRING,
-		FIELD(baseline), .flags = MMP_KEY_NO_SWEEP, .group = "job",
-		.help = "another job; prints this job's time as a ratio to it, run by run",
+		FIELD(baseline), .flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",
+		.help = "other jobs; prints this job's time as a ratio to each, run by run",
 		.default_help = "none",
 	},
 	[MMP_KEY_CSV] = {
@@ -395,7 +395,7 @@ int mmp_key_split(const struct mmp_key *key, const char *text, char ***items)
 	if (!out)
 		return -ENOMEM;
 	for (;;) {
-		const char *comma = (key->flags & MMP_KEY_NO_SWEEP) ? NULL : strchr(p, ',');
+		const char *comma = (key->flags & MMP_KEY_LIST_VALUE) ? NULL : strchr(p, ',');
 		const char *end = comma ? comma : p + strlen(p);
 		char *item = trimmed_copy(p, end);
 		if (!item)
@@ -442,6 +442,24 @@ nomem:
 	return -ENOMEM;
 }
 
+int mmp_list_next(const char **p, char *buf, size_t len)
+{
+	const char *s = *p;
+	while (*s == ',' || isspace((unsigned char)*s))
+		s++;
+	if (!*s)
+		return 0;
+	const char *e = s;
+	while (*e && *e != ',')
+		e++;
+	const char *t = e;
+	while (t > s && isspace((unsigned char)t[-1]))
+		t--;
+	snprintf(buf, len, "%.*s", (int)(t - s), s);
+	*p = e;
+	return 1;
+}
+
 void mmp_key_free_items(char **items, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -485,7 +503,7 @@ static void limits_text(const struct mmp_key *k, char *buf, size_t len)
 		snprintf(buf, len, "key names");
 		break;
 	case MMP_T_STRING:
-		snprintf(buf, len, k->id == MMP_KEY_BASELINE ? "a job name" : "a path");
+		snprintf(buf, len, k->id == MMP_KEY_BASELINE ? "job names" : "a path");
 		break;
 	}
 }

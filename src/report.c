@@ -117,13 +117,15 @@ static void fill_row(struct table *t, size_t row, const struct mmp_run_result *r
 	else
 		snprintf(c[col++], CELL, "-");
 	if (!has_data(r)) {
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < 7; i++)
 			snprintf(c[col++], CELL, "-");
 		snprintf(c[col++], CELL, "%s", r->state == MMP_RUN_FAILED ? "FAILED" : "not run");
 		return;
 	}
 	const struct mmp_run_result *lim = mmp_report_limit(all, n, r);
 	snprintf(c[col++], CELL, "%.3f", r->st.median / 1e6);
+	snprintf(c[col++], CELL, "%.3f", r->st.mean / 1e6);
+	snprintf(c[col++], CELL, "%.3f", r->st.min / 1e6);
 	snprintf(c[col++], CELL, "%.1f%%", r->st.cv * 100);
 	snprintf(c[col++], CELL, "%.3f", ns_per_byte(r));
 	snprintf(c[col++], CELL, "%.2f", (double)r->bytes / r->st.median);
@@ -158,6 +160,8 @@ void mmp_report_table(FILE *out, const struct mmp_run_result *results, size_t n)
 	add_col(&t, "threads", 1);
 	add_col(&t, "access", 1);
 	add_col(&t, "median ms", 1);
+	add_col(&t, "mean ms", 1);
+	add_col(&t, "min ms", 1);
 	add_col(&t, "cv", 1);
 	add_col(&t, "ns/byte", 1);
 	add_col(&t, "GB/s", 1);
@@ -191,39 +195,53 @@ void mmp_report_table(FILE *out, const struct mmp_run_result *results, size_t n)
 	free(t.cell);
 }
 
+/* One job against one baseline job, run by run. */
+static void ratio_block(FILE *out, const struct mmp_config *cfg,
+			const struct mmp_run_result *results, size_t n, size_t j, const char *name)
+{
+	size_t base;
+	int header = 0;
+
+	for (base = 0; base < cfg->njobs; base++)
+		if (strcmp(cfg->jobs[base].name, name) == 0)
+			break;
+	if (base == j || base == cfg->njobs)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct mmp_run_result *r = &results[i];
+		if (r->run->job_index != j || !has_data(r))
+			continue;
+		const struct mmp_run_result *b = mmp_report_match(results, n, r, base);
+		if (!header) {
+			fprintf(out, "\n%s vs %s (median time ratio, >1 = slower):\n",
+				cfg->jobs[j].name, cfg->jobs[base].name);
+			header = 1;
+		}
+		char access[32] = "whole";
+		if (r->access)
+			snprintf(access, sizeof(access), "%" PRIu64, r->access);
+		if (!b) {
+			fprintf(out, "  threads=%-3u access=%-6s  no matching %s run\n",
+				r->run->p.threads, access, cfg->jobs[base].name);
+			continue;
+		}
+		fprintf(out, "  threads=%-3u access=%-6s %9.2fx  (%s %.3f ms vs %s %.3f ms)\n",
+			r->run->p.threads, access, r->st.median / b->st.median,
+			r->run->p.probe->name, r->st.median / 1e6, b->run->p.probe->name,
+			b->st.median / 1e6);
+	}
+}
+
 void mmp_report_ratios(FILE *out, const struct mmp_config *cfg,
 		       const struct mmp_run_result *results, size_t n)
 {
 	for (size_t j = 0; j < cfg->njobs; j++) {
-		size_t base = cfg->njobs;
-		int header = 0;
-		for (size_t i = 0; i < n; i++) {
-			const struct mmp_run_result *r = &results[i];
-			if (r->run->job_index != j || !r->run->p.baseline || !has_data(r))
-				continue;
-			for (base = 0; base < cfg->njobs; base++)
-				if (strcmp(cfg->jobs[base].name, r->run->p.baseline) == 0)
-					break;
-			if (base == j || base == cfg->njobs)
-				continue;
-			const struct mmp_run_result *b = mmp_report_match(results, n, r, base);
-			if (!header) {
-				fprintf(out, "\n%s vs %s (median time ratio, >1 = slower):\n",
-					cfg->jobs[j].name, cfg->jobs[base].name);
-				header = 1;
-			}
-			char access[32] = "whole";
-			if (r->access)
-				snprintf(access, sizeof(access), "%" PRIu64, r->access);
-			if (!b) {
-				fprintf(out, "  threads=%-3u access=%-6s  no matching %s run\n",
-					r->run->p.threads, access, cfg->jobs[base].name);
-				continue;
-			}
-			fprintf(out, "  threads=%-3u access=%-6s %9.2fx  (%s %.3f ms vs %s %.3f ms)\n",
-				r->run->p.threads, access, r->st.median / b->st.median,
-				r->run->p.probe->name, r->st.median / 1e6, b->run->p.probe->name,
-				b->st.median / 1e6);
-		}
+		const char *names = NULL;
+		for (size_t i = 0; i < n && !names; i++)
+			if (results[i].run->job_index == j)
+				names = results[i].run->p.baseline;
+		char name[256];
+		while (names && mmp_list_next(&names, name, sizeof(name)))
+			ratio_block(out, cfg, results, n, j, name);
 	}
 }

@@ -32,7 +32,8 @@ enum mmp_key_type {
 
 enum mmp_key_flags {
 	MMP_KEY_GLOBAL_ONLY = 1 << 0, /* only in [global]: one value per config */
-	MMP_KEY_NO_SWEEP = 1 << 1,    /* a comma list is one value, not a sweep */
+	MMP_KEY_NO_SWEEP = 1 << 1,    /* one value per job: never swept */
+	MMP_KEY_LIST_VALUE = 1 << 2,  /* the value is itself a comma list (names) */
 };
 
 struct mmp_key {
@@ -121,6 +122,10 @@ const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf
  * together).  Returns the count, or -EINVAL for an empty value. */
 int mmp_key_split(const struct mmp_key *key, const char *text, char ***items);
 void mmp_key_free_items(char **items, size_t n);
+/* The next name of a comma list value ("a, b"): copies it into buf and
+ * advances *p; 0 at the end. */
+int mmp_list_next(const char **p, char *buf, size_t len);
+
 /* Release what parsing a value allocated (MMP_T_STRING). */
 void mmp_key_release(const struct mmp_key *key, void *dst);
 

@@ -34,7 +34,7 @@ check "zero counts agree across probes" test "$(awk -F, 'NR > 1 && $4 == "zeros"
 check "pus_seen equals pus_planned" test -z "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["pus_seen"] != $c["pus_planned"] { print }' "$csv")"
 
-check "table header" grep -Eq '^job +probe .*median ms +cv +ns/byte +GB/s +x limit +result' <<<"$out"
+check "table header" grep -Eq '^job +probe .*median ms +mean ms +min ms +cv +ns/byte +GB/s +x limit +result' <<<"$out"
 check "table rows all ok" test "$(grep -c ' ok *$' <<<"$out")" -eq "$("$MMPROF" --config configs/quick.ini --dry-run | grep -c '^run ')"
 check "ratio block" grep -q '^dotnet_like vs java_like (median time ratio, >1 = slower):' <<<"$out"
 check "ratio rows for 1-byte reads" test "$(grep -Ec '^  threads=[12] +access=1 +[0-9.]+x' <<<"$out")" -eq 4
