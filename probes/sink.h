@@ -74,8 +74,13 @@ static MMP_ALWAYS_INLINE void mmp_sink_put(struct mmp_sink_regs *r, uint8_t b,
 		break;
 	case MMP_SINK_ZEROS_MEMORY:
 		/* Interlocked.Increment / AtomicInteger.incrementAndGet: a
-		 * full-barrier read-modify-write of the tally's cache line. */
-		if (b == 0)
+		 * full-barrier read-modify-write of the tally's cache line.
+		 * Unlikely (1 byte in 256 of random data): the increment goes
+		 * out of line and the hot loop is one straight block.  Left to
+		 * itself gcc laid the loop across two 64-byte lines in some
+		 * probes and not others, and copies of the same loop differed
+		 * by 1.6x depending on where the linker put them. */
+		if (MMP_UNLIKELY(b == 0))
 			atomic_fetch_add_explicit(r->slot, 1, memory_order_seq_cst);
 		break;
 	case MMP_SINK_HIST_LOCAL:
