@@ -12,7 +12,7 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 OPT     ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -Iinclude
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -pthread -MMD -MP
-LDLIBS  += -lhwloc -linih -lm -pthread
+LDLIBS  += -lhwloc -linih -lpfm -lm -pthread
 
 ifeq ($(SANITIZE),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -23,7 +23,7 @@ endif
 # valgrind), the analysis notebook (pandas, matplotlib, nbconvert).
 DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
 	libhwloc-dev libinih-dev libcmocka-dev clang libclang-rt-14-dev valgrind \
-	binutils python3 python3-pandas python3-matplotlib jupyter-nbconvert \
+	binutils linux-perf python3 python3-pandas python3-matplotlib jupyter-nbconvert \
 	python3-ipykernel
 
 LIB_SRC   = $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard probes/*.c)
@@ -74,8 +74,9 @@ check: $(BIN) unit-tests
 
 # Performance claims are ratios measured side by side in one run, here,
 # never timed assertions in the tests.
-bench: $(BUILD)/bench/probe_speed
-	$(BUILD)/bench/probe_speed
+bench: $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead
+	$(BUILD)/bench/probe_speed; a=$$?; $(BUILD)/bench/counter_overhead; b=$$?; \
+	[ $$a -eq 0 ] && [ $$b -eq 0 ]
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -34,6 +34,16 @@ int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key)
 	return (probe->uses & MMP_KEY_BIT(key)) != 0;
 }
 
+uint64_t mmp_probe_buffer_bytes(const struct mmp_probe *probe, const struct mmp_params *p)
+{
+	uint64_t bytes = 0;
+	if (probe->access_mode == MMP_ACCESS_BLOCK)
+		bytes = mmp_probe_access(probe, p->access);
+	if (mmp_probe_uses(probe, MMP_KEY_BUFFER) && p->buffer > bytes)
+		bytes = p->buffer;
+	return bytes;
+}
+
 uint64_t mmp_probe_access(const struct mmp_probe *probe, uint64_t access)
 {
 	switch (probe->access_mode) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rewrite README.md's generated sections (between <!-- NAME:begin --> and
-# <!-- NAME:end -->) from the binary: keys, columns, probes.
+# <!-- NAME:end -->) from the binary: keys, columns, probes, help.
 # tests/integration/readme.sh fails when they are stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,3 +17,5 @@ trap 'rm -f "$tmp"' EXIT
 "$MMPROF" --list-keys=markdown >"$tmp" && replace keys "$tmp"
 "$MMPROF" --list-columns=markdown >"$tmp" && replace columns "$tmp"
 { echo '```'; "$MMPROF" --list-probes; echo '```'; } >"$tmp" && replace probes "$tmp"
+{ echo '```'; "$MMPROF" --help | sed '/^config keys/,$d' | sed '$d'; echo '```'; } >"$tmp" &&
+	replace help "$tmp"

@@ -279,9 +279,6 @@ static void release_job(struct mmp_job *job)
 {
 	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
 		struct mmp_setting *set = &job->set[k];
-		if (mmp_keys[k].type == MMP_T_STRING)
-			for (size_t i = 0; i < set->count; i++)
-				free(((char **)set->values)[i]);
 		free(set->values);
 		mmp_key_free_items(set->text, set->count);
 	}

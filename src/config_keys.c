@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/events.h"
 #include "mmprof/probe.h"
 #include "mmprof/suggest.h"
 #include "mmprof/topology.h"
@@ -68,6 +69,11 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.help = "bytes per call of the block probes (the last call of a slice is shorter)",
 		.default_help = "4K for block probes; byte probes read 1",
 	},
+	[MMP_KEY_BUFFER] = {
+		.name = "buffer", .id = MMP_KEY_BUFFER, .type = MMP_T_SIZE, FIELD(buffer),
+		.def = "4KiB", .min = 1, .max = KIB * KIB * KIB, .group = "what runs",
+		.help = "bytes each read() asks for, or stdio's buffer (file probes)",
+	},
 	[MMP_KEY_REFCOUNT] = {
 		.name = "refcount", .id = MMP_KEY_REFCOUNT, .type = MMP_T_ENUM,
 		FIELD(refcount), .def = "shared", .values = mmp_refcount_names,
@@ -111,6 +117,12 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.name = "warmup", .id = MMP_KEY_WARMUP, .type = MMP_T_UINT, FIELD(warmup),
 		.def = "1", .min = 0, .max = 1000, .flags = MMP_KEY_NO_SWEEP,
 		.group = "how", .help = "repetitions run first and not recorded",
+	},
+	[MMP_KEY_EVENTS] = {
+		.name = "events", .id = MMP_KEY_EVENTS, .type = MMP_T_EVENTS, FIELD(events),
+		.def = "basic,faults,sched,syscalls,contention",
+		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "how",
+		.help = "what to count (perf names, PMU names, tracepoints, presets) or none",
 	},
 	[MMP_KEY_ZIP] = {
 		.name = "zip", .id = MMP_KEY_ZIP, .type = MMP_T_KEYLIST, FIELD(zip),
@@ -296,11 +308,16 @@ int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *
 		  size_t errlen)
 {
 	switch (key->type) {
-	case MMP_T_STRING: {
-		char *s = strdup(text);
-		if (!s)
-			return -ENOMEM;
-		*(char **)dst = s;
+	case MMP_T_STRING:
+		*(const char **)dst = text;
+		return 0;
+	case MMP_T_EVENTS: {
+		struct mmp_event_set set;
+		int rc = mmp_events_resolve(text, &set, err, errlen);
+		mmp_event_set_free(&set);
+		if (rc)
+			return rc == -ENOMEM ? rc : -EINVAL;
+		*(const char **)dst = text;
 		return 0;
 	}
 	case MMP_T_SIZE:
@@ -320,20 +337,13 @@ int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *
 	return -EINVAL;
 }
 
-void mmp_key_release(const struct mmp_key *key, void *dst)
-{
-	if (key->type == MMP_T_STRING) {
-		free(*(char **)dst);
-		*(char **)dst = NULL;
-	}
-}
-
 const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf,
 			   size_t len)
 {
 	buf[0] = '\0';
 	switch (key->type) {
-	case MMP_T_STRING: {
+	case MMP_T_STRING:
+	case MMP_T_EVENTS: {
 		const char *s = *(const char *const *)src;
 		snprintf(buf, len, "%s", s ? s : "");
 		break;
@@ -504,6 +514,9 @@ static void limits_text(const struct mmp_key *k, char *buf, size_t len)
 		break;
 	case MMP_T_STRING:
 		snprintf(buf, len, k->id == MMP_KEY_BASELINE ? "job names" : "a path");
+		break;
+	case MMP_T_EVENTS:
+		snprintf(buf, len, "names and presets, see --list-events; none");
 		break;
 	}
 }

@@ -13,6 +13,7 @@ struct row {
 	const struct mmp_run_info *info;
 	const struct mmp_rep *rep;
 	const struct mmp_meta *meta;
+	unsigned thread; /* per-thread file */
 };
 
 typedef void (*column_fn)(const struct row *r, char *buf, size_t len);
@@ -47,6 +48,14 @@ static void col_schema(const struct row *r, char *buf, size_t len)
 static void col_job(const struct row *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", r->info->run->job->name);
+}
+
+static void col_buffer(const struct row *r, char *buf, size_t len)
+{
+	if (r->info->run->applies & MMP_KEY_BIT(MMP_KEY_BUFFER))
+		snprintf(buf, len, "%" PRIu64, r->info->run->p.buffer);
+	else
+		buf[0] = '\0';
 }
 
 static void col_access(const struct row *r, char *buf, size_t len)
@@ -164,18 +173,41 @@ static void col_thread_max(const struct row *r, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64, r->rep->thread_max_ns);
 }
 
-static const struct column {
+static void col_thread(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u", r->thread);
+}
+
+static void col_thread_pu_planned(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d", r->info->places[r->thread].pu_planned);
+}
+
+static void col_thread_pu_seen(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d", r->info->places[r->thread].pu_seen);
+}
+
+static void col_thread_ns(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64, r->rep->thread_ns[r->thread]);
+}
+
+struct column {
 	const char *name;
 	column_fn fn;
 	const char *help;
-} columns[] = {
+};
+
+/* The main file.  Counter columns go right after result_ok. */
+static const struct column columns[] = {
 	{ "schema_version", col_schema, "version of this column layout" },
 	{ "job", col_job, "the config section" },
 	{ "probe", col_probe, "access path" },
 	{ "kernel", col_kernel, "zeros or histogram" },
 	{ "threads", col_threads, "threads of the run" },
 	{ "access", col_access, "bytes per call (1 for byte probes, empty for whole-slice scans)" },
-	{ "buffer", col_empty, "read/fread buffer bytes (empty: no probe reads it yet)" },
+	{ "buffer", col_buffer, "read()/stdio buffer bytes (empty: the probe has none)" },
 	{ "refcount", col_refcount, "accessor probes: shared or once" },
 	{ "tally", col_tally, "atomic, packed, padded or local (empty: probe has none)" },
 	{ "placement", col_placement, "placement policy as written" },
@@ -207,6 +239,22 @@ static const struct column {
 };
 
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+#define EVENTS_AFTER "result_ok"
+
+/* NAME.threads.csv (--per-thread): one row per thread of every row above. */
+static const struct column thread_columns[] = {
+	{ "schema_version", col_schema, NULL }, { "run_id", col_run_id, NULL },
+	{ "job", col_job, NULL },		{ "probe", col_probe, NULL },
+	{ "kernel", col_kernel, NULL },		{ "threads", col_threads, NULL },
+	{ "access", col_access, NULL },		{ "buffer", col_buffer, NULL },
+	{ "refcount", col_refcount, NULL },	{ "tally", col_tally, NULL },
+	{ "placement", col_placement, NULL },	{ "control", col_empty, NULL },
+	{ "rep", col_rep, NULL },		{ "thread", col_thread, NULL },
+	{ "pu_planned", col_thread_pu_planned, NULL },
+	{ "pu_seen", col_thread_pu_seen, NULL },
+	{ "thread_ns", col_thread_ns, NULL },
+};
+#define NTHREAD_COLUMNS (sizeof(thread_columns) / sizeof(thread_columns[0]))
 
 void mmp_csv_field(FILE *f, const char *value, int last)
 {
@@ -245,28 +293,83 @@ static int make_parent(const char *path)
 	return 0;
 }
 
-int mmp_csv_open(struct mmp_csv *csv, const char *path, const struct mmp_meta *meta,
-		 struct mmp_error *err)
+static int create(const char *path, FILE **out, struct mmp_error *err)
 {
-	memset(csv, 0, sizeof(*csv));
 	int rc = make_parent(path);
 	if (rc)
 		return mmp_error_errno(err, rc, "cannot create the directory of %s", path);
+	*out = fopen(path, "w");
+	if (!*out)
+		return mmp_error_errno(err, -errno, "cannot write %s", path);
+	return 0;
+}
+
+static void event_headers(const struct mmp_csv *csv, FILE *f, int last)
+{
+	char name[MMP_EVENT_NAME_MAX + 16];
+	for (size_t e = 0; e < csv->nevents; e++) {
+		mmp_csv_field(f, csv->events[e], 0);
+		snprintf(name, sizeof(name), "%s_run_ratio", csv->events[e]);
+		mmp_csv_field(f, name, last && e + 1 == csv->nevents);
+	}
+}
+
+/* One event's two cells from a count: empty unless it was counted. */
+static void event_cells(const struct mmp_csv *csv, FILE *f, const struct mmp_run_info *info,
+			const struct mmp_count *counts, int last)
+{
+	char v[64], q[32];
+	for (size_t e = 0; e < csv->nevents; e++) {
+		const struct mmp_count *c = NULL;
+		for (size_t i = 0; info->events && i < info->events->n; i++)
+			if (strcmp(info->events->ev[i].name, csv->events[e]) == 0)
+				c = &counts[i];
+		v[0] = q[0] = '\0';
+		if (c && mmp_count_valid(c)) {
+			if (c->state == MMP_COUNT_SCALED)
+				snprintf(v, sizeof(v), "%.0f", c->value);
+			else
+				snprintf(v, sizeof(v), "%" PRIu64, c->raw);
+			snprintf(q, sizeof(q), "%.4f", mmp_count_ratio(c));
+		}
+		mmp_csv_field(f, v, 0);
+		mmp_csv_field(f, q, last && e + 1 == csv->nevents);
+	}
+}
+
+int mmp_csv_open(struct mmp_csv *csv, const char *path, const struct mmp_meta *meta,
+		 const char *const *events, size_t nevents, const char *threads_path,
+		 struct mmp_error *err)
+{
+	int rc;
+
+	memset(csv, 0, sizeof(*csv));
+	csv->meta = meta;
+	csv->events = events;
+	csv->nevents = nevents;
 	csv->path = strdup(path);
-	csv->f = fopen(path, "w");
-	if (!csv->f || !csv->path) {
-		rc = mmp_error_errno(err, csv->f ? -ENOMEM : -errno, "cannot write %s", path);
-		if (csv->f)
-			fclose(csv->f);
+	if (!csv->path || (threads_path && !(csv->threads_path = strdup(threads_path)))) {
 		free(csv->path);
-		csv->f = NULL;
-		csv->path = NULL;
+		return mmp_error_set(err, -ENOMEM, "out of memory");
+	}
+	rc = create(path, &csv->f, err);
+	if (!rc && threads_path)
+		rc = create(threads_path, &csv->threads, err);
+	if (rc) {
+		mmp_csv_close(csv, NULL);
 		return rc;
 	}
-	csv->meta = meta;
-	for (size_t i = 0; i < NCOLUMNS; i++)
+	for (size_t i = 0; i < NCOLUMNS; i++) {
 		mmp_csv_field(csv->f, columns[i].name, i + 1 == NCOLUMNS);
-	if (fflush(csv->f))
+		if (strcmp(columns[i].name, EVENTS_AFTER) == 0)
+			event_headers(csv, csv->f, 0);
+	}
+	for (size_t i = 0; csv->threads && i < NTHREAD_COLUMNS; i++)
+		mmp_csv_field(csv->threads, thread_columns[i].name,
+			      i + 1 == NTHREAD_COLUMNS && nevents == 0);
+	if (csv->threads)
+		event_headers(csv, csv->threads, 1);
+	if (fflush(csv->f) || (csv->threads && fflush(csv->threads)))
 		return mmp_error_errno(err, -errno, "write %s", path);
 	return 0;
 }
@@ -274,17 +377,33 @@ int mmp_csv_open(struct mmp_csv *csv, const char *path, const struct mmp_meta *m
 int mmp_csv_row(struct mmp_csv *csv, const struct mmp_run_info *info,
 		const struct mmp_rep *rep, struct mmp_error *err)
 {
-	struct row r = { info, rep, csv->meta };
+	struct row r = { info, rep, csv->meta, 0 };
 	char buf[4096];
 
 	for (size_t i = 0; i < NCOLUMNS; i++) {
 		buf[0] = '\0';
 		columns[i].fn(&r, buf, sizeof(buf));
 		mmp_csv_field(csv->f, buf, i + 1 == NCOLUMNS);
+		if (strcmp(columns[i].name, EVENTS_AFTER) == 0)
+			event_cells(csv, csv->f, info, rep->counts, 0);
 	}
 	if (fflush(csv->f) || ferror(csv->f))
 		return mmp_error_errno(err, -EIO, "write %s", csv->path);
 	csv->rows++;
+	if (!csv->threads)
+		return 0;
+	size_t nev = info->events ? info->events->n : 0;
+	for (r.thread = 0; r.thread < info->plan->nthreads; r.thread++) {
+		for (size_t i = 0; i < NTHREAD_COLUMNS; i++) {
+			buf[0] = '\0';
+			thread_columns[i].fn(&r, buf, sizeof(buf));
+			mmp_csv_field(csv->threads, buf,
+				      i + 1 == NTHREAD_COLUMNS && csv->nevents == 0);
+		}
+		event_cells(csv, csv->threads, info, rep->thread_counts + r.thread * nev, 1);
+	}
+	if (fflush(csv->threads) || ferror(csv->threads))
+		return mmp_error_errno(err, -EIO, "write %s", csv->threads_path);
 	return 0;
 }
 
@@ -293,19 +412,31 @@ int mmp_csv_close(struct mmp_csv *csv, struct mmp_error *err)
 	int rc = 0;
 	if (csv->f && fclose(csv->f))
 		rc = mmp_error_errno(err, -errno, "close %s", csv->path);
+	if (csv->threads && fclose(csv->threads) && !rc)
+		rc = mmp_error_errno(err, -errno, "close %s", csv->threads_path);
 	free(csv->path);
+	free(csv->threads_path);
 	memset(csv, 0, sizeof(*csv));
 	return rc;
 }
 
 void mmp_csv_print_columns(FILE *out, int markdown)
 {
+	static const struct column events[] = {
+		{ "EVENT", NULL, "one per counted event: the sum over threads (scaled when "
+				 "multiplexed); empty when not counted, never 0" },
+		{ "EVENT_run_ratio", NULL, "time on a counter / time enabled, summed over "
+					   "threads; empty when not counted" },
+	};
 	if (markdown)
 		fprintf(out, "| column | meaning |\n|---|---|\n");
 	for (size_t i = 0; i < NCOLUMNS; i++) {
-		if (markdown)
-			fprintf(out, "| `%s` | %s |\n", columns[i].name, columns[i].help);
-		else
-			fprintf(out, "%-16s %s\n", columns[i].name, columns[i].help);
+		for (int e = 0; e < (strcmp(columns[i].name, EVENTS_AFTER) == 0 ? 3 : 1); e++) {
+			const struct column *c = e ? &events[e - 1] : &columns[i];
+			if (markdown)
+				fprintf(out, "| `%s` | %s |\n", c->name, c->help);
+			else
+				fprintf(out, "%-16s %s\n", c->name, c->help);
+		}
 	}
 }

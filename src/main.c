@@ -11,6 +11,7 @@
 
 #include "mmprof/config.h"
 #include "mmprof/csv.h"
+#include "mmprof/listing.h"
 #include "mmprof/meta.h"
 #include "mmprof/probe.h"
 #include "mmprof/session.h"
@@ -31,6 +32,8 @@ enum opt_id {
 	OPT_LIST_PROBES,
 	OPT_LIST_KEYS,
 	OPT_LIST_COLUMNS,
+	OPT_LIST_EVENTS,
+	OPT_PER_THREAD,
 };
 
 /* The one table of command-line options: getopt_long's list and --help
@@ -50,7 +53,11 @@ static const struct cli_option {
 	  "check the config and print the expanded plan; run nothing" },
 	{ "topology", no_argument, OPT_TOPOLOGY, NULL,
 	  "print the machine and each run's planned PUs; run nothing" },
+	{ "per-thread", no_argument, OPT_PER_THREAD, NULL,
+	  "also write each thread's time and counts to NAME.threads.csv" },
 	{ "list-probes", no_argument, OPT_LIST_PROBES, NULL, "list the probes" },
+	{ "list-events", no_argument, OPT_LIST_EVENTS, NULL,
+	  "list presets, and the events this machine can and cannot count" },
 	{ "list-keys", optional_argument, OPT_LIST_KEYS, "markdown",
 	  "list the config keys (as a Markdown table with =markdown)" },
 	{ "list-columns", optional_argument, OPT_LIST_COLUMNS, "markdown",
@@ -65,7 +72,7 @@ struct cli {
 	const char *config;
 	const char *csv;
 	unsigned long repeat; /* 0: as configured */
-	int dry_run, topology, quiet;
+	int dry_run, topology, quiet, per_thread;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -170,9 +177,14 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_QUIET:
 			cli->quiet = 1;
 			break;
+		case OPT_PER_THREAD:
+			cli->per_thread = 1;
+			break;
 		case OPT_LIST_PROBES:
 			list_probes();
 			return EXIT_DONE;
+		case OPT_LIST_EVENTS:
+			return mmp_list_events(stdout) ? EXIT_RUN_FAILED : EXIT_DONE;
 		case OPT_LIST_KEYS:
 		case OPT_LIST_COLUMNS: {
 			int md = optarg && strcmp(optarg, "markdown") == 0;
@@ -273,6 +285,7 @@ int main(int argc, char **argv)
 		.topo = topo,
 		.csv_path = csv_path,
 		.quiet = cli.quiet,
+		.per_thread = cli.per_thread,
 		.progress = !cli.quiet && isatty(STDERR_FILENO),
 		.stop = &stop_requested,
 	};

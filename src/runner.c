@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "mmprof/counters.h"
 #include "mmprof/probe.h"
 #include "mmprof/units.h"
 
@@ -26,6 +27,8 @@ struct worker {
 	uint8_t *buffer;
 	uint64_t t_start, t_end;
 	int rc;
+	struct mmp_counters counters;
+	struct mmp_count *counts; /* this repetition's, one per event */
 	int setup_rc;
 	struct mmp_error setup_err;
 	struct mmp_thread_place place;
@@ -35,7 +38,9 @@ struct pool {
 	const struct mmp_run *run;
 	const struct mmp_runner_opts *opts;
 	unsigned n;
-	uint64_t access;
+	uint64_t access;       /* bytes per call */
+	uint64_t buffer_bytes; /* per-thread copy-out or read buffer */
+	const struct mmp_event_set *events;
 	struct worker *w;
 	pthread_mutex_t gate; /* held by main while threads are being created */
 	int abort;            /* set under gate: threads leave without work */
@@ -82,15 +87,25 @@ static void worker_setup(struct worker *w)
 	CPU_ZERO(&set);
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		cpulist(&set, w->place.allowed, sizeof(w->place.allowed));
-	if (pool->access > 1) {
-		w->buffer = aligned_alloc(64, (pool->access + 63) / 64 * 64);
+	if (pool->buffer_bytes) {
+		w->buffer = aligned_alloc(4096, (pool->buffer_bytes + 4095) / 4096 * 4096);
 		if (!w->buffer) {
 			w->setup_rc = mmp_error_set(&w->setup_err, -ENOMEM,
 						    "thread %u: cannot allocate a %llu-byte buffer",
-						    w->index, (unsigned long long)pool->access);
+						    w->index, (unsigned long long)pool->buffer_bytes);
 			return;
 		}
-		memset(w->buffer, 0, pool->access);
+		memset(w->buffer, 0, pool->buffer_bytes);
+	}
+	/* Counters are opened by the thread they count, once it sits on its
+	 * PU; an event that cannot be opened is a state, not a failure. */
+	if (pool->events && pool->events->n) {
+		w->counts = calloc(pool->events->n, sizeof(*w->counts));
+		if (!w->counts || mmp_counters_open(&w->counters, pool->events)) {
+			w->setup_rc = mmp_error_set(&w->setup_err, -ENOMEM,
+						    "thread %u: out of memory for counters", w->index);
+			return;
+		}
 	}
 }
 
@@ -111,9 +126,15 @@ static void *worker_main(void *arg)
 		pthread_barrier_wait(&pool->start);
 		if (pool->quit)
 			break;
+		if (w->counts)
+			mmp_counters_enable(&w->counters);
 		w->t_start = mmp_now_ns();
 		w->rc = pool->run->p.probe->run(&w->slice);
 		w->t_end = mmp_now_ns();
+		if (w->counts) {
+			mmp_counters_disable(&w->counters);
+			mmp_counters_read(&w->counters, w->counts);
+		}
 		pthread_barrier_wait(&pool->done);
 	}
 	return NULL;
@@ -156,7 +177,7 @@ static uint64_t tally_words(unsigned n)
 
 static int pool_create(struct pool *pool, const struct mmp_run *run,
 		       const struct mmp_pin_plan *plan, const struct mmp_runner_opts *opts,
-		       uint64_t access, struct mmp_error *err)
+		       uint64_t buffer_bytes, struct mmp_error *err)
 {
 	unsigned created = 0;
 	int rc = 0;
@@ -166,7 +187,8 @@ static int pool_create(struct pool *pool, const struct mmp_run *run,
 	pool->run = run;
 	pool->opts = opts;
 	pool->n = plan->nthreads;
-	pool->access = access;
+	pool->buffer_bytes = buffer_bytes;
+	pool->events = opts->events;
 	pool->w = aligned_alloc(MMP_PAD, sizeof(struct worker) * pool->n);
 	pool->refcount = aligned_alloc(MMP_PAD, MMP_PAD);
 	pool->tally_words = tally_words(pool->n);
@@ -227,6 +249,9 @@ static void pool_destroy(struct pool *pool)
 	for (unsigned i = 0; i < pool->n; i++) {
 		pthread_join(pool->w[i].tid, NULL);
 		free(pool->w[i].buffer);
+		if (pool->w[i].counts)
+			mmp_counters_close(&pool->w[i].counters);
+		free(pool->w[i].counts);
 	}
 	pthread_barrier_destroy(&pool->ready);
 	pthread_barrier_destroy(&pool->start);
@@ -326,7 +351,9 @@ static int one_rep(struct pool *pool, const struct mmp_datafile *df, struct mmp_
 			.file_size = df->size,
 			.begin = chunk * t,
 			.end = t + 1 == pool->n ? df->size : chunk * (t + 1),
+			.path = df->path,
 			.access = pool->access,
+			.buffer_size = run->p.buffer,
 			.kernel = run->p.kernel,
 			.refcount = run->p.refcount,
 			.view = { .base = map, .capacity = df->size, .open = 1, .readable = 1,
@@ -357,6 +384,13 @@ static int one_rep(struct pool *pool, const struct mmp_datafile *df, struct mmp_
 	}
 	rep->elapsed_ns = last - first;
 	rep->bytes = df->size;
+	/* Counts: per thread as read, and summed over threads. */
+	size_t nev = pool->events ? pool->events->n : 0;
+	for (size_t i = 0; i < nev; i++)
+		for (unsigned t = 0; t < pool->n; t++) {
+			rep->thread_counts[t * nev + i] = pool->w[t].counts[i];
+			mmp_count_add(&rep->counts[i], &pool->w[t].counts[i], t == 0);
+		}
 	collect(pool, df, rep);
 	/* Every reference taken was given back, or the model is broken. */
 	if (atomic_load(pool->refcount) != 0 && !rep->probe_rc)
@@ -381,26 +415,40 @@ int mmp_runner_run(const struct mmp_run *run, const struct mmp_datafile *data,
 	memset(&rep, 0, sizeof(rep));
 	rep.thread_ns = calloc(plan->nthreads, sizeof(uint64_t));
 	struct mmp_thread_place *places = calloc(plan->nthreads, sizeof(*places));
+	int *open_error = NULL;
 	if (!rep.thread_ns || !places) {
-		free(rep.thread_ns);
-		free(places);
-		return mmp_error_set(err, -ENOMEM, "out of memory");
+		rc = mmp_error_set(err, -ENOMEM, "out of memory");
+		goto out_free;
 	}
-	rc = pool_create(&pool, run, plan, opts, access, err);
+	size_t nev = opts->events ? opts->events->n : 0;
+	rep.counts = calloc(nev ? nev : 1, sizeof(*rep.counts));
+	rep.thread_counts = calloc(nev ? nev * plan->nthreads : 1, sizeof(*rep.thread_counts));
+	open_error = calloc(nev ? nev : 1, sizeof(int));
+	if (!rep.counts || !rep.thread_counts || !open_error) {
+		rc = mmp_error_set(err, -ENOMEM, "out of memory");
+		goto out_free;
+	}
+	rc = pool_create(&pool, run, plan, opts, mmp_probe_buffer_bytes(run->p.probe, &run->p),
+			 err);
 	if (rc)
 		goto out_free;
+	pool.access = access;
 	for (unsigned t = 0; t < pool.n; t++) {
 		if (pool.w[t].setup_rc && !rc) {
 			rc = pool.w[t].setup_rc;
 			*err = pool.w[t].setup_err;
 		}
 		places[t] = pool.w[t].place;
+		for (size_t i = 0; !pool.w[t].setup_rc && i < nev; i++)
+			if (!open_error[i])
+				open_error[i] = pool.w[t].counters.error[i];
 	}
 	if (rc)
 		goto out_pool;
 
 	struct mmp_run_info info = {
 		.run = run, .data = data, .plan = plan, .places = places, .access = access,
+		.events = opts->events, .open_error = open_error,
 	};
 	unsigned total = run->p.warmup + run->p.repeat;
 	for (unsigned i = 0; i < total; i++) {
@@ -423,6 +471,9 @@ out_pool:
 	pool_destroy(&pool);
 out_free:
 	free(rep.thread_ns);
+	free(rep.counts);
+	free(rep.thread_counts);
+	free(open_error);
 	free(places);
 	return rc;
 }

@@ -8,11 +8,20 @@
 
 #include "mmprof/csv.h"
 #include "mmprof/datafile.h"
+#include "mmprof/eventplan.h"
 #include "mmprof/meta.h"
 #include "mmprof/probe.h"
 #include "mmprof/report.h"
 #include "mmprof/runner.h"
 #include "mmprof/units.h"
+
+void mmp_threads_csv_path(const char *csv_path, char *buf, size_t len)
+{
+	size_t n = strlen(csv_path);
+	if (n > 4 && strcmp(csv_path + n - 4, ".csv") == 0)
+		n -= 4;
+	snprintf(buf, len, "%.*s.threads.csv", (int)n, csv_path);
+}
 
 void mmp_default_csv_path(const char *config_path, char *buf, size_t len)
 {
@@ -105,6 +114,7 @@ void mmp_session_print_topology(const struct mmp_session *s, FILE *out)
 struct run_ctx {
 	struct mmp_session *s;
 	struct mmp_csv *csv;
+	struct mmp_eventplan *ep;
 	struct mmp_run_result *r;
 	size_t index;
 	int wrong;
@@ -149,10 +159,18 @@ static int on_rep(const struct mmp_run_info *info, const struct mmp_rep *rep, vo
 				mmp_kernel_names[info->run->p.kernel], info->data->path);
 		c->wrong = 1;
 	}
+	if (!c->s->quiet) {
+		clear_progress(c->s);
+		mmp_eventplan_explain(c->ep, info, rep, stderr);
+	}
 	if (c->s->progress)
 		progress(c, rep);
 	if (rep->warmup)
 		return 0;
+	for (size_t i = 0; r->events && i < r->events->n; i++) {
+		r->ev_values[i * info->run->p.repeat + r->n] = rep->counts[i].value;
+		r->ev_ok[i] &= mmp_count_valid(&rep->counts[i]);
+	}
 	r->elapsed_ns[r->n++] = (double)rep->elapsed_ns;
 	r->results_ok &= rep->result_ok && !rep->probe_rc;
 	if (mmp_csv_row(c->csv, info, rep, &err)) {
@@ -216,11 +234,17 @@ static int run_one(struct run_ctx *c, struct mmp_datafiles *files)
 		warn_oversubscribed(s, c->index);
 	}
 	r->elapsed_ns = calloc(run->p.repeat, sizeof(double));
-	if (!r->elapsed_ns)
+	r->events = mmp_eventplan_set(c->ep, run->p.events);
+	size_t nev = r->events ? r->events->n : 0;
+	r->ev_values = calloc(nev * run->p.repeat + 1, sizeof(double));
+	r->ev_ok = calloc(nev + 1, sizeof(int));
+	if (!r->elapsed_ns || !r->ev_values || !r->ev_ok)
 		return -ENOMEM;
+	for (size_t i = 0; i < nev; i++)
+		r->ev_ok[i] = 1;
 
 	struct mmp_runner_opts opts = {
-		.topo = s->topo, .stop = s->stop, .on_rep = on_rep, .arg = c,
+		.topo = s->topo, .stop = s->stop, .events = r->events, .on_rep = on_rep, .arg = c,
 	};
 	rc = mmp_runner_run(run, df, &s->pins[c->index], &opts, &err);
 	if (r->n)
@@ -251,9 +275,22 @@ int mmp_session_run(struct mmp_session *s)
 	int status = 0, interrupted = 0, failed = 0, wrong = 0;
 	uint64_t t0 = mmp_now_ns();
 
+	struct mmp_eventplan ep;
+	char msg[512], threads_path[4096];
+
 	mmp_meta_collect(&meta);
-	if (mmp_csv_open(&csv, s->csv_path, &meta, &err)) {
+	if (mmp_eventplan_build(&ep, s->plan, msg, sizeof(msg))) {
+		fprintf(stderr, "mmprof: error: %s\n", msg);
+		mmp_eventplan_free(&ep);
+		return 1;
+	}
+	if (!s->quiet)
+		mmp_eventplan_notes(&ep, stderr);
+	mmp_threads_csv_path(s->csv_path, threads_path, sizeof(threads_path));
+	if (mmp_csv_open(&csv, s->csv_path, &meta, ep.names, ep.nnames,
+			 s->per_thread ? threads_path : NULL, &err)) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		mmp_eventplan_free(&ep);
 		return 1;
 	}
 	struct mmp_run_result *results = calloc(n ? n : 1, sizeof(*results));
@@ -266,7 +303,7 @@ int mmp_session_run(struct mmp_session *s)
 		results[i].run = &s->plan->runs[i];
 
 	for (size_t i = 0; i < n; i++) {
-		struct run_ctx c = { .s = s, .csv = &csv, .r = &results[i], .index = i };
+		struct run_ctx c = { .s = s, .csv = &csv, .ep = &ep, .r = &results[i], .index = i };
 		if (*s->stop) {
 			interrupted = 1;
 			break;
@@ -288,6 +325,7 @@ int mmp_session_run(struct mmp_session *s)
 
 	mmp_report_table(stdout, results, n);
 	mmp_report_ratios(stdout, s->cfg, results, n);
+	mmp_report_metrics(stdout, results, n);
 	fflush(stdout);
 
 	double secs = (double)(mmp_now_ns() - t0) / 1e9;
@@ -295,8 +333,9 @@ int mmp_session_run(struct mmp_session *s)
 		fprintf(stderr, "mmprof: interrupted: the %lu row(s) measured so far are in %s\n",
 			csv.rows, s->csv_path);
 	else if (!s->quiet)
-		fprintf(stderr, "mmprof: %zu run(s), %lu row(s) in %s, %.1f s\n", n, csv.rows,
-			s->csv_path, secs);
+		fprintf(stderr, "mmprof: %zu run(s), %lu row(s) in %s%s%s, %.1f s\n", n, csv.rows,
+			s->csv_path, s->per_thread ? " and " : "", s->per_thread ? threads_path : "",
+			secs);
 	if (mmp_csv_close(&csv, &err)) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
 		failed = 1;
@@ -304,10 +343,14 @@ int mmp_session_run(struct mmp_session *s)
 	if (wrong)
 		fprintf(stderr, "mmprof: error: some results differ from the reference "
 				"(result_ok = false in the CSV)\n");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(results[i].elapsed_ns);
+		free(results[i].ev_values);
+		free(results[i].ev_ok);
+	}
 	free(results);
 	mmp_datafiles_free(&files);
+	mmp_eventplan_free(&ep);
 	if (interrupted)
 		status = 130;
 	else if (failed || wrong)

@@ -28,6 +28,7 @@ enum mmp_key_type {
 	MMP_T_PROBE,     /* a probe name from the registry */
 	MMP_T_PLACEMENT, /* compact | scatter | cores | pus:LIST | numa:N */
 	MMP_T_KEYLIST,   /* names of sweepable keys (zip) */
+	MMP_T_EVENTS,    /* event names and presets (see events.h) */
 };
 
 enum mmp_key_flags {
@@ -112,7 +113,9 @@ const char *mmp_run_format(const struct mmp_run *run, enum mmp_key_id key, char 
 void mmp_keys_print(FILE *out, int markdown);
 
 /* Parse one value of a key into dst (the field's storage).  Returns 0, or
- * -EINVAL with a message in err (no file or line: the caller adds them). */
+ * -EINVAL with a message in err (no file or line: the caller adds them).
+ * String values point into text, which must outlive dst (a setting's text
+ * lives as long as its config; defaults are static). */
 int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *err,
 		  size_t errlen);
 /* Format a field's value ("" for unset strings and sizes). */
@@ -126,7 +129,5 @@ void mmp_key_free_items(char **items, size_t n);
  * advances *p; 0 at the end. */
 int mmp_list_next(const char **p, char *buf, size_t len);
 
-/* Release what parsing a value allocated (MMP_T_STRING). */
-void mmp_key_release(const struct mmp_key *key, void *dst);
 
 #endif

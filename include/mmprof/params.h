@@ -22,6 +22,7 @@ enum mmp_key_id {
 	MMP_KEY_PROBE,
 	MMP_KEY_KERNEL,
 	MMP_KEY_ACCESS,
+	MMP_KEY_BUFFER,
 	MMP_KEY_REFCOUNT,
 	MMP_KEY_TALLY,
 	MMP_KEY_THREADS,
@@ -32,6 +33,7 @@ enum mmp_key_id {
 	MMP_KEY_ADVICE,
 	MMP_KEY_REPEAT,
 	MMP_KEY_WARMUP,
+	MMP_KEY_EVENTS,
 	/* the job itself */
 	MMP_KEY_ZIP,
 	MMP_KEY_BASELINE,
@@ -80,6 +82,7 @@ struct mmp_params {
 	const struct mmp_probe *probe;
 	enum mmp_kernel kernel;
 	uint64_t access; /* bytes per call; 0: the probe's default */
+	uint64_t buffer; /* read()/stdio buffer bytes */
 	enum mmp_refcount refcount;
 	enum mmp_tally tally;
 	uint32_t threads;
@@ -90,6 +93,7 @@ struct mmp_params {
 	enum mmp_advice advice;
 	uint32_t repeat;
 	uint32_t warmup;
+	const char *events; /* names and presets, as written */
 	/* the job */
 	uint64_t zip;         /* MMP_KEY_BIT set of keys whose lists advance together */
 	const char *baseline; /* job to print ratios against, NULL: none */

@@ -19,6 +19,7 @@
 enum mmp_probe_needs {
 	MMP_NEEDS_MAP = 1 << 0, /* the file mapped read-only, MAP_SHARED */
 	MMP_NEEDS_FD = 1 << 1,  /* the file open read-only */
+	MMP_NEEDS_PATH = 1 << 2, /* opens the file itself, inside the timed region */
 };
 
 /* How many bytes one call of the modelled API returns. */
@@ -56,13 +57,15 @@ struct mmp_view {
 struct mmp_slice {
 	const uint8_t *map; /* the whole file (MMP_NEEDS_MAP) */
 	int fd;             /* the file, read-only (MMP_NEEDS_FD) */
+	const char *path;   /* the file (MMP_NEEDS_PATH) */
 	uint64_t file_size;
 	uint64_t begin, end; /* this thread's bytes: [begin, end) */
 	uint64_t access;     /* bytes per call (MMP_ACCESS_BLOCK) */
+	uint64_t buffer_size; /* read()/stdio buffer bytes (probes using `buffer`) */
 	enum mmp_kernel kernel;
 	enum mmp_refcount refcount;
 	struct mmp_view view;
-	uint8_t *buffer; /* this thread's copy-out buffer, `access` bytes */
+	uint8_t *buffer; /* this thread's buffer: `access` or `buffer` bytes */
 	struct mmp_sink *sink;
 };
 
@@ -84,7 +87,8 @@ struct mmp_probe {
 
 /* Keys that only some probes read; the others apply to every probe. */
 #define MMP_PROBE_SPECIFIC_KEYS                                                 \
-	(MMP_KEY_BIT(MMP_KEY_ACCESS) | MMP_KEY_BIT(MMP_KEY_REFCOUNT) |          \
+	(MMP_KEY_BIT(MMP_KEY_ACCESS) | MMP_KEY_BIT(MMP_KEY_BUFFER) |            \
+	 MMP_KEY_BIT(MMP_KEY_REFCOUNT) |                                        \
 	 MMP_KEY_BIT(MMP_KEY_TALLY) | MMP_KEY_BIT(MMP_KEY_PREFAULT) |           \
 	 MMP_KEY_BIT(MMP_KEY_ADVICE))
 
@@ -97,5 +101,8 @@ int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key);
 
 /* Bytes per call a run of this probe makes (1, access, or 0 for whole). */
 uint64_t mmp_probe_access(const struct mmp_probe *probe, uint64_t access);
+
+/* Bytes of the per-thread buffer a run needs (copy-out or read buffer). */
+uint64_t mmp_probe_buffer_bytes(const struct mmp_probe *probe, const struct mmp_params *p);
 
 #endif

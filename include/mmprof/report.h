@@ -8,6 +8,7 @@
 #include "mmprof/config.h"
 #include "mmprof/datafile.h"
 #include "mmprof/error.h"
+#include "mmprof/events.h"
 #include "mmprof/stats.h"
 
 enum mmp_run_state {
@@ -30,7 +31,16 @@ struct mmp_run_result {
 	int results_ok;      /* every recorded repetition matched the reference */
 	int oversubscribed;
 	unsigned npus;
+	/* Counters: per event, its value in each recorded repetition, and
+	 * whether every one of them was counted (else no value is shown). */
+	const struct mmp_event_set *events;
+	double *ev_values; /* [events][repeat] */
+	int *ev_ok;        /* [events] */
 };
+
+/* Median of one event role over a run's repetitions (summing events that
+ * share the role); 0 and no value when none was counted. */
+int mmp_result_metric(const struct mmp_run_result *r, int role, double *out);
 
 /* The run's key values as "threads=8 access=1" for messages. */
 const char *mmp_result_label(const struct mmp_run_result *r, char *buf, size_t len);
@@ -38,6 +48,9 @@ const char *mmp_result_label(const struct mmp_run_result *r, char *buf, size_t l
 void mmp_report_table(FILE *out, const struct mmp_run_result *results, size_t n);
 void mmp_report_ratios(FILE *out, const struct mmp_config *cfg,
 		       const struct mmp_run_result *results, size_t n);
+/* Derived metrics from the counters, one row per run, columns only for
+ * what was counted somewhere. */
+void mmp_report_metrics(FILE *out, const struct mmp_run_result *results, size_t n);
 
 /* The row a run is compared with: same data, kernel, threads, bytes per
  * call and placement, in another job; NULL when there is none. */

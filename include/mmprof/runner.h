@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "mmprof/config.h"
+#include "mmprof/counters.h"
 #include "mmprof/datafile.h"
 #include "mmprof/error.h"
 #include "mmprof/topology.h"
@@ -37,6 +38,8 @@ struct mmp_rep {
 	uint64_t result;      /* zero count, or for histograms the byte sum */
 	int result_ok;        /* equal to the reference, bin for bin */
 	int probe_rc;         /* first error a thread's probe returned, or 0 */
+	struct mmp_count *counts;        /* [events], summed over threads */
+	struct mmp_count *thread_counts; /* [threads][events] */
 };
 
 struct mmp_run_info {
@@ -45,6 +48,8 @@ struct mmp_run_info {
 	const struct mmp_pin_plan *plan;
 	const struct mmp_thread_place *places; /* [nthreads] */
 	uint64_t access;                       /* bytes per call, 0: whole */
+	const struct mmp_event_set *events;    /* what is counted (may be empty) */
+	const int *open_error;                 /* [events]: errno of a failed open */
 };
 
 /* Called after every repetition, warmups included; a non-zero return
@@ -55,6 +60,7 @@ typedef int (*mmp_rep_fn)(const struct mmp_run_info *info, const struct mmp_rep 
 struct mmp_runner_opts {
 	const struct mmp_topology *topo; /* binding happens on this topology */
 	const volatile sig_atomic_t *stop;
+	const struct mmp_event_set *events; /* NULL: count nothing */
 	mmp_rep_fn on_rep;
 	void *arg;
 };

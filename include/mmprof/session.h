@@ -19,6 +19,7 @@ struct mmp_session {
 	const char *csv_path;
 	int quiet;    /* no warnings or notes on stderr (errors stay) */
 	int progress; /* a progress line on stderr (a TTY) */
+	int per_thread; /* also write NAME.threads.csv */
 	const volatile sig_atomic_t *stop;
 };
 
@@ -35,6 +36,9 @@ void mmp_session_print_topology(const struct mmp_session *s, FILE *out);
 int mmp_session_run(struct mmp_session *s);
 
 void mmp_session_free(struct mmp_session *s);
+
+/* NAME.threads.csv beside NAME.csv (--per-thread). */
+void mmp_threads_csv_path(const char *csv_path, char *buf, size_t len);
 
 /* results/NAME.csv for configs/NAME.ini. */
 void mmp_default_csv_path(const char *config_path, char *buf, size_t len);

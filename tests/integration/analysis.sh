@@ -18,6 +18,7 @@ check "every run all_ok" test -z "$(awk 'NR > 1 && $NF != "True"' <<<"$summary")
 # Medians in ms, in run order, from the table and from the CSV.
 # The table is aligned: the median column ends where its header ends.
 table_ms=$(awk '/^job / { e = index($0, "median ms") + 8; next }
+	e && NF == 0 { exit }
 	e && NF > 3 && !/^!/ { n = split(substr($0, 1, e), f, " "); print f[n] }' <<<"$out")
 csv_ms=$("$PY" - "$TMP/tiny.csv" <<'PY'
 import sys

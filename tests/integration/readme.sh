@@ -11,6 +11,8 @@ check "columns table is current (./mmprof --list-columns=markdown)" \
 	test "$(section columns)" = "$("$MMPROF" --list-columns=markdown)"
 check "probe list is current (./mmprof --list-probes)" \
 	test "$(section probes | sed '1d;$d')" = "$("$MMPROF" --list-probes)"
+check "command-line help is current (./mmprof --help)" \
+	test "$(section help | sed '1d;$d')" = "$("$MMPROF" --help | sed '/^config keys/,$d' | sed '$d')"
 check "README gives the set-up-and-run command" grep -q '^make deps run ' README.md
 check "README gives the test command" grep -q '^make deps check ' README.md
 check ".ci/run runs README's test command" grep -qx 'make deps check' .ci/run

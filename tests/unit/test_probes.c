@@ -14,6 +14,7 @@
 
 static uint8_t *data;
 static uint64_t ref[256];
+static char path[600]; /* the same bytes in a file, for probes that read one */
 
 static int setup(void **state)
 {
@@ -23,6 +24,11 @@ static int setup(void **state)
 	memset(data + 5000, 0, 3000); /* a run of zeros across slice edges */
 	for (size_t i = 0; i < N; i++)
 		ref[data[i]]++;
+	snprintf(path, sizeof(path), "%s/data.bin", test_tmpdir());
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, N, f), N);
+	assert_int_equal(fclose(f), 0);
 	return 0;
 }
 
@@ -37,18 +43,19 @@ static int teardown(void **state)
  * 256 bins (zeros only in bin 0 for the zeros kernel). */
 static void run_probe(const struct mmp_probe *p, enum mmp_kernel kernel,
 		      enum mmp_refcount refcount, int memory, size_t stride, uint64_t access,
-		      const uint64_t *cuts, size_t ncuts, uint64_t bins[256])
+		      uint64_t bufsize, const uint64_t *cuts, size_t ncuts, uint64_t bins[256])
 {
 	_Atomic uint64_t *slots = calloc(256 * stride + 1, sizeof(*slots));
 	_Alignas(64) _Atomic int64_t state = 0;
-	uint8_t *buffer = malloc(access ? access : 1);
+	uint8_t *buffer = malloc(access > bufsize ? access : bufsize);
 
 	memset(bins, 0, 256 * sizeof(bins[0]));
 	for (size_t c = 0; c + 1 < ncuts; c++) {
 		struct mmp_sink sink = { .slot = memory ? slots : NULL, .stride = stride };
 		struct mmp_slice s = {
-			.map = data, .fd = -1, .file_size = N, .begin = cuts[c], .end = cuts[c + 1],
-			.access = access, .kernel = kernel, .refcount = refcount,
+			.map = data, .fd = -1, .path = path, .file_size = N, .begin = cuts[c],
+			.end = cuts[c + 1], .access = access, .buffer_size = bufsize,
+			.kernel = kernel, .refcount = refcount,
 			.view = { .base = data, .capacity = N, .open = 1, .readable = 1,
 				  .state = &state },
 			.buffer = buffer, .sink = &sink,
@@ -68,6 +75,8 @@ static void run_probe(const struct mmp_probe *p, enum mmp_kernel kernel,
 static void check(const struct mmp_probe *p, enum mmp_kernel kernel, int memory,
 		  size_t stride, uint64_t access)
 {
+	/* Probes with a read buffer get the same odd sizes as `access`. */
+	uint64_t bufsize = (p->uses & MMP_KEY_BIT(MMP_KEY_BUFFER)) ? access : 0;
 	static const uint64_t whole[] = { 0, N };
 	static const uint64_t pieces[] = { 0, 1, 4999, 7777, 7778, 65536, N };
 	int refcounts = (p->uses & MMP_KEY_BIT(MMP_KEY_REFCOUNT)) ? 2 : 1;
@@ -75,7 +84,7 @@ static void check(const struct mmp_probe *p, enum mmp_kernel kernel, int memory,
 
 	for (int rc = 0; rc < refcounts; rc++) {
 		for (int split = 0; split < 2; split++) {
-			run_probe(p, kernel, (enum mmp_refcount)rc, memory, stride, access,
+			run_probe(p, kernel, (enum mmp_refcount)rc, memory, stride, access, bufsize,
 				  split ? pieces : whole, split ? 7 : 2, bins);
 			for (int b = 0; b < (kernel == MMP_KERNEL_HISTOGRAM ? 256 : 1); b++)
 				if (bins[b] != ref[b])
@@ -103,13 +112,16 @@ static void test_every_probe_every_sink(void **state)
 		int has_tally = (p->uses & MMP_KEY_BIT(MMP_KEY_TALLY)) != 0;
 		for (int k = 0; k < 2; k++) {
 			for (size_t a = 0; a < 4; a++) {
-				uint64_t access = mmp_probe_access(p, accesses[a]);
+				uint64_t access = (p->uses & MMP_KEY_BIT(MMP_KEY_BUFFER))
+							  ? accesses[a]
+							  : mmp_probe_access(p, accesses[a]);
 				check(p, (enum mmp_kernel)k, 0, 1, access);
 				if (has_tally) {
 					check(p, (enum mmp_kernel)k, 1, 1, access);
 					check(p, (enum mmp_kernel)k, 1, 3, access);
 				}
-				if (p->access_mode != MMP_ACCESS_BLOCK)
+				if (p->access_mode != MMP_ACCESS_BLOCK &&
+				    !(p->uses & MMP_KEY_BIT(MMP_KEY_BUFFER)))
 					break; /* access changes nothing */
 			}
 		}

@@ -1,0 +1,117 @@
+/* make bench: what counting costs.
+ *
+ * Start-up: loading the topology, starting libpfm4 and encoding the default
+ * events, timed once, cold, as mmprof does it (target <= 50 ms).
+ * Overhead: configs/byte_8t.ini's 1-thread java_like run (100 MiB,
+ * mmap_byte, atomic tally) with events = none and with the default events,
+ * alternating run by run so drift hits both (target: medians within 1%).
+ * Exit status 1 when a target is missed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mmprof/config.h"
+#include "mmprof/datafile.h"
+#include "mmprof/events.h"
+#include "mmprof/runner.h"
+#include "mmprof/stats.h"
+#include "mmprof/topology.h"
+#include "mmprof/units.h"
+
+#define ROUNDS 15
+
+static int on_rep(const struct mmp_run_info *info, const struct mmp_rep *rep, void *arg)
+{
+	(void)info;
+	if (!rep->warmup)
+		*(double *)arg = rep->result_ok ? (double)rep->elapsed_ns : -1;
+	return 0;
+}
+
+int main(void)
+{
+	static const char ini[] = "[global]\nsize = 100M\nseed = 20250401\ntally = atomic\n"
+				  "repeat = 1\nwarmup = 0\nprobe = mmap_byte\n"
+				  "[none]\nevents = none\n[default]\n";
+	char path[] = "/tmp/mmprof-bench-XXXXXX.ini", err[512];
+	struct mmp_topology *topo;
+	struct mmp_error e = { 0 };
+	struct mmp_event_set set;
+
+	uint64_t t0 = mmp_now_ns();
+	int rc = mmp_topology_load(&topo, NULL, &e);
+	uint64_t t1 = mmp_now_ns();
+	rc = rc ? rc : mmp_events_init(err, sizeof(err));
+	uint64_t t2 = mmp_now_ns();
+	rc = rc ? rc : mmp_events_resolve("basic,faults,sched,syscalls,contention", &set, err,
+					  sizeof(err));
+	uint64_t t3 = mmp_now_ns();
+	if (rc) {
+		fprintf(stderr, "bench: %s%s\n", e.msg, err);
+		return 2;
+	}
+	double startup_ms = (double)(t3 - t0) / 1e6;
+	printf("start-up: topology %.1f ms + libpfm4 %.1f ms + encoding %zu events %.1f ms = "
+	       "%.1f ms\n",
+	       (double)(t1 - t0) / 1e6, (double)(t2 - t1) / 1e6, set.n, (double)(t3 - t2) / 1e6,
+	       startup_ms);
+
+	int fd = mkstemps(path, 4);
+	if (fd < 0 || write(fd, ini, sizeof(ini) - 1) != (ssize_t)(sizeof(ini) - 1)) {
+		perror("bench: temporary config");
+		return 2;
+	}
+	close(fd);
+	struct mmp_config cfg;
+	struct mmp_plan plan;
+	if (mmp_config_load(path, &cfg) || mmp_config_expand(&cfg, &plan)) {
+		fprintf(stderr, "bench: config: %s\n", cfg.ndiags ? cfg.diags[0] : "?");
+		return 2;
+	}
+	unlink(path);
+	const struct mmp_run *none = &plan.runs[0], *dflt = &plan.runs[1];
+	struct mmp_data_spec spec = { NULL, none->p.size, none->p.fill, none->p.seed };
+	struct mmp_datafile df;
+	struct mmp_pin_plan pins;
+	if (mmp_datafile_open(&spec, mmp_data_dir(), NULL, &df, &e) ||
+	    mmp_topology_plan(topo, &none->p.placement, 1, &pins, &e)) {
+		fprintf(stderr, "bench: %s\n", e.msg);
+		return 2;
+	}
+	double t[2][ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int side = 0; side < 2; side++) {
+			struct mmp_runner_opts opts = { .topo = topo, .on_rep = on_rep,
+							.arg = &t[side][r],
+							.events = side ? &set : NULL };
+			if (mmp_runner_run(side ? dflt : none, &df, &pins, &opts, &e) ||
+			    t[side][r] < 0) {
+				fprintf(stderr, "bench: run failed: %s\n", e.msg);
+				return 2;
+			}
+		}
+	}
+	struct mmp_stats a, b;
+	mmp_stats_compute(t[0], ROUNDS, &a);
+	mmp_stats_compute(t[1], ROUNDS, &b);
+	double diff = (b.median - a.median) / a.median;
+	printf("counter overhead: %s, mmap_byte 1 thread, %d alternating runs\n", df.path, ROUNDS);
+	printf("  events = none      median %.4f ns/byte  cv %.1f%%\n", a.median / (double)df.size,
+	       a.cv * 100);
+	printf("  events = default   median %.4f ns/byte  cv %.1f%%  (%zu events)\n",
+	       b.median / (double)df.size, b.cv * 100, set.n);
+	int start_ok = startup_ms <= 50, over_ok = diff <= 0.01 && diff >= -0.01;
+	printf("start-up:          %.1f ms (target <= 50 ms): %s\n", startup_ms,
+	       start_ok ? "met" : "MISSED");
+	printf("counting overhead: %+.2f%% (target within 1%%): %s\n", diff * 100,
+	       over_ok ? "met" : "MISSED");
+	mmp_pin_plan_free(&pins);
+	mmp_datafile_close(&df);
+	mmp_plan_free(&plan);
+	mmp_config_free(&cfg);
+	mmp_event_set_free(&set);
+	mmp_topology_free(topo);
+	return start_ok && over_ok ? 0 : 1;
+}

@@ -1,0 +1,38 @@
+/* The events of a whole plan: each distinct `events =` value resolved
+ * once, the union of their names (the CSV's counter columns), notes on how
+ * they are grouped, and each event's missing values explained once per
+ * config rather than once per thread or run. */
+#ifndef MMPROF_EVENTPLAN_H
+#define MMPROF_EVENTPLAN_H
+
+#include <stdio.h>
+
+#include "mmprof/config.h"
+#include "mmprof/events.h"
+#include "mmprof/runner.h"
+
+struct mmp_eventplan {
+	struct mmp_eventplan_set {
+		const char *spec; /* the config's text */
+		struct mmp_event_set set;
+	} *sets;
+	size_t nsets;
+	const char **names; /* union of event names, first appearance first */
+	size_t nnames;
+	char **told; /* "name\tstate" already explained */
+	size_t ntold;
+};
+
+int mmp_eventplan_build(struct mmp_eventplan *ep, const struct mmp_plan *plan, char *err,
+			size_t errlen);
+const struct mmp_event_set *mmp_eventplan_set(const struct mmp_eventplan *ep,
+					      const char *spec);
+/* Hardware events that need more than one group: say so, once. */
+void mmp_eventplan_notes(const struct mmp_eventplan *ep, FILE *out);
+/* After a repetition: why an event of this run has no value (failed open,
+ * or never on a counter), once per event and reason. */
+void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *info,
+			   const struct mmp_rep *rep, FILE *out);
+void mmp_eventplan_free(struct mmp_eventplan *ep);
+
+#endif

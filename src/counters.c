@@ -1,0 +1,343 @@
+/* perf_event groups (see counters.h).  The only caller of perf_event_open. */
+#include "mmprof/counters.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define READ_FORMAT                                                                            \
+	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                 \
+	 PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+static int perf_open(struct perf_event_attr *attr, int group_fd)
+{
+	/* This thread, any CPU: the thread is pinned, and a per-thread
+	 * event follows it if it ever moves. */
+	long fd = syscall(SYS_perf_event_open, attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+static int state_of_error(int error)
+{
+	return error == EACCES || error == EPERM ? MMP_COUNT_DENIED : MMP_COUNT_NOT_SUPPORTED;
+}
+
+const char *mmp_count_state_name(enum mmp_count_state s)
+{
+	switch (s) {
+	case MMP_COUNT_COUNTED:
+		return "counted";
+	case MMP_COUNT_SCALED:
+		return "scaled";
+	case MMP_COUNT_NOT_COUNTED:
+		return "not counted";
+	case MMP_COUNT_NOT_SUPPORTED:
+		return "not supported";
+	case MMP_COUNT_DENIED:
+		return "denied";
+	}
+	return "?";
+}
+
+double mmp_count_ratio(const struct mmp_count *c)
+{
+	return c->enabled ? (double)c->running / (double)c->enabled : 0;
+}
+
+void mmp_count_from(struct mmp_count *c, uint64_t raw, uint64_t enabled, uint64_t running)
+{
+	memset(c, 0, sizeof(*c));
+	c->raw = raw;
+	c->enabled = enabled;
+	c->running = running;
+	if (running == 0) {
+		c->state = MMP_COUNT_NOT_COUNTED;
+	} else if (running < enabled) {
+		/* Multiplexed: perf's estimate of what it would have counted
+		 * had it run all the time the group was enabled. */
+		c->state = MMP_COUNT_SCALED;
+		c->value = (double)raw * (double)enabled / (double)running;
+	} else {
+		c->state = MMP_COUNT_COUNTED;
+		c->value = (double)raw;
+	}
+}
+
+void mmp_count_add(struct mmp_count *sum, const struct mmp_count *one, int first)
+{
+	if (first) {
+		*sum = *one;
+		return;
+	}
+	if (!mmp_count_valid(sum))
+		return; /* already not countable as a whole */
+	if (!mmp_count_valid(one)) {
+		sum->state = one->state;
+		sum->error = one->error;
+		sum->value = 0;
+		return;
+	}
+	sum->raw += one->raw;
+	sum->value += one->value;
+	sum->enabled += one->enabled;
+	sum->running += one->running;
+	if (one->state == MMP_COUNT_SCALED)
+		sum->state = MMP_COUNT_SCALED;
+}
+
+size_t mmp_counters_plan_groups(const struct mmp_event_set *set, unsigned max_hw,
+				int *group_of)
+{
+	size_t groups = 0, in_hw = 0;
+	int hw_group = -1, sw_group = -1;
+
+	if (max_hw == 0)
+		max_hw = 1;
+	for (size_t i = 0; i < set->n; i++) {
+		if (set->ev[i].kind == MMP_EV_HARDWARE) {
+			if (hw_group < 0 || in_hw == max_hw) {
+				hw_group = (int)groups++;
+				in_hw = 0;
+			}
+			group_of[i] = hw_group;
+			in_hw++;
+		} else {
+			if (sw_group < 0)
+				sw_group = (int)groups++;
+			group_of[i] = sw_group;
+		}
+	}
+	return groups;
+}
+
+int mmp_counters_open(struct mmp_counters *c, const struct mmp_event_set *set)
+{
+	size_t n = set->n;
+	int *group_of = calloc(n ? n : 1, sizeof(int));
+	int *group_leader = calloc(n ? n : 1, sizeof(int)); /* per group: event index */
+
+	memset(c, 0, sizeof(*c));
+	c->n = n;
+	c->set = set;
+	c->fd = calloc(n ? n : 1, sizeof(int));
+	c->error = calloc(n ? n : 1, sizeof(int));
+	c->id = calloc(n ? n : 1, sizeof(uint64_t));
+	c->leader = calloc(n ? n : 1, sizeof(int));
+	c->last = calloc(n ? 3 * n : 1, sizeof(uint64_t));
+	if (!group_of || !group_leader || !c->fd || !c->error || !c->id || !c->leader ||
+	    !c->last) {
+		free(group_of);
+		free(group_leader);
+		mmp_counters_close(c);
+		return -ENOMEM;
+	}
+	size_t groups = mmp_counters_plan_groups(set, mmp_events_pmu_counters(), group_of);
+	for (size_t g = 0; g < groups; g++)
+		group_leader[g] = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct mmp_event *ev = &set->ev[i];
+		struct perf_event_attr attr = ev->attr;
+		int g = group_of[i], lead = group_leader[g];
+
+		c->fd[i] = -1;
+		if (ev->unavailable) {
+			c->error[i] = ev->unavailable;
+			continue;
+		}
+		attr.size = sizeof(attr);
+		attr.read_format = READ_FORMAT;
+		attr.disabled = lead < 0; /* the leader holds the group back */
+		attr.inherit = 0;
+		int fd = perf_open(&attr, lead < 0 ? -1 : c->fd[lead]);
+		if (fd < 0 && lead >= 0) {
+			/* The group would not take it (a PMU constraint, or a
+			 * software event the kernel keeps apart): its own group. */
+			attr.disabled = 1;
+			fd = perf_open(&attr, -1);
+			lead = -1;
+		}
+		if (fd < 0) {
+			c->error[i] = -fd;
+			continue;
+		}
+		c->fd[i] = fd;
+		if (lead < 0) {
+			c->leader[i] = (int)i;
+			if (group_leader[g] < 0)
+				group_leader[g] = (int)i;
+		} else {
+			c->leader[i] = lead;
+		}
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &c->id[i]) != 0)
+			c->id[i] = 0;
+	}
+	free(group_of);
+	free(group_leader);
+	return 0;
+}
+
+/* Only leaders are switched, without PERF_IOC_FLAG_GROUP: members were
+ * opened enabled and follow their leader in and out of the PMU.  Toggling
+ * every member too (FLAG_GROUP) lost members here (Linux 6.18): in a
+ * {page-faults, task-clock} group enabled by a thread that had slept on a
+ * barrier, task-clock read 0 from the second cycle on
+ * (tests/unit/test_counters.c, test_software_group_counts). */
+static void each_leader(const struct mmp_counters *c, unsigned long request)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->fd[i] >= 0 && c->leader[i] == (int)i)
+			ioctl(c->fd[i], request, 0);
+}
+
+void mmp_counters_enable(const struct mmp_counters *c)
+{
+	each_leader(c, PERF_EVENT_IOC_ENABLE);
+}
+
+void mmp_counters_disable(const struct mmp_counters *c)
+{
+	each_leader(c, PERF_EVENT_IOC_DISABLE);
+}
+
+static ssize_t read_all(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+int mmp_counters_read(struct mmp_counters *c, struct mmp_count *out)
+{
+	/* nr, time_enabled, time_running, then (value, id) per member. */
+	uint64_t buf[3 + 2 * 64];
+
+	for (size_t i = 0; i < c->n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		if (c->fd[i] < 0) {
+			out[i].state = state_of_error(c->error[i]);
+			out[i].error = c->error[i];
+		} else {
+			out[i].state = MMP_COUNT_NOT_COUNTED;
+		}
+	}
+	for (size_t l = 0; l < c->n; l++) {
+		if (c->fd[l] < 0 || c->leader[l] != (int)l)
+			continue;
+		ssize_t got = read_all(c->fd[l], buf, sizeof(buf));
+		if (got < (ssize_t)(3 * sizeof(uint64_t)))
+			continue; /* stays "not counted" */
+		uint64_t nr = buf[0], enabled = buf[1], running = buf[2];
+		for (uint64_t m = 0; m < nr && 3 + 2 * m + 1 < sizeof(buf) / sizeof(buf[0]); m++) {
+			uint64_t value = buf[3 + 2 * m], id = buf[4 + 2 * m];
+			for (size_t i = 0; i < c->n; i++) {
+				if (c->fd[i] < 0 || c->leader[i] != (int)l || c->id[i] != id)
+					continue;
+				uint64_t *last = &c->last[3 * i];
+				mmp_count_from(&out[i], value - last[0], enabled - last[1],
+					       running - last[2]);
+				last[0] = value;
+				last[1] = enabled;
+				last[2] = running;
+			}
+		}
+	}
+	return 0;
+}
+
+void mmp_counters_close(struct mmp_counters *c)
+{
+	for (size_t i = 0; c->fd && i < c->n; i++)
+		if (c->fd[i] >= 0)
+			close(c->fd[i]);
+	free(c->fd);
+	free(c->error);
+	free(c->id);
+	free(c->leader);
+	free(c->last);
+	memset(c, 0, sizeof(*c));
+}
+
+int mmp_counters_try(const struct mmp_event *ev, char *why, size_t wlen)
+{
+	struct mmp_event_set one = { .ev = (struct mmp_event *)ev, .n = 1 };
+	struct mmp_counters c;
+	struct mmp_count count;
+
+	if (mmp_counters_open(&c, &one))
+		return -ENOMEM;
+	int error = c.fd[0] < 0 ? c.error[0] : 0;
+	if (!error) {
+		mmp_counters_enable(&c);
+		/* Something for it to count: a system call and a few loads. */
+		volatile unsigned sink = (unsigned)getppid();
+		for (unsigned k = 0; k < 100000; k++)
+			sink += k;
+		(void)sink;
+		mmp_counters_disable(&c);
+		mmp_counters_read(&c, &count);
+		if (!mmp_count_valid(&count)) {
+			snprintf(why, wlen, "not counted: opened, but it never ran on a counter");
+			mmp_counters_close(&c);
+			return -EAGAIN;
+		}
+	}
+	mmp_counters_close(&c);
+	if (error) {
+		mmp_counters_explain(ev, error, why, wlen);
+		return -error;
+	}
+	return 0;
+}
+
+void mmp_counters_explain(const struct mmp_event *ev, int error, char *buf, size_t len)
+{
+	int paranoid = 2;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	if (f) {
+		if (fscanf(f, "%d", &paranoid) != 1)
+			paranoid = 2;
+		fclose(f);
+	}
+	if (ev->unavailable) {
+		snprintf(buf, len, "not supported: %s", ev->why);
+		return;
+	}
+	switch (error) {
+	case EACCES:
+	case EPERM:
+		snprintf(buf, len,
+			 "denied (perf_event_open: %s): perf_event_paranoid is %d; run as root, or "
+			 "sysctl kernel.perf_event_paranoid=%d",
+			 strerror(error), paranoid, ev->kind == MMP_EV_TRACEPOINT ? -1 : 1);
+		break;
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		snprintf(buf, len,
+			 "not supported (perf_event_open: %s): %s", strerror(error),
+			 ev->kind == MMP_EV_HARDWARE
+				 ? "no hardware PMU counts it here (virtual machines and containers "
+				   "often have none)"
+				 : "this kernel does not provide it");
+		break;
+	case EMFILE:
+		snprintf(buf, len, "not supported (perf_event_open: %s): raise ulimit -n",
+			 strerror(error));
+		break;
+	case EBUSY:
+		snprintf(buf, len, "not supported (perf_event_open: %s): another tool holds the "
+				   "PMU", strerror(error));
+		break;
+	default:
+		snprintf(buf, len, "not supported (perf_event_open: %s): the kernel rejected %s",
+			 strerror(error), ev->encoding);
+		break;
+	}
+}

@@ -1,0 +1,136 @@
+/* The events of a plan (see eventplan.h). */
+#include "mmprof/eventplan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmprof/counters.h"
+
+const struct mmp_event_set *mmp_eventplan_set(const struct mmp_eventplan *ep,
+					      const char *spec)
+{
+	for (size_t i = 0; spec && i < ep->nsets; i++)
+		if (strcmp(ep->sets[i].spec, spec) == 0)
+			return &ep->sets[i].set;
+	return NULL;
+}
+
+static int add_name(struct mmp_eventplan *ep, const char *name)
+{
+	for (size_t i = 0; i < ep->nnames; i++)
+		if (strcmp(ep->names[i], name) == 0)
+			return 0;
+	const char **grown = realloc(ep->names, (ep->nnames + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	ep->names = grown;
+	ep->names[ep->nnames++] = name;
+	return 0;
+}
+
+int mmp_eventplan_build(struct mmp_eventplan *ep, const struct mmp_plan *plan, char *err,
+			size_t errlen)
+{
+	memset(ep, 0, sizeof(*ep));
+	for (size_t r = 0; r < plan->nruns; r++) {
+		const char *spec = plan->runs[r].p.events;
+		if (!spec || mmp_eventplan_set(ep, spec))
+			continue;
+		struct mmp_eventplan_set *grown = realloc(ep->sets, (ep->nsets + 1) * sizeof(*grown));
+		if (!grown)
+			goto nomem;
+		ep->sets = grown;
+		struct mmp_eventplan_set *s = &ep->sets[ep->nsets];
+		s->spec = spec;
+		int rc = mmp_events_resolve(spec, &s->set, err, errlen);
+		if (rc)
+			return rc;
+		ep->nsets++;
+	}
+	/* Names point into the sets, which no longer move. */
+	for (size_t i = 0; i < ep->nsets; i++)
+		for (size_t e = 0; e < ep->sets[i].set.n; e++)
+			if (add_name(ep, ep->sets[i].set.ev[e].name))
+				goto nomem;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	return -ENOMEM;
+}
+
+void mmp_eventplan_notes(const struct mmp_eventplan *ep, FILE *out)
+{
+	unsigned max = mmp_events_pmu_counters();
+	for (size_t i = 0; i < ep->nsets; i++) {
+		const struct mmp_event_set *set = &ep->sets[i].set;
+		int *group_of = calloc(set->n ? set->n : 1, sizeof(int));
+		size_t hw = 0;
+		if (!group_of)
+			return;
+		mmp_counters_plan_groups(set, max, group_of);
+		for (size_t e = 0; e < set->n; e++)
+			hw += set->ev[e].kind == MMP_EV_HARDWARE;
+		if (hw > max)
+			fprintf(out,
+				"mmprof: note: events = %s has %zu hardware events; %s has %u "
+				"counters, so they are measured as %zu groups that take turns "
+				"(values scaled, see the *_run_ratio columns)\n",
+				ep->sets[i].spec, hw, mmp_events_pmu_name(), max, (hw + max - 1) / max);
+		free(group_of);
+	}
+}
+
+/* 1 the first time (event, reason) is seen. */
+static int first_time(struct mmp_eventplan *ep, const char *name, const char *reason)
+{
+	char key[MMP_EVENT_NAME_MAX + 32];
+	snprintf(key, sizeof(key), "%s\t%s", name, reason);
+	for (size_t i = 0; i < ep->ntold; i++)
+		if (strcmp(ep->told[i], key) == 0)
+			return 0;
+	char **grown = realloc(ep->told, (ep->ntold + 1) * sizeof(*grown));
+	if (!grown)
+		return 1;
+	ep->told = grown;
+	ep->told[ep->ntold] = strdup(key);
+	if (ep->told[ep->ntold])
+		ep->ntold++;
+	return 1;
+}
+
+void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *info,
+			   const struct mmp_rep *rep, FILE *out)
+{
+	char why[400];
+	for (size_t i = 0; info->events && i < info->events->n; i++) {
+		const struct mmp_event *ev = &info->events->ev[i];
+		const struct mmp_count *c = &rep->counts[i];
+		if (info->open_error[i]) {
+			if (!first_time(ep, ev->name, "open"))
+				continue;
+			mmp_counters_explain(ev, info->open_error[i], why, sizeof(why));
+			fprintf(out, "mmprof: %s: %s; its CSV cells stay empty\n", ev->name, why);
+		} else if (!mmp_count_valid(c)) {
+			if (!first_time(ep, ev->name, mmp_count_state_name(c->state)))
+				continue;
+			fprintf(out,
+				"mmprof: %s: %s in [%s] (opened, but never on a counter while a "
+				"thread ran: too many events for the PMU, or another tool holds "
+				"it); those cells stay empty\n",
+				ev->name, mmp_count_state_name(c->state), info->run->job->name);
+		}
+	}
+}
+
+void mmp_eventplan_free(struct mmp_eventplan *ep)
+{
+	for (size_t i = 0; i < ep->nsets; i++)
+		mmp_event_set_free(&ep->sets[i].set);
+	free(ep->sets);
+	free(ep->names);
+	for (size_t i = 0; i < ep->ntold; i++)
+		free(ep->told[i]);
+	free(ep->told);
+	memset(ep, 0, sizeof(*ep));
+}

@@ -1,0 +1,93 @@
+# Counters on this machine, through the binary: faults inside the timed
+# region (lazy mapping) and outside it (prefault), read() system calls, the
+# no-PMU state, --list-events, --per-thread, config errors, and agreement
+# with perf stat.
+source "$(dirname "$0")/tap.bash"
+
+col() { csv_col "$@"; }
+min_of() { sort -n | head -1; }
+max_of() { sort -n | tail -1; }
+
+# 64 MiB mapped lazily: every repetition maps afresh and faults inside the
+# timed region.  A fault maps at most one large folio or fault-around
+# window (at most 2 MiB), so >= size/2MiB faults; with prefault = yes,
+# MAP_POPULATE takes them before timing.
+cat >"$TMP/faults.ini" <<'INI'
+[global]
+size = 64M
+probe = mmap_byte
+repeat = 3
+events = faults
+[lazy]
+[prefault]
+prefault = yes
+INI
+run_mmprof --config "$TMP/faults.ini" --csv "$TMP/faults.csv" --quiet
+check "faults config runs" test "$rc" -eq 0
+lazy=$(awk -F, '$2 == "lazy"' "$TMP/faults.csv" | cut -d, -f1-999 >/dev/null; col "$TMP/faults.csv" minor-faults | head -3 | min_of)
+pre=$(col "$TMP/faults.csv" minor-faults | tail -3 | max_of)
+check "lazy mapping: minor faults >= 64MiB/2MiB in every repetition (min $lazy)" test "$lazy" -ge 32
+check "prefault: ~0 faults in the timed region (max $pre)" test "$pre" -le 2
+check "faults run ratio is 1" test "$(col "$TMP/faults.csv" minor-faults_run_ratio | sort -u)" = 1.0000
+
+# read() with a 512-byte buffer over 1 MiB: >= 2048 reads per repetition.
+if ./mmprof --list-events | sed -n '/^can count/,/^cannot/p' | grep -q 'syscalls:sys_enter_read'; then
+	printf '[j]\nprobe = read_buf\nsize = 1M\nbuffer = 512\nrepeat = 3\nevents = syscalls\n' >"$TMP/read.ini"
+	run_mmprof --config "$TMP/read.ini" --csv "$TMP/read.csv" --quiet
+	check "read_buf runs" test "$rc" -eq 0
+	reads=$(col "$TMP/read.csv" syscalls:sys_enter_read | min_of)
+	check "buffer 512: >= 2048 read() calls per MiB (min $reads)" test "$reads" -ge 2048
+	check "buffer 512: no stray reads (min $reads)" test "$reads" -le 2050
+else
+	skip "tracepoints cannot be counted here (see --list-events)"
+fi
+
+# Hardware events: empty cells and one explanation when there is no PMU.
+printf '[global]\nsize = 256K\nprobe = mmap_byte\nrepeat = 2\nevents = basic\nthreads = 1, 2\n[j]\n' >"$TMP/hw.ini"
+run_mmprof --config "$TMP/hw.ini" --csv "$TMP/hw.csv"
+check "basic events run" test "$rc" -eq 0
+if grep -q "^mmprof: cycles: not supported" <<<"$err"; then
+	check "cycles: CSV cells empty, never 0" test -z "$(col "$TMP/hw.csv" cycles | sort -u)"
+	check "cycles: run ratio empty" test -z "$(col "$TMP/hw.csv" cycles_run_ratio | sort -u)"
+	check "cycles: said once, not per thread or run" test "$(grep -c '^mmprof: cycles:' <<<"$err")" -eq 1
+	check "the reason names the missing PMU" grep -q "no hardware PMU" <<<"$err"
+	check "task-clock still counted" test -z "$(col "$TMP/hw.csv" task-clock | grep -Ev '^[1-9][0-9]*$')"
+	check "no derived cycle metrics" bash -c '! grep -q "cycles/B" <<<"$1"' _ "$out"
+else
+	skip "this machine counts cycles: the no-PMU state is not exercised here"
+fi
+
+# --list-events: what can and cannot be counted, with reasons.
+run_mmprof --list-events
+check "--list-events exits 0" test "$rc" -eq 0
+check "--list-events: presets" grep -q "^  contention " <<<"$out"
+check "--list-events: can-count list has page-faults" bash -c 'sed -n "/^can count/,/^cannot/p" <<<"$1" | grep -q "^  page-faults "' _ "$out"
+check "--list-events: every cannot line has a reason" test -z "$(sed -n '/^cannot count/,/^$/p' <<<"$out" | sed '1d;$d' | grep -Ev 'not supported|denied|not counted')"
+
+# A CPU libpfm4 is told to be: the contention preset becomes Intel's.
+out=$(LIBPFM_FORCE_PMU=skl "$MMPROF" --list-events 2>&1)
+check "forced Skylake: HITM loads in the contention preset" grep -q "= MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM, MEM_INST_RETIRED:LOCK_LOADS" <<<"$out"
+# (Forcing a PMU leaves libpfm4 only that PMU: perf's generic names go.)
+printf '[j]\nprobe = limit\nsize = 4K\nevents = MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM, MEM_INST_RETIRED:LOCK_LOADS\n' >"$TMP/skl.ini"
+out=$(LIBPFM_FORCE_PMU=skl "$MMPROF" --config "$TMP/skl.ini" --dry-run 2>&1)
+check "forced Skylake: Intel event names encode" grep -q "events=MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM, MEM_INST_RETIRED:LOCK_LOADS" <<<"$out"
+run_mmprof --config "$TMP/skl.ini" --dry-run
+check "the same names are an error on this CPU unless it is Intel" bash -c '[ "$1" -eq 2 ] || grep -q "GenuineIntel" /proc/cpuinfo' _ "$rc"
+
+# A bad event name is a config error with its line and a did-you-mean.
+printf '[j]\nprobe = limit\nsize = 4K\n\nevents = faults, cycels\n' >"$TMP/bad.ini"
+run_mmprof --config "$TMP/bad.ini"
+check "bad event: exit 2" test "$rc" -eq 2
+check "bad event: FILE:LINE and did-you-mean" grep -qF "$TMP/bad.ini:5: [j] unknown event 'cycels' (did you mean 'cycles'?)" <<<"$err"
+
+# --per-thread: one row per thread and repetition, with per-thread counts.
+printf '[j]\nprobe = mmap_byte\nsize = 1M\nthreads = 2\nrepeat = 3\nevents = faults\n' >"$TMP/pt.ini"
+run_mmprof --config "$TMP/pt.ini" --csv "$TMP/pt.csv" --per-thread --quiet
+check "--per-thread: exit 0" test "$rc" -eq 0
+check "--per-thread: NAME.threads.csv has 2 x 3 rows" test "$(($(wc -l <"$TMP/pt.threads.csv") - 1))" -eq 6
+check "--per-thread: threads 0 and 1" test "$(col "$TMP/pt.threads.csv" thread | sort -u | paste -sd,)" = "0,1"
+sum_threads=$(awk -F, 'NR > 1 && $13 == 0' "$TMP/pt.threads.csv" >/dev/null; col "$TMP/pt.threads.csv" minor-faults | head -2 | paste -sd+ | bc)
+check "--per-thread: thread counts add up to the row's ($sum_threads)" test "$sum_threads" = "$(col "$TMP/pt.csv" minor-faults | head -1)"
+check "without --per-thread: no threads file" test ! -e "$TMP/faults.threads.csv"
+
+done_testing
