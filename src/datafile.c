@@ -289,7 +289,8 @@ int mmp_reference_scan(int fd, uint64_t size, uint64_t hist[256], struct mmp_err
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 	memset(hist, 0, 256 * sizeof(hist[0]));
 	while (off < size) {
-		ssize_t n = pread(fd, buf, CHUNK, (off_t)off);
+		uint64_t want = size - off < CHUNK ? size - off : CHUNK;
+		ssize_t n = pread(fd, buf, (size_t)want, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {

@@ -51,8 +51,8 @@ void mmp_datafile_close(struct mmp_datafile *df);
 /* The bytes of a generated file, from its first byte (for tests). */
 void mmp_datafile_generate(uint8_t *buf, size_t n, enum mmp_fill fill, uint64_t seed);
 
-/* The reference: a plain read() loop and a 256-bin count, deliberately
- * sharing no code with the probes. */
+/* The reference for bytes [0, size) of the file: a plain read() loop and a
+ * 256-bin count, deliberately sharing no code with the probes. */
 int mmp_reference_scan(int fd, uint64_t size, uint64_t hist[256], struct mmp_error *err);
 
 /* The data files of one invocation, each opened and scanned once. */

@@ -81,6 +81,25 @@ static void test_create_deterministic(void **state)
 	mmp_datafile_close(&df);
 }
 
+/* The reference for a prefix (the solo control reads one thread's slice). */
+static void test_reference_of_a_prefix(void **state)
+{
+	struct mmp_data_spec spec = { .size = 5000, .fill = MMP_FILL_RANDOM, .seed = 12 };
+	struct mmp_datafile df;
+	struct mmp_error err = { 0 };
+	uint64_t hist[256], want[256] = { 0 };
+	uint8_t bytes[5000];
+	(void)state;
+
+	open_ok(&spec, &df);
+	mmp_datafile_generate(bytes, sizeof(bytes), spec.fill, spec.seed);
+	for (size_t i = 0; i < 1000; i++)
+		want[bytes[i]]++;
+	assert_int_equal(mmp_reference_scan(df.fd, 1000, hist, &err), 0);
+	assert_memory_equal(hist, want, sizeof(want));
+	mmp_datafile_close(&df);
+}
+
 static void test_reuse_when_matching(void **state)
 {
 	struct mmp_data_spec spec = { .size = 4096, .fill = MMP_FILL_ZERO, .seed = 1 };
@@ -252,6 +271,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_deterministic),
+		cmocka_unit_test(test_reference_of_a_prefix),
 		cmocka_unit_test(test_reuse_when_matching),
 		cmocka_unit_test(test_refuses_foreign_file_in_data_dir),
 		cmocka_unit_test(test_modified_file_is_foreign),
