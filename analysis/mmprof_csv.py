@@ -65,8 +65,8 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     table = runs(load(argv[1]))
-    cols = ["job", "probe", "threads", "access", "reps", "median_ns", "cv", "ns_per_byte",
-            "all_ok"]
+    cols = ["job", "probe", "threads", "access", "control", "reps", "median_ns", "cv",
+            "ns_per_byte", "all_ok"]
     with pd.option_context("display.width", 200, "display.max_rows", 1000):
         print(table[cols].to_string(index=False))
     return 0

@@ -46,6 +46,28 @@ static const void *value_at(const struct mmp_setting *set, size_t k, size_t i)
 	return (const char *)set->values + i * mmp_keys[k].width;
 }
 
+/* A key that names another job (baseline, fixes): that job must exist, and
+ * be another one. */
+static void check_job_ref(struct mmp_config *cfg, const struct mmp_job *job, int line,
+			  const char *from, const char *key, const char *name)
+{
+	const char *jobs[256] = { NULL };
+	size_t n = 0;
+	int found = 0;
+
+	for (size_t j = 0; j < cfg->njobs; j++) {
+		found |= strcmp(cfg->jobs[j].name, name) == 0;
+		if (n < 256)
+			jobs[n++] = cfg->jobs[j].name;
+	}
+	const char *hint = mmp_suggest(name, jobs, n);
+	if (!found)
+		mmp_config_diag(cfg, line, from, "%s '%s' is not a job here%s%s%s", key, name,
+				hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+	else if (strcmp(name, job->name) == 0 && from == job->name)
+		mmp_config_diag(cfg, line, from, "%s names this job itself", key);
+}
+
 static int job_checks(struct mmp_config *cfg, const struct mmp_job *job)
 {
 	const char *from;
@@ -66,22 +88,11 @@ static int job_checks(struct mmp_config *cfg, const struct mmp_job *job)
 	const struct mmp_setting *base = effective(cfg, job, MMP_KEY_BASELINE, &from);
 	const char *names = base ? ((char **)base->values)[0] : "";
 	char name[256];
-	while (mmp_list_next(&names, name, sizeof(name))) {
-		const char *jobs[256];
-		size_t n = 0, found = 0;
-		for (size_t j = 0; j < cfg->njobs; j++) {
-			found |= strcmp(cfg->jobs[j].name, name) == 0;
-			if (n < 256)
-				jobs[n++] = cfg->jobs[j].name;
-		}
-		const char *hint = mmp_suggest(name, jobs, n);
-		if (!found)
-			mmp_config_diag(cfg, base->line, from, "baseline '%s' is not a job here%s%s%s",
-					name, hint ? " (did you mean '" : "", hint ? hint : "",
-					hint ? "'?)" : "");
-		else if (strcmp(name, job->name) == 0 && from == job->name)
-			mmp_config_diag(cfg, base->line, from, "a job cannot be its own baseline");
-	}
+	while (mmp_list_next(&names, name, sizeof(name)))
+		check_job_ref(cfg, job, base->line, from, "baseline", name);
+	const struct mmp_setting *fixes = effective(cfg, job, MMP_KEY_FIXES, &from);
+	if (fixes)
+		check_job_ref(cfg, job, fixes->line, from, "fixes", ((char **)fixes->values)[0]);
 
 	const struct mmp_setting *zip = effective(cfg, job, MMP_KEY_ZIP, &from);
 	if (zip) {

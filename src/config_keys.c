@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/controls.h"
 #include "mmprof/events.h"
 #include "mmprof/probe.h"
 #include "mmprof/suggest.h"
@@ -22,6 +23,7 @@ const char *const mmp_fill_names[] = { "random", "zero", NULL };
 const char *const mmp_kernel_names[] = { "zeros", "histogram", NULL };
 const char *const mmp_refcount_names[] = { "shared", "once", NULL };
 const char *const mmp_tally_names[] = { "atomic", "packed", "padded", "local", NULL };
+const char *const mmp_cache_names[] = { "warm", "drop", "drop-all", NULL };
 const char *const mmp_advice_names[] = { "normal", "sequential", "random", "willneed",
 					 "hugepage", NULL };
 
@@ -108,6 +110,12 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.def = "normal", .values = mmp_advice_names, .group = "how",
 		.help = "madvise() on the mapping before timing",
 	},
+	[MMP_KEY_CACHE] = {
+		.name = "cache", .id = MMP_KEY_CACHE, .type = MMP_T_ENUM, FIELD(cache),
+		.def = "warm", .values = mmp_cache_names, .group = "how",
+		.help = "page cache before each repetition: warm, drop (evict the file's pages), "
+			"drop-all (also /proc/sys/vm/drop_caches, root)",
+	},
 	[MMP_KEY_REPEAT] = {
 		.name = "repeat", .id = MMP_KEY_REPEAT, .type = MMP_T_UINT, FIELD(repeat),
 		.def = "5", .min = 1, .max = 100000, .flags = MMP_KEY_NO_SWEEP,
@@ -124,6 +132,13 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "how",
 		.help = "what to count (perf names, PMU names, tracepoints, presets) or none",
 	},
+	[MMP_KEY_CONTROLS] = {
+		.name = "controls", .id = MMP_KEY_CONTROLS, .type = MMP_T_CONTROLS,
+		FIELD(controls), .def = "none",
+		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "how",
+		.help = "variants run beside each job to attribute its time: auto, none, or "
+			"fit, prefault, padded, private, bulk, solo",
+	},
 	[MMP_KEY_ZIP] = {
 		.name = "zip", .id = MMP_KEY_ZIP, .type = MMP_T_KEYLIST, FIELD(zip),
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",
@@ -135,6 +150,13 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.name = "baseline", .id = MMP_KEY_BASELINE, .type = MMP_T_STRING,
 		FIELD(baseline), .flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",
 		.help = "other jobs; prints this job's time as a ratio to each, run by run",
+		.default_help = "none",
+	},
+	[MMP_KEY_FIXES] = {
+		.name = "fixes", .id = MMP_KEY_FIXES, .type = MMP_T_STRING, FIELD(fixes),
+		.flags = MMP_KEY_NO_SWEEP, .group = "job",
+		.help = "the job this one fixes: answers whether it closes that job's gap "
+			"without slowing its multi-byte reads",
 		.default_help = "none",
 	},
 	[MMP_KEY_CSV] = {
@@ -311,6 +333,13 @@ int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *
 	case MMP_T_STRING:
 		*(const char **)dst = text;
 		return 0;
+	case MMP_T_CONTROLS: {
+		unsigned mask;
+		if (mmp_controls_parse(text, &mask, err, errlen))
+			return -EINVAL;
+		*(const char **)dst = text;
+		return 0;
+	}
 	case MMP_T_EVENTS: {
 		struct mmp_event_set set;
 		int rc = mmp_events_resolve(text, &set, err, errlen);
@@ -343,7 +372,8 @@ const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf
 	buf[0] = '\0';
 	switch (key->type) {
 	case MMP_T_STRING:
-	case MMP_T_EVENTS: {
+	case MMP_T_EVENTS:
+	case MMP_T_CONTROLS: {
 		const char *s = *(const char *const *)src;
 		snprintf(buf, len, "%s", s ? s : "");
 		break;
@@ -513,10 +543,15 @@ static void limits_text(const struct mmp_key *k, char *buf, size_t len)
 		snprintf(buf, len, "key names");
 		break;
 	case MMP_T_STRING:
-		snprintf(buf, len, k->id == MMP_KEY_BASELINE ? "job names" : "a path");
+		snprintf(buf, len, k->id == MMP_KEY_BASELINE ? "job names"
+				   : k->id == MMP_KEY_FIXES  ? "a job name"
+							     : "a path");
 		break;
 	case MMP_T_EVENTS:
 		snprintf(buf, len, "names and presets, see --list-events; none");
+		break;
+	case MMP_T_CONTROLS:
+		snprintf(buf, len, "auto, none, or a list");
 		break;
 	}
 }

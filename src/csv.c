@@ -66,11 +66,9 @@ static void col_access(const struct row *r, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-static void col_empty(const struct row *r, char *buf, size_t len)
+static void col_control(const struct row *r, char *buf, size_t len)
 {
-	(void)r;
-	(void)len;
-	buf[0] = '\0';
+	snprintf(buf, len, "%s", r->info->run->control_name);
 }
 
 static void col_rep(const struct row *r, char *buf, size_t len)
@@ -211,7 +209,7 @@ static const struct column columns[] = {
 	{ "refcount", col_refcount, "accessor probes: shared or once" },
 	{ "tally", col_tally, "atomic, packed, padded or local (empty: probe has none)" },
 	{ "placement", col_placement, "placement policy as written" },
-	{ "control", col_empty, "control variant (empty: the job itself)" },
+	{ "control", col_control, "controls applied, as prefault+private (empty: the job itself)" },
 	{ "rep", col_rep, "recorded repetition, from 0" },
 	{ "bytes", col_bytes, "bytes read" },
 	{ "elapsed_ns", col_elapsed, "first thread's start to last thread's end" },
@@ -248,7 +246,7 @@ static const struct column thread_columns[] = {
 	{ "kernel", col_kernel, NULL },		{ "threads", col_threads, NULL },
 	{ "access", col_access, NULL },		{ "buffer", col_buffer, NULL },
 	{ "refcount", col_refcount, NULL },	{ "tally", col_tally, NULL },
-	{ "placement", col_placement, NULL },	{ "control", col_empty, NULL },
+	{ "placement", col_placement, NULL },	{ "control", col_control, NULL },
 	{ "rep", col_rep, NULL },		{ "thread", col_thread, NULL },
 	{ "pu_planned", col_thread_pu_planned, NULL },
 	{ "pu_seen", col_thread_pu_seen, NULL },

@@ -34,8 +34,9 @@ const char *mmp_result_label(const struct mmp_run_result *r, char *buf, size_t l
 	char access[32] = "whole";
 	if (r->access)
 		snprintf(access, sizeof(access), "%" PRIu64, r->access);
-	snprintf(buf, len, "[%s] %s threads=%u access=%s", r->run->job->name,
-		 r->run->p.probe->name, r->run->p.threads, access);
+	snprintf(buf, len, "[%s] %s threads=%u access=%s%s%s", r->run->job->name,
+		 r->run->p.probe->name, r->run->p.threads, access,
+		 r->run->control_name[0] ? " control=" : "", r->run->control_name);
 	return buf;
 }
 
@@ -49,14 +50,12 @@ static int same_key(const struct mmp_run *a, const struct mmp_run *b, enum mmp_k
 static int comparable(const struct mmp_run_result *a, const struct mmp_run_result *b)
 {
 	const struct mmp_run *x = a->run, *y = b->run;
-	if (a->data != b->data || x->p.kernel != y->p.kernel || x->p.threads != y->p.threads ||
-	    !same_key(x, y, MMP_KEY_PLACEMENT) || x->p.prefault != y->p.prefault ||
-	    x->p.advice != y->p.advice)
-		return 0;
-	/* A tally is compared only where both probes have one. */
-	if ((x->applies & y->applies & MMP_KEY_BIT(MMP_KEY_TALLY)) && x->p.tally != y->p.tally)
-		return 0;
-	return 1;
+	/* The same bytes read the same way; the access path itself (probe,
+	 * refcount, tally) is what a baseline comparison is about. */
+	return a->data == b->data && x->p.kernel == y->p.kernel &&
+	       x->p.threads == y->p.threads && same_key(x, y, MMP_KEY_PLACEMENT) &&
+	       x->p.prefault == y->p.prefault && x->p.advice == y->p.advice &&
+	       x->p.cache == y->p.cache;
 }
 
 const struct mmp_run_result *mmp_report_match(const struct mmp_run_result *results,

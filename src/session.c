@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/attribution.h"
 #include "mmprof/csv.h"
 #include "mmprof/datafile.h"
 #include "mmprof/eventplan.h"
@@ -120,13 +121,15 @@ struct run_ctx {
 	int wrong;
 };
 
-static void progress(const struct run_ctx *c, const struct mmp_rep *rep)
+static void progress(const struct run_ctx *c, const struct mmp_run_info *info,
+		     const struct mmp_rep *rep)
 {
 	char label[256];
 	const struct mmp_run *run = c->r->run;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s %u/%u", c->index + 1, c->s->plan->nruns,
-		mmp_result_label(c->r, label, sizeof(label)), rep->warmup ? "warmup" : "rep",
-		rep->index + 1, rep->warmup ? run->p.warmup : run->p.repeat);
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s%s%s: %s %u/%u", c->index + 1, c->s->plan->nruns,
+		mmp_result_label(c->r, label, sizeof(label)), info->item ? " control " : "",
+		info->run->control_name, rep->warmup ? "warmup" : "rep", rep->index + 1,
+		rep->warmup ? run->p.warmup : run->p.repeat);
 	fflush(stderr);
 }
 
@@ -138,10 +141,20 @@ static void clear_progress(const struct mmp_session *s)
 	}
 }
 
+/* The result a repetition belongs to: the job's, or one of its controls'. */
+static struct mmp_run_result *result_of(struct run_ctx *c, const struct mmp_run_info *info)
+{
+	if (info->item == 0)
+		return c->r;
+	if (info->item <= c->r->ncontrols)
+		return &c->r->controls[info->item - 1];
+	return c->r->twin;
+}
+
 static int on_rep(const struct mmp_run_info *info, const struct mmp_rep *rep, void *arg)
 {
 	struct run_ctx *c = arg;
-	struct mmp_run_result *r = c->r;
+	struct mmp_run_result *r = result_of(c, info);
 	struct mmp_error err = { 0 };
 	char label[256];
 
@@ -164,7 +177,7 @@ static int on_rep(const struct mmp_run_info *info, const struct mmp_rep *rep, vo
 		mmp_eventplan_explain(c->ep, info, rep, stderr);
 	}
 	if (c->s->progress)
-		progress(c, rep);
+		progress(c, info, rep);
 	if (rep->warmup)
 		return 0;
 	for (size_t i = 0; r->events && i < r->events->n; i++) {
@@ -196,6 +209,146 @@ static void warn_oversubscribed(const struct mmp_session *s, size_t i)
 		run->p.threads, pin->npus, run->p.placement.spec);
 }
 
+/* A result ready to receive one run's repetitions. */
+static int result_init(struct mmp_run_result *r, const struct mmp_run *run,
+		       const struct mmp_pin_plan *pin, const struct mmp_datafile *df,
+		       const struct mmp_event_set *events, uint64_t bytes)
+{
+	size_t nev = events ? events->n : 0;
+	r->run = run;
+	r->data = df;
+	r->bytes = bytes;
+	r->results_ok = 1;
+	r->oversubscribed = pin->oversubscribed;
+	r->npus = pin->npus;
+	r->access = mmp_probe_access(run->p.probe, run->p.access);
+	r->events = events;
+	r->elapsed_ns = calloc(run->p.repeat, sizeof(double));
+	r->ev_values = calloc(nev * run->p.repeat + 1, sizeof(double));
+	r->ev_ok = calloc(nev + 1, sizeof(int));
+	if (!r->elapsed_ns || !r->ev_values || !r->ev_ok)
+		return -ENOMEM;
+	for (size_t i = 0; i < nev; i++)
+		r->ev_ok[i] = 1;
+	return 0;
+}
+
+static void result_finish(struct mmp_run_result *r, enum mmp_run_state state)
+{
+	if (r->n)
+		mmp_stats_compute(r->elapsed_ns, r->n, &r->st);
+	r->state = state == MMP_RUN_INTERRUPTED && !r->n ? MMP_RUN_PENDING : state;
+	for (size_t k = 0; k < r->ncontrols; k++)
+		result_finish(&r->controls[k], state);
+	if (r->twin)
+		result_finish(r->twin, state);
+}
+
+static void result_free(struct mmp_run_result *r)
+{
+	free(r->elapsed_ns);
+	free(r->ev_values);
+	free(r->ev_ok);
+	for (size_t k = 0; k < r->ncontrols; k++)
+		result_free(&r->controls[k]);
+	free(r->controls);
+	if (r->twin)
+		result_free(r->twin);
+	free(r->twin);
+	if (r->ladder)
+		mmp_ladder_free(r->ladder);
+	free(r->ladder);
+}
+
+/* The job's controls as runner items: one per rung above the job, with
+ * solo reading the first thread's slice and checked against that slice's
+ * own reference. */
+static int add_controls(struct run_ctx *c, const struct mmp_datafile *df,
+			struct mmp_runner_item *items, uint64_t (*refs)[256],
+			struct mmp_error *err)
+{
+	struct mmp_session *s = c->s;
+	struct mmp_run_result *r = c->r;
+	const struct mmp_run *run = r->run;
+
+	r->ladder = calloc(1, sizeof(*r->ladder));
+	if (!r->ladder)
+		return mmp_error_set(err, -ENOMEM, "out of memory");
+	int rc = mmp_ladder_build(run, &s->pins[c->index], s->topo, r->ladder, err);
+	if (rc)
+		return rc;
+	r->ncontrols = r->ladder->n - 1;
+	r->controls = calloc(r->ncontrols + 1, sizeof(*r->controls));
+	if (!r->controls)
+		return mmp_error_set(err, -ENOMEM, "out of memory");
+	for (size_t k = 1; k < r->ladder->n; k++) {
+		const struct mmp_rung *rung = &r->ladder->rung[k];
+		uint64_t end = rung->solo_of ? df->size / rung->solo_of : 0;
+		if (end) {
+			rc = mmp_reference_scan(df->fd, end, refs[k], err);
+			if (rc)
+				return rc;
+		}
+		items[k] = (struct mmp_runner_item){
+			.run = &rung->run, .data = df, .plan = &rung->plan, .events = r->events,
+			.end = end, .reference = end ? refs[k] : NULL,
+		};
+		if (result_init(&r->controls[k - 1], &rung->run, &rung->plan, df, r->events,
+				end ? end : df->size))
+			return mmp_error_set(err, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* The run of the job this one fixes that reads the same bytes the same way
+ * (same data, kernel, threads, bytes per call, placement, tally, mapping),
+ * differing only in the access path itself.  -1 when there is none. */
+static long find_twin(const struct mmp_session *s, const struct mmp_run *run)
+{
+	for (size_t i = 0; run->p.fixes && i < s->plan->nruns; i++) {
+		const struct mmp_run *o = &s->plan->runs[i];
+		if (strcmp(o->job->name, run->p.fixes) != 0)
+			continue;
+		int tally = !((run->applies & o->applies) & MMP_KEY_BIT(MMP_KEY_TALLY)) ||
+			    run->p.tally == o->p.tally;
+		if (same_str(o->p.file, run->p.file) && o->p.size == run->p.size &&
+		    o->p.fill == run->p.fill && o->p.seed == run->p.seed &&
+		    o->p.kernel == run->p.kernel && o->p.threads == run->p.threads &&
+		    strcmp(o->p.placement.spec, run->p.placement.spec) == 0 && tally &&
+		    o->p.prefault == run->p.prefault && o->p.advice == run->p.advice &&
+		    o->p.cache == run->p.cache &&
+		    mmp_probe_access(o->p.probe, o->p.access) ==
+			    mmp_probe_access(run->p.probe, run->p.access))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* The twin as one more item of the group. */
+static int add_twin(struct run_ctx *c, const struct mmp_datafile *df,
+		    struct mmp_runner_item *item)
+{
+	struct mmp_run_result *r = c->r;
+	long t = find_twin(c->s, r->run);
+	if (t < 0)
+		return 0;
+	r->twin_run = c->s->plan->runs[t];
+	snprintf(r->twin_run.control_name, sizeof(r->twin_run.control_name), "twin of %s",
+		 r->run->job->name);
+	r->twin = calloc(1, sizeof(*r->twin));
+	if (!r->twin || result_init(r->twin, &r->twin_run, &c->s->pins[t], df, r->events, df->size))
+		return -ENOMEM;
+	*item = (struct mmp_runner_item){
+		.run = &r->twin_run, .data = df, .plan = &c->s->pins[t], .events = r->events,
+	};
+	return 1;
+}
+
 static int run_one(struct run_ctx *c, struct mmp_datafiles *files)
 {
 	struct mmp_session *s = c->s;
@@ -204,22 +357,17 @@ static int run_one(struct run_ctx *c, struct mmp_datafiles *files)
 	struct mmp_error err = { 0 };
 	struct mmp_datafile *df;
 	struct mmp_data_spec spec = data_spec(run);
+	struct mmp_runner_item items[MMP_CONTROL_COUNT + 2]; /* job, rungs, twin */
+	uint64_t refs[MMP_CONTROL_COUNT + 1][256];
 	char size[32], label[256];
 
 	r->run = run;
-	r->results_ok = 1;
 	r->oversubscribed = s->pins[c->index].oversubscribed;
 	r->npus = s->pins[c->index].npus;
 	r->access = mmp_probe_access(run->p.probe, run->p.access);
 	int rc = mmp_datafiles_get(files, &spec, &df, &err);
-	if (rc) {
-		r->state = MMP_RUN_FAILED;
-		snprintf(r->error, sizeof(r->error), "%s", err.msg);
-		clear_progress(s);
-		fprintf(stderr, "mmprof: error: %s: %s\n", mmp_result_label(r, label, sizeof(label)),
-			err.msg);
-		return rc == -EINTR ? rc : 0;
-	}
+	if (rc)
+		goto failed;
 	if (df->created && !s->quiet) {
 		clear_progress(s);
 		fprintf(stderr, "mmprof: created %s (%s, %s) at %.0f MB/s\n", df->path,
@@ -227,42 +375,44 @@ static int run_one(struct run_ctx *c, struct mmp_datafiles *files)
 			df->create_bytes_per_s / 1e6);
 		df->created = 0; /* said once */
 	}
-	r->data = df;
-	r->bytes = df->size;
 	if (r->oversubscribed && !s->quiet) {
 		clear_progress(s);
 		warn_oversubscribed(s, c->index);
 	}
-	r->elapsed_ns = calloc(run->p.repeat, sizeof(double));
-	r->events = mmp_eventplan_set(c->ep, run->p.events);
-	size_t nev = r->events ? r->events->n : 0;
-	r->ev_values = calloc(nev * run->p.repeat + 1, sizeof(double));
-	r->ev_ok = calloc(nev + 1, sizeof(int));
-	if (!r->elapsed_ns || !r->ev_values || !r->ev_ok)
+	if (result_init(r, run, &s->pins[c->index], df, mmp_eventplan_set(c->ep, run->p.events),
+			df->size))
 		return -ENOMEM;
-	for (size_t i = 0; i < nev; i++)
-		r->ev_ok[i] = 1;
+	items[0] = (struct mmp_runner_item){
+		.run = run, .data = df, .plan = &s->pins[c->index], .events = r->events,
+	};
+	rc = add_controls(c, df, items, refs, &err);
+	if (rc)
+		goto failed;
+	size_t nitems = 1 + r->ncontrols;
+	rc = add_twin(c, df, &items[nitems]);
+	if (rc < 0)
+		return rc;
+	nitems += (size_t)rc;
 
 	struct mmp_runner_opts opts = {
-		.topo = s->topo, .stop = s->stop, .events = r->events, .on_rep = on_rep, .arg = c,
+		.topo = s->topo, .stop = s->stop, .on_rep = on_rep, .arg = c,
 	};
-	rc = mmp_runner_run(run, df, &s->pins[c->index], &opts, &err);
-	if (r->n)
-		mmp_stats_compute(r->elapsed_ns, r->n, &r->st);
+	rc = mmp_runner_run_group(items, nitems, &opts, &err);
 	if (rc == -EINTR) {
-		r->state = r->n ? MMP_RUN_INTERRUPTED : MMP_RUN_PENDING;
+		result_finish(r, MMP_RUN_INTERRUPTED);
 		return rc;
 	}
-	if (rc) {
-		r->state = MMP_RUN_FAILED;
-		snprintf(r->error, sizeof(r->error), "%s", err.msg[0] ? err.msg : strerror(-rc));
-		clear_progress(s);
-		fprintf(stderr, "mmprof: error: %s: %s\n", mmp_result_label(r, label, sizeof(label)),
-			r->error);
-		return 0;
-	}
-	r->state = MMP_RUN_DONE;
+	if (rc)
+		goto failed;
+	result_finish(r, MMP_RUN_DONE);
 	return 0;
+failed:
+	result_finish(r, MMP_RUN_FAILED);
+	snprintf(r->error, sizeof(r->error), "%s", err.msg[0] ? err.msg : strerror(-rc));
+	clear_progress(s);
+	fprintf(stderr, "mmprof: error: %s: %s\n", mmp_result_label(r, label, sizeof(label)),
+		r->error);
+	return rc == -EINTR ? rc : 0;
 }
 
 int mmp_session_run(struct mmp_session *s)
@@ -326,7 +476,14 @@ int mmp_session_run(struct mmp_session *s)
 	mmp_report_table(stdout, results, n);
 	mmp_report_ratios(stdout, s->cfg, results, n);
 	mmp_report_metrics(stdout, results, n);
+	mmp_report_verdicts(stdout, s->cfg, results, n);
 	fflush(stdout);
+	char attribution_path[4096];
+	mmp_attribution_csv_path(s->csv_path, attribution_path, sizeof(attribution_path));
+	if (mmp_attribution_csv(attribution_path, results, n, meta.run_id, &err)) {
+		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		failed = 1;
+	}
 
 	double secs = (double)(mmp_now_ns() - t0) / 1e9;
 	if (interrupted)
@@ -343,11 +500,8 @@ int mmp_session_run(struct mmp_session *s)
 	if (wrong)
 		fprintf(stderr, "mmprof: error: some results differ from the reference "
 				"(result_ok = false in the CSV)\n");
-	for (size_t i = 0; i < n; i++) {
-		free(results[i].elapsed_ns);
-		free(results[i].ev_values);
-		free(results[i].ev_ok);
-	}
+	for (size_t i = 0; i < n; i++)
+		result_free(&results[i]);
 	free(results);
 	mmp_datafiles_free(&files);
 	mmp_eventplan_free(&ep);

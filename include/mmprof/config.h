@@ -29,6 +29,7 @@ enum mmp_key_type {
 	MMP_T_PLACEMENT, /* compact | scatter | cores | pus:LIST | numa:N */
 	MMP_T_KEYLIST,   /* names of sweepable keys (zip) */
 	MMP_T_EVENTS,    /* event names and presets (see events.h) */
+	MMP_T_CONTROLS,  /* auto, none, or control names (see controls.h) */
 };
 
 enum mmp_key_flags {
@@ -79,9 +80,11 @@ struct mmp_config {
 	size_t ndiags;
 };
 
-/* One run: a job at one sweep point. */
+/* One run: a job at one sweep point, or a control variant of one. */
 struct mmp_run {
 	size_t index;     /* position in the plan */
+	unsigned control; /* MMP_CONTROL_* applied: 0 for the job itself */
+	char control_name[64]; /* "prefault+private", "" for the job itself */
 	size_t job_index; /* into cfg->jobs */
 	const struct mmp_job *job;
 	struct mmp_params p;

@@ -31,12 +31,15 @@ enum mmp_key_id {
 	/* how */
 	MMP_KEY_PREFAULT,
 	MMP_KEY_ADVICE,
+	MMP_KEY_CACHE,
 	MMP_KEY_REPEAT,
 	MMP_KEY_WARMUP,
 	MMP_KEY_EVENTS,
+	MMP_KEY_CONTROLS,
 	/* the job itself */
 	MMP_KEY_ZIP,
 	MMP_KEY_BASELINE,
+	MMP_KEY_FIXES,
 	/* the whole config */
 	MMP_KEY_CSV,
 	MMP_KEY_COUNT
@@ -48,6 +51,11 @@ enum mmp_fill { MMP_FILL_RANDOM, MMP_FILL_ZERO };
 enum mmp_kernel { MMP_KERNEL_ZEROS, MMP_KERNEL_HISTOGRAM };
 enum mmp_refcount { MMP_REFCOUNT_SHARED, MMP_REFCOUNT_ONCE };
 enum mmp_tally { MMP_TALLY_ATOMIC, MMP_TALLY_PACKED, MMP_TALLY_PADDED, MMP_TALLY_LOCAL };
+enum mmp_cache {
+	MMP_CACHE_WARM,    /* as the previous repetition left it */
+	MMP_CACHE_DROP,    /* the file's pages evicted before each repetition */
+	MMP_CACHE_DROPALL, /* and the whole page cache (root) */
+};
 enum mmp_advice {
 	MMP_ADVICE_NORMAL,
 	MMP_ADVICE_SEQUENTIAL,
@@ -91,12 +99,15 @@ struct mmp_params {
 	/* how */
 	bool prefault;
 	enum mmp_advice advice;
+	enum mmp_cache cache;
 	uint32_t repeat;
 	uint32_t warmup;
-	const char *events; /* names and presets, as written */
+	const char *events;   /* names and presets, as written */
+	const char *controls; /* auto, none, or control names, as written */
 	/* the job */
 	uint64_t zip;         /* MMP_KEY_BIT set of keys whose lists advance together */
-	const char *baseline; /* job to print ratios against, NULL: none */
+	const char *baseline; /* jobs to print ratios against, NULL: none */
+	const char *fixes;    /* the job this one is a fix for, NULL: none */
 	/* the config */
 	const char *csv;
 };
@@ -106,5 +117,6 @@ extern const char *const mmp_kernel_names[];
 extern const char *const mmp_refcount_names[];
 extern const char *const mmp_tally_names[];
 extern const char *const mmp_advice_names[];
+extern const char *const mmp_cache_names[];
 
 #endif

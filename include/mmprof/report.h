@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "mmprof/config.h"
+#include "mmprof/controls.h"
 #include "mmprof/datafile.h"
 #include "mmprof/error.h"
 #include "mmprof/events.h"
@@ -36,6 +37,15 @@ struct mmp_run_result {
 	const struct mmp_event_set *events;
 	double *ev_values; /* [events][repeat] */
 	int *ev_ok;        /* [events] */
+	/* Controls (controls.h): the job's ladder, and a result per rung
+	 * above the job itself (controls[k - 1] for ladder->rung[k]). */
+	struct mmp_ladder *ladder;
+	struct mmp_run_result *controls;
+	size_t ncontrols;
+	/* A job that `fixes` another: that job's matching run, measured again
+	 * beside this one (A B A B), so the fix is judged side by side. */
+	struct mmp_run twin_run;
+	struct mmp_run_result *twin;
 };
 
 /* Median of one event role over a run's repetitions (summing events that

@@ -1,11 +1,13 @@
-/* The runner: T pinned threads over one data file, repeated.
+/* The runner: repetitions of one run, or of a group of runs interleaved
+ * (a job and its controls: A B A B, so that drift on a noisy machine hits
+ * every variant alike).
  *
- * Threads are created once per run and bind themselves to their planned
- * PU.  Each repetition maps the file afresh (so lazy page faults are part
- * of every repetition unless prefault is set), releases all threads through
- * a barrier, and times from the first thread's start to the last thread's
- * end.  The result of every repetition is checked against the data file's
- * reference.
+ * Each run keeps its own pinned threads (thread_pool.h) for all its
+ * repetitions.  Each repetition maps the file afresh (so lazy page faults
+ * are part of every repetition unless prefault is set), releases the
+ * threads through a barrier, and is timed from the first thread's start to
+ * the last thread's end.  Every repetition's result is checked against the
+ * reference for the bytes it read.
  */
 #ifndef MMPROF_RUNNER_H
 #define MMPROF_RUNNER_H
@@ -17,16 +19,8 @@
 #include "mmprof/counters.h"
 #include "mmprof/datafile.h"
 #include "mmprof/error.h"
+#include "mmprof/thread_pool.h"
 #include "mmprof/topology.h"
-
-#define MMP_CPULIST_MAX 128
-
-/* Where a thread really ran, as it saw it after binding itself. */
-struct mmp_thread_place {
-	int pu_planned;
-	int pu_seen;                   /* sched_getcpu() */
-	char allowed[MMP_CPULIST_MAX]; /* sched_getaffinity(), as a list */
-};
 
 struct mmp_rep {
 	unsigned index;       /* among recorded repetitions, or warmups */
@@ -42,34 +36,49 @@ struct mmp_rep {
 	struct mmp_count *thread_counts; /* [threads][events] */
 };
 
+/* One run of a group: what it runs, on what, where, counting what. */
+struct mmp_runner_item {
+	const struct mmp_run *run;
+	const struct mmp_datafile *data;
+	const struct mmp_pin_plan *plan;
+	const struct mmp_event_set *events; /* NULL: count nothing */
+	uint64_t end;              /* read bytes [0, end); 0: the whole file */
+	const uint64_t *reference; /* histogram of [0, end); NULL: data->hist */
+};
+
 struct mmp_run_info {
+	size_t item; /* which run of the group */
 	const struct mmp_run *run;
 	const struct mmp_datafile *data;
 	const struct mmp_pin_plan *plan;
 	const struct mmp_thread_place *places; /* [nthreads] */
 	uint64_t access;                       /* bytes per call, 0: whole */
-	const struct mmp_event_set *events;    /* what is counted (may be empty) */
+	const struct mmp_event_set *events;    /* what is counted (may be NULL) */
 	const int *open_error;                 /* [events]: errno of a failed open */
 };
 
-/* Called after every repetition, warmups included; a non-zero return
- * stops the run with that value. */
+/* Called after every repetition of every run, warmups included; a
+ * non-zero return stops the group with that value. */
 typedef int (*mmp_rep_fn)(const struct mmp_run_info *info, const struct mmp_rep *rep,
 			  void *arg);
 
 struct mmp_runner_opts {
 	const struct mmp_topology *topo; /* binding happens on this topology */
 	const volatile sig_atomic_t *stop;
-	const struct mmp_event_set *events; /* NULL: count nothing */
 	mmp_rep_fn on_rep;
 	void *arg;
 };
 
 /* 0 when every repetition ran (results are judged by the callback), -EINTR
  * when stop was raised between repetitions, another negative errno with a
- * message when the run could not be carried out. */
+ * message when the group could not be carried out.  The runs of a group
+ * share warmup and repeat (the first run's). */
+int mmp_runner_run_group(const struct mmp_runner_item *items, size_t n,
+			 const struct mmp_runner_opts *opts, struct mmp_error *err);
+
+/* A group of one. */
 int mmp_runner_run(const struct mmp_run *run, const struct mmp_datafile *data,
-		   const struct mmp_pin_plan *plan, const struct mmp_runner_opts *opts,
-		   struct mmp_error *err);
+		   const struct mmp_pin_plan *plan, const struct mmp_event_set *events,
+		   const struct mmp_runner_opts *opts, struct mmp_error *err);
 
 #endif

@@ -160,7 +160,9 @@ static void test_combinations(void **state)
 		     "zip = probe, access\n",
 		     "5: [j] zip: access has 2 values but the other zipped lists have 3");
 	expect_error(JOB "baseline = nobody\n", "4: [j] baseline 'nobody' is not a job here");
-	expect_error(JOB "baseline = j\n", "4: [j] a job cannot be its own baseline");
+	expect_error(JOB "baseline = j\n", "4: [j] baseline names this job itself");
+	expect_error(JOB "fixes = j\n", "4: [j] fixes names this job itself");
+	expect_error(JOB "fixes = jj\n", "4: [j] fixes 'jj' is not a job here (did you mean 'j'?)");
 	expect_error(JOB "[k]\nprobe = limit\nsize = 1M\nbaseline = j, jj\n",
 		     "7: [k] baseline 'jj' is not a job here (did you mean 'j'?)");
 }

@@ -91,7 +91,7 @@ static size_t run_config(const char *text, struct seen *seen, size_t max)
 						   &err),
 				 0);
 		assert_int_equal(mmp_datafiles_get(&files, &spec, &df, &err), 0);
-		if (mmp_runner_run(run, df, &pins, &opts, &err))
+		if (mmp_runner_run(run, df, &pins, NULL, &opts, &err))
 			fail_msg("run %zu: %s", i, err.msg);
 		mmp_pin_plan_free(&pins);
 	}
@@ -172,7 +172,7 @@ static void test_stop_between_repetitions(void **state)
 					.arg = &seen };
 	assert_int_equal(mmp_topology_plan(topo, &run->p.placement, 1, &pins, &err), 0);
 	assert_int_equal(mmp_datafiles_get(&files, &spec, &df, &err), 0);
-	assert_int_equal(mmp_runner_run(run, df, &pins, &opts, &err), -EINTR);
+	assert_int_equal(mmp_runner_run(run, df, &pins, NULL, &opts, &err), -EINTR);
 	assert_int_equal(seen.warmups, 1);
 	assert_int_equal(seen.reps, 1);
 	mmp_pin_plan_free(&pins);

@@ -1,0 +1,72 @@
+/* The threads of one run: created once, each bound to its planned PU, each
+ * with its own buffer and perf_event groups, released together through a
+ * barrier for every repetition.  The runner decides what they do. */
+#ifndef MMPROF_THREAD_POOL_H
+#define MMPROF_THREAD_POOL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "mmprof/counters.h"
+#include "mmprof/error.h"
+#include "mmprof/probe.h"
+#include "mmprof/topology.h"
+
+#define MMP_CPULIST_MAX 128
+/* 128 bytes, not 64: the L2 adjacent-line prefetcher pulls cache lines in
+ * pairs, so two words 64 bytes apart still ping-pong between cores. */
+#define MMP_PAD 128
+
+/* Where a thread really ran, as it saw it after binding itself. */
+struct mmp_thread_place {
+	int pu_planned;
+	int pu_seen;                   /* sched_getcpu() */
+	char allowed[MMP_CPULIST_MAX]; /* sched_getaffinity(), as a list */
+};
+
+struct mmp_worker {
+	_Alignas(MMP_PAD) struct mmp_thread_pool *pool;
+	unsigned index;
+	pthread_t tid;
+	struct mmp_slice slice; /* this repetition's work */
+	struct mmp_sink sink;
+	uint8_t *buffer;
+	uint64_t t_start, t_end;
+	int rc; /* the probe's return */
+	int setup_rc;
+	struct mmp_error setup_err;
+	struct mmp_thread_place place;
+	struct mmp_counters counters;
+	struct mmp_count *counts; /* this repetition's, one per event */
+	/* The private control's reference count: this thread's own word, on
+	 * lines of its own. */
+	_Alignas(MMP_PAD) _Atomic int64_t own_refcount;
+	char pad[MMP_PAD - sizeof(int64_t)];
+};
+
+struct mmp_thread_pool {
+	const struct mmp_probe *probe;
+	const struct mmp_topology *topo;
+	const struct mmp_event_set *events;
+	unsigned n;
+	uint64_t buffer_bytes;
+	struct mmp_worker *w;
+	pthread_mutex_t gate; /* held while threads are being created */
+	int abort;            /* set under gate: threads leave without work */
+	pthread_barrier_t ready, start, done;
+	int quit;
+};
+
+/* Create the threads and wait until each is bound (or failed to be: its
+ * setup_rc and setup_err say why). */
+int mmp_pool_create(struct mmp_thread_pool *pool, const struct mmp_probe *probe,
+		    const struct mmp_pin_plan *plan, const struct mmp_topology *topo,
+		    const struct mmp_event_set *events, uint64_t buffer_bytes,
+		    struct mmp_error *err);
+/* One repetition: every thread runs the probe over its slice between the
+ * counters' enable and disable; returns when the last one is done. */
+void mmp_pool_go(struct mmp_thread_pool *pool);
+void mmp_pool_destroy(struct mmp_thread_pool *pool);
+
+#endif
