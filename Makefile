@@ -89,6 +89,14 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -falign-loops=32 -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
+# The PNGs of one CSV, written beside it (analysis/plots.py, with Debian's
+# python3 and its pandas and matplotlib): make plots CSV=results/byte_8t.csv
+.PHONY: plots
+plots:
+	@if [ -z "$(CSV)" ]; then \
+	  echo "make plots: name the CSV to plot, e.g. make plots CSV=results/byte_8t.csv" >&2; exit 2; fi
+	/usr/bin/python3 analysis/plots.py "$(CSV)"
+
 clean:
 	rm -rf $(BUILD) $(BIN)
 

@@ -1,4 +1,5 @@
 /* The list of probes, built from probes.def. */
+#include <stdio.h>
 #include <string.h>
 
 #include "mmprof/probe.h"
@@ -38,19 +39,33 @@ uint64_t mmp_probe_buffer_bytes(const struct mmp_probe *probe, const struct mmp_
 {
 	uint64_t bytes = 0;
 	if (probe->access_mode == MMP_ACCESS_BLOCK)
-		bytes = mmp_probe_access(probe, p->access);
+		bytes = mmp_params_access(p);
 	if (mmp_probe_uses(probe, MMP_KEY_BUFFER) && p->buffer > bytes)
 		bytes = p->buffer;
 	return bytes;
 }
 
-uint64_t mmp_probe_access(const struct mmp_probe *probe, uint64_t access)
+const char *mmp_params_label(const struct mmp_params *p, char *buf, size_t len)
 {
-	switch (probe->access_mode) {
+	const char *name = p->probe->label ? p->probe->label : p->probe->name;
+	if (mmp_probe_uses(p->probe, MMP_KEY_BUFFER))
+		snprintf(buf, len, "%s(%llu)", name, (unsigned long long)p->buffer);
+	else if (p->probe->access_mode == MMP_ACCESS_BLOCK)
+		snprintf(buf, len, "%s(%llu)", name, (unsigned long long)mmp_params_access(p));
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
+uint64_t mmp_params_access(const struct mmp_params *p)
+{
+	switch (p->probe->access_mode) {
 	case MMP_ACCESS_BYTE:
 		return 1;
 	case MMP_ACCESS_BLOCK:
-		return access ? access : probe->default_access;
+		if (p->access)
+			return p->access;
+		return p->probe->default_access ? p->probe->default_access : p->buffer;
 	case MMP_ACCESS_WHOLE:
 		break;
 	}

@@ -8,11 +8,15 @@
 #include "mmprof/csv.h"
 #include "mmprof/probe.h"
 
+/* The job run (the same values as its rows in the main CSV), then the
+ * cause. */
 static const char *const header[] = {
-	"schema_version", "run_id",	    "job",	    "probe",	    "threads",
-	"access",	  "cause",	    "detail",	    "ns_per_byte", "share",
-	"significant",	  "noise_ns_per_byte", "cv_before", "cv_after",   "control",
-	"evidence",	  "evidence_before", "evidence_after", "evidence_missing",
+	"schema_version", "run_id",	 "job",	      "probe",		 "kernel",
+	"threads",	  "access",	 "buffer",    "refcount",	 "tally",
+	"placement",	  "cache",	 "bytes",     "cause",		 "detail",
+	"ns_per_byte",	  "share",	 "significant", "noise_ns_per_byte", "cv_before",
+	"cv_after",	  "control",	 "evidence",  "evidence_before", "evidence_after",
+	"evidence_missing",
 };
 #define NHEADER (sizeof(header) / sizeof(header[0]))
 
@@ -36,10 +40,19 @@ static void row(FILE *f, const char *run_id, const struct mmp_attribution *a,
 	snprintf(v[i++], sizeof(v[0]), "%s", run_id);
 	snprintf(v[i++], sizeof(v[0]), "%s", job->run->job->name);
 	snprintf(v[i++], sizeof(v[0]), "%s", job->run->p.probe->name);
+	mmp_run_format(job->run, MMP_KEY_KERNEL, v[i++], sizeof(v[0]));
 	snprintf(v[i++], sizeof(v[0]), "%u", job->run->p.threads);
 	if (job->access)
 		snprintf(v[i], sizeof(v[0]), "%" PRIu64, job->access);
 	i++;
+	if (job->run->applies & MMP_KEY_BIT(MMP_KEY_BUFFER))
+		snprintf(v[i], sizeof(v[0]), "%" PRIu64, job->run->p.buffer);
+	i++;
+	mmp_run_format(job->run, MMP_KEY_REFCOUNT, v[i++], sizeof(v[0]));
+	mmp_run_format(job->run, MMP_KEY_TALLY, v[i++], sizeof(v[0]));
+	mmp_run_format(job->run, MMP_KEY_PLACEMENT, v[i++], sizeof(v[0]));
+	mmp_run_format(job->run, MMP_KEY_CACHE, v[i++], sizeof(v[0]));
+	snprintf(v[i++], sizeof(v[0]), "%" PRIu64, job->bytes);
 	snprintf(v[i++], sizeof(v[0]), "%s", mmp_cause_name(c->kind));
 	snprintf(v[i++], sizeof(v[0]), "%s", c->detail);
 	snprintf(v[i++], sizeof(v[0]), "%.6g", c->ns_per_byte);

@@ -219,6 +219,15 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 				run.from[k] = NULL;
 			}
 		}
+		if (run.p.advice == MMP_ADVICE_HUGEPAGE && (run.applies & MMP_KEY_BIT(MMP_KEY_ADVICE)) &&
+		    !(run.p.probe->needs & MMP_NEEDS_MAP) && !run.p.probe->maps &&
+		    !(reported & MMP_KEY_BIT(MMP_KEY_ADVICE))) {
+			reported |= MMP_KEY_BIT(MMP_KEY_ADVICE);
+			mmp_config_diag(cfg, run.line[MMP_KEY_ADVICE], from[MMP_KEY_ADVICE],
+					"advice = hugepage is for mappings; probe '%s' reads with "
+					"system calls",
+					run.p.probe->name);
+		}
 		if (run.p.size && run.p.threads > run.p.size &&
 		    !(reported & MMP_KEY_BIT(MMP_KEY_THREADS))) {
 			reported |= MMP_KEY_BIT(MMP_KEY_THREADS);

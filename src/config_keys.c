@@ -24,6 +24,7 @@ const char *const mmp_kernel_names[] = { "zeros", "histogram", NULL };
 const char *const mmp_refcount_names[] = { "shared", "once", NULL };
 const char *const mmp_tally_names[] = { "atomic", "packed", "padded", "local", NULL };
 const char *const mmp_cache_names[] = { "warm", "drop", "drop-all", NULL };
+const char *const mmp_table_names[] = { "runs", "sizes", "both", NULL };
 const char *const mmp_advice_names[] = { "normal", "sequential", "random", "willneed",
 					 "hugepage", NULL };
 
@@ -158,6 +159,13 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.help = "the job this one fixes: answers whether it closes that job's gap "
 			"without slowing its multi-byte reads",
 		.default_help = "none",
+	},
+	[MMP_KEY_TABLE] = {
+		.name = "table", .id = MMP_KEY_TABLE, .type = MMP_T_ENUM, FIELD(table),
+		.def = "runs", .values = mmp_table_names,
+		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .group = "config",
+		.help = "terminal table: one row per run, or per file size a column per method "
+			"(the read/mmap/fread seed's shape), or both",
 	},
 	[MMP_KEY_CSV] = {
 		.name = "csv", .id = MMP_KEY_CSV, .type = MMP_T_STRING, FIELD(csv),

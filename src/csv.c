@@ -38,6 +38,7 @@ KEY_COLUMN(col_fill, MMP_KEY_FILL)
 KEY_COLUMN(col_seed, MMP_KEY_SEED)
 KEY_COLUMN(col_prefault, MMP_KEY_PREFAULT)
 KEY_COLUMN(col_advice, MMP_KEY_ADVICE)
+KEY_COLUMN(col_cache, MMP_KEY_CACHE)
 
 static void col_schema(const struct row *r, char *buf, size_t len)
 {
@@ -228,7 +229,8 @@ static const struct column columns[] = {
 	{ "fill", col_fill, "fill of generated data" },
 	{ "seed", col_seed, "seed of generated data" },
 	{ "prefault", col_prefault, "pages mapped before timing" },
-	{ "advice", col_advice, "madvise() advice" },
+	{ "advice", col_advice, "madvise()/posix_fadvise() advice" },
+	{ "cache", col_cache, "page cache before each repetition: warm, drop, drop-all" },
 	{ "npus", col_npus, "distinct PUs the placement offers" },
 	{ "pus_planned", col_pus_planned, "planned PU of each thread" },
 	{ "pus_seen", col_pus_seen, "PU each thread found itself on after binding" },

@@ -13,9 +13,9 @@
 
 /* Keys shown as a column only when their value differs between rows. */
 static const enum mmp_key_id varying_keys[] = {
-	MMP_KEY_FILE,	  MMP_KEY_SIZE,	   MMP_KEY_FILL,      MMP_KEY_SEED,
-	MMP_KEY_KERNEL,	  MMP_KEY_REFCOUNT, MMP_KEY_TALLY,    MMP_KEY_PLACEMENT,
-	MMP_KEY_PREFAULT, MMP_KEY_ADVICE,
+	MMP_KEY_FILE,	   MMP_KEY_SIZE,     MMP_KEY_FILL,      MMP_KEY_SEED,
+	MMP_KEY_KERNEL,	   MMP_KEY_BUFFER,   MMP_KEY_REFCOUNT,  MMP_KEY_TALLY,
+	MMP_KEY_PLACEMENT, MMP_KEY_PREFAULT, MMP_KEY_ADVICE,    MMP_KEY_CACHE,
 };
 #define NVARYING (sizeof(varying_keys) / sizeof(varying_keys[0]))
 

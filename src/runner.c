@@ -86,7 +86,7 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 
 	memset(st, 0, sizeof(*st));
 	st->item = item;
-	st->access = mmp_probe_access(run->p.probe, run->p.access);
+	st->access = mmp_params_access(&run->p);
 	st->end = item->end ? item->end : item->data->size;
 	st->reference = item->reference ? item->reference : item->data->hist;
 	if (st->end > item->data->size || st->end < n)
@@ -287,6 +287,7 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 			.end = t + 1 == pool->n ? st->end : chunk * (t + 1),
 			.access = st->access,
 			.buffer_size = run->p.buffer,
+			.advice = run->p.advice,
 			.kernel = run->p.kernel,
 			.refcount = run->p.refcount,
 			.view = { .base = map, .capacity = df->size, .open = 1, .readable = 1,

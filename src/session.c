@@ -221,7 +221,7 @@ static int result_init(struct mmp_run_result *r, const struct mmp_run *run,
 	r->results_ok = 1;
 	r->oversubscribed = pin->oversubscribed;
 	r->npus = pin->npus;
-	r->access = mmp_probe_access(run->p.probe, run->p.access);
+	r->access = mmp_params_access(&run->p);
 	r->events = events;
 	r->elapsed_ns = calloc(run->p.repeat, sizeof(double));
 	r->ev_values = calloc(nev * run->p.repeat + 1, sizeof(double));
@@ -322,8 +322,8 @@ static long find_twin(const struct mmp_session *s, const struct mmp_run *run)
 		    strcmp(o->p.placement.spec, run->p.placement.spec) == 0 && tally &&
 		    o->p.prefault == run->p.prefault && o->p.advice == run->p.advice &&
 		    o->p.cache == run->p.cache &&
-		    mmp_probe_access(o->p.probe, o->p.access) ==
-			    mmp_probe_access(run->p.probe, run->p.access))
+		    mmp_params_access(&o->p) ==
+			    mmp_params_access(&run->p))
 			return (long)i;
 	}
 	return -1;
@@ -364,7 +364,7 @@ static int run_one(struct run_ctx *c, struct mmp_datafiles *files)
 	r->run = run;
 	r->oversubscribed = s->pins[c->index].oversubscribed;
 	r->npus = s->pins[c->index].npus;
-	r->access = mmp_probe_access(run->p.probe, run->p.access);
+	r->access = mmp_params_access(&run->p);
 	int rc = mmp_datafiles_get(files, &spec, &df, &err);
 	if (rc)
 		goto failed;
@@ -473,7 +473,11 @@ int mmp_session_run(struct mmp_session *s)
 	}
 	clear_progress(s);
 
-	mmp_report_table(stdout, results, n);
+	enum mmp_table table = n ? s->plan->runs[0].p.table : MMP_TABLE_RUNS;
+	if (table != MMP_TABLE_SIZES)
+		mmp_report_table(stdout, results, n);
+	if (table != MMP_TABLE_RUNS)
+		mmp_report_sizes(stdout, results, n);
 	mmp_report_ratios(stdout, s->cfg, results, n);
 	mmp_report_metrics(stdout, results, n);
 	mmp_report_verdicts(stdout, s->cfg, results, n);

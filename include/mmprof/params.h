@@ -41,6 +41,7 @@ enum mmp_key_id {
 	MMP_KEY_BASELINE,
 	MMP_KEY_FIXES,
 	/* the whole config */
+	MMP_KEY_TABLE,
 	MMP_KEY_CSV,
 	MMP_KEY_COUNT
 };
@@ -51,6 +52,11 @@ enum mmp_fill { MMP_FILL_RANDOM, MMP_FILL_ZERO };
 enum mmp_kernel { MMP_KERNEL_ZEROS, MMP_KERNEL_HISTOGRAM };
 enum mmp_refcount { MMP_REFCOUNT_SHARED, MMP_REFCOUNT_ONCE };
 enum mmp_tally { MMP_TALLY_ATOMIC, MMP_TALLY_PACKED, MMP_TALLY_PADDED, MMP_TALLY_LOCAL };
+enum mmp_table {
+	MMP_TABLE_RUNS,  /* one row per run */
+	MMP_TABLE_SIZES, /* the read/mmap/fread seed's: per file size, a column per method */
+	MMP_TABLE_BOTH,
+};
 enum mmp_cache {
 	MMP_CACHE_WARM,    /* as the previous repetition left it */
 	MMP_CACHE_DROP,    /* the file's pages evicted before each repetition */
@@ -109,6 +115,7 @@ struct mmp_params {
 	const char *baseline; /* jobs to print ratios against, NULL: none */
 	const char *fixes;    /* the job this one is a fix for, NULL: none */
 	/* the config */
+	enum mmp_table table;
 	const char *csv;
 };
 
@@ -118,5 +125,6 @@ extern const char *const mmp_refcount_names[];
 extern const char *const mmp_tally_names[];
 extern const char *const mmp_advice_names[];
 extern const char *const mmp_cache_names[];
+extern const char *const mmp_table_names[];
 
 #endif

@@ -62,6 +62,7 @@ struct mmp_slice {
 	uint64_t begin, end; /* this thread's bytes: [begin, end) */
 	uint64_t access;     /* bytes per call (MMP_ACCESS_BLOCK) */
 	uint64_t buffer_size; /* read()/stdio buffer bytes (probes using `buffer`) */
+	enum mmp_advice advice; /* for probes that open the file themselves */
 	enum mmp_kernel kernel;
 	enum mmp_refcount refcount;
 	struct mmp_view view;
@@ -75,11 +76,14 @@ typedef int (*mmp_probe_run_fn)(const struct mmp_slice *slice);
 
 struct mmp_probe {
 	const char *name;
+	const char *label;    /* the method in tables: "read" -> "read(4096)" */
 	const char *summary;  /* one line, for --list-probes */
 	unsigned needs;       /* enum mmp_probe_needs */
+	int maps;             /* maps the file itself (advice = hugepage applies) */
 	uint64_t uses;        /* MMP_KEY_BIT of the probe-specific keys it reads */
 	enum mmp_access_mode access_mode;
-	uint64_t default_access;  /* MMP_ACCESS_BLOCK when `access` is not set */
+	uint64_t default_access;  /* MMP_ACCESS_BLOCK when `access` is not set;
+				     0: the run's `buffer` (fread: calls of a buffer) */
 	const char *shared_state; /* what `private` makes per-thread; NULL: none */
 	const char *bulk;         /* probe reading the same bytes in bulk; NULL: none */
 	mmp_probe_run_fn run;
@@ -99,8 +103,13 @@ const struct mmp_probe *mmp_probe_find(const char *name);
 /* Whether a key changes what this probe does. */
 int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key);
 
-/* Bytes per call a run of this probe makes (1, access, or 0 for whole). */
-uint64_t mmp_probe_access(const struct mmp_probe *probe, uint64_t access);
+/* Bytes per call a run makes: 1 for byte probes; for block probes
+ * `access`, else the probe's default (or `buffer` for probes whose calls
+ * default to their buffer); 0 for whole-slice scans. */
+uint64_t mmp_params_access(const struct mmp_params *p);
+
+/* "read(4096)", "mmap": the method as a column of the sizes table. */
+const char *mmp_params_label(const struct mmp_params *p, char *buf, size_t len);
 
 /* Bytes of the per-thread buffer a run needs (copy-out or read buffer). */
 uint64_t mmp_probe_buffer_bytes(const struct mmp_probe *probe, const struct mmp_params *p);

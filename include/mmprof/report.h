@@ -58,6 +58,9 @@ const char *mmp_result_label(const struct mmp_run_result *r, char *buf, size_t l
 void mmp_report_table(FILE *out, const struct mmp_run_result *results, size_t n);
 void mmp_report_ratios(FILE *out, const struct mmp_config *cfg,
 		       const struct mmp_run_result *results, size_t n);
+/* The read/mmap/fread seed's table: per file size, a column per method. */
+void mmp_report_sizes(FILE *out, const struct mmp_run_result *results, size_t n);
+
 /* Derived metrics from the counters, one row per run, columns only for
  * what was counted somewhere. */
 void mmp_report_metrics(FILE *out, const struct mmp_run_result *results, size_t n);

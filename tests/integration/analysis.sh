@@ -38,6 +38,34 @@ for ns in r[r.control == ""]["median_ns"]:
 PY
 )
 check "table medians are the CSV's medians" test "$table_ms" = "$csv_ms"
+# NAME.attribution.csv loads with its types, and each job run's causes
+# (consecutive rows, unexplained last: what the attribution plot relies on)
+# have shares that add up to the job's time.
+if [ -s "$TMP/tiny.attribution.csv" ]; then
+	shares=$("$PY" - "$TMP/tiny.attribution.csv" <<'PY'
+import sys
+sys.path.insert(0, "analysis")
+import mmprof_csv
+att = mmprof_csv.load_attribution(sys.argv[1])
+run = (att.cause == "unexplained").shift(fill_value=False).cumsum()
+sums = att.groupby(run).share.sum()
+print(str(att.significant.dtype), str(att.ns_per_byte.dtype), int(((sums - 1).abs() < 0.01).all()))
+PY
+)
+	check "attribution CSV: typed columns, shares add up to 1 per job run" \
+		test "$shares" = "boolean float64 1"
+else
+	skip "tests/configs/tiny.ini wrote no attribution CSV (no controls)"
+fi
+summary_rows=$("$PY" - "$TMP/tiny.csv" <<'PY'
+import sys
+sys.path.insert(0, "analysis")
+import mmprof_csv
+df = mmprof_csv.load(sys.argv[1])
+print(len(mmprof_csv.summary(df)))
+PY
+)
+check "summary: one row per job run ($runs)" test "$summary_rows" -eq "$runs"
 printf 'schema_version,job\n2,x\n' >"$TMP/v2.csv"
 check "another schema version is refused" bash -c '! "$1" analysis/mmprof_csv.py "$2" 2>/dev/null' _ "$PY" "$TMP/v2.csv"
 done_testing

@@ -101,7 +101,7 @@ static void test_ladders(void **state)
 	assert_int_equal(l.rung[3].run.p.tally, MMP_TALLY_PADDED);
 	assert_true(l.rung[3].run.control & MMP_CONTROL_PRIVATE);
 	assert_string_equal(l.rung[4].run.p.probe->name, "accessor_block");
-	assert_int_equal(mmp_probe_access(l.rung[4].run.p.probe, l.rung[4].run.p.access), 4096);
+	assert_int_equal(mmp_params_access(&l.rung[4].run.p), 4096);
 	assert_int_equal(l.rung[5].run.p.threads, 1);
 	assert_int_equal(l.rung[5].solo_of, 2);
 	assert_int_equal(l.rung[5].plan.pu[0], l.rung[4].plan.pu[0]);

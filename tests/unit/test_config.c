@@ -99,7 +99,7 @@ static void test_probe_names(void **state)
 		     "2: [j] unknown probe 'mmap_bite' (did you mean 'mmap_byte'?)");
 	expect_error("[j]\nprobe = qqq\nsize = 1M\n",
 		     "2: [j] unknown probe 'qqq' (one of: mmap_byte mmap_block accessor_byte "
-		     "accessor_block limit read_buf)");
+		     "accessor_block limit read_buf pread_buf fread_buf mmap_file)");
 	expect_error("[j]\nsize = 1M\n",
 		     "1: [j] no probe: set probe = one of mmap_byte ... (see --list-probes)");
 }
@@ -162,6 +162,10 @@ static void test_combinations(void **state)
 	expect_error(JOB "baseline = nobody\n", "4: [j] baseline 'nobody' is not a job here");
 	expect_error(JOB "baseline = j\n", "4: [j] baseline names this job itself");
 	expect_error(JOB "fixes = j\n", "4: [j] fixes names this job itself");
+	expect_error("[j]\nprobe = read_buf\nsize = 1M\nadvice = hugepage\n",
+		     "4: [j] advice = hugepage is for mappings; probe 'read_buf' reads with system calls");
+	expect_error(JOB "table = sizes\n", "4: [j] 'table' applies to the whole config: set it in [global]");
+	expect_error(JOB "cache = cold\n", "4: [j] 'cold' is not a valid cache (one of: warm drop drop-all)");
 	expect_error(JOB "fixes = jj\n", "4: [j] fixes 'jj' is not a job here (did you mean 'j'?)");
 	expect_error(JOB "[k]\nprobe = limit\nsize = 1M\nbaseline = j, jj\n",
 		     "7: [k] baseline 'jj' is not a job here (did you mean 'j'?)");
@@ -209,7 +213,7 @@ static void test_inheritance_and_defaults(void **state)
 	assert_int_equal(b->p.threads, 1);
 	assert_int_equal(b->line[MMP_KEY_THREADS], 12);
 	assert_int_equal(b->p.kernel, MMP_KERNEL_HISTOGRAM);
-	assert_int_equal(mmp_probe_access(b->p.probe, b->p.access), 4096);
+	assert_int_equal(mmp_params_access(&b->p), 4096);
 	mmp_plan_free(&plan);
 	mmp_config_free(&cfg);
 }
@@ -280,7 +284,7 @@ static void test_inherited_keys_collapse(void **state)
 	assert_int_equal(plan.nruns, 1 + 4);
 	assert_string_equal(mmp_run_format(&plan.runs[0], MMP_KEY_REFCOUNT, buf, sizeof(buf)), "");
 	assert_string_equal(mmp_run_format(&plan.runs[0], MMP_KEY_ACCESS, buf, sizeof(buf)), "");
-	assert_int_equal(mmp_probe_access(plan.runs[0].p.probe, plan.runs[0].p.access), 1);
+	assert_int_equal(mmp_params_access(&plan.runs[0].p), 1);
 	assert_string_equal(mmp_run_format(&plan.runs[2], MMP_KEY_REFCOUNT, buf, sizeof(buf)),
 			    "once");
 	mmp_plan_free(&plan);

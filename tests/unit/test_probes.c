@@ -114,7 +114,8 @@ static void test_every_probe_every_sink(void **state)
 			for (size_t a = 0; a < 4; a++) {
 				uint64_t access = (p->uses & MMP_KEY_BIT(MMP_KEY_BUFFER))
 							  ? accesses[a]
-							  : mmp_probe_access(p, accesses[a]);
+							  : mmp_params_access(&(struct mmp_params){
+								    .probe = p, .access = accesses[a] });
 				check(p, (enum mmp_kernel)k, 0, 1, access);
 				if (has_tally) {
 					check(p, (enum mmp_kernel)k, 1, 1, access);
@@ -140,14 +141,19 @@ static void test_registry(void **state)
 		if (all[i]->bulk)
 			assert_non_null(mmp_probe_find(all[i]->bulk));
 		if (all[i]->access_mode == MMP_ACCESS_BLOCK)
-			assert_true(all[i]->default_access > 1);
+			assert_true(all[i]->default_access > 1 ||
+				    (all[i]->uses & MMP_KEY_BIT(MMP_KEY_BUFFER)));
 		for (size_t j = i + 1; j < n; j++)
 			assert_string_not_equal(all[i]->name, all[j]->name);
 	}
 	assert_null(mmp_probe_find("nope"));
-	assert_int_equal(mmp_probe_access(mmp_probe_find("mmap_byte"), 4096), 1);
-	assert_int_equal(mmp_probe_access(mmp_probe_find("limit"), 4096), 0);
-	assert_int_equal(mmp_probe_access(mmp_probe_find("mmap_block"), 0), 4096);
+	struct mmp_params p = { .probe = mmp_probe_find("mmap_byte"), .access = 4096 };
+	assert_int_equal(mmp_params_access(&p), 1);
+	p.probe = mmp_probe_find("limit");
+	assert_int_equal(mmp_params_access(&p), 0);
+	p.probe = mmp_probe_find("mmap_block");
+	p.access = 0;
+	assert_int_equal(mmp_params_access(&p), 4096);
 }
 
 /* A memory tally is written, not just read: atomic adds land in the slot. */

@@ -22,6 +22,7 @@ static int skip_half(const struct mmp_slice *s)
 
 static const struct mmp_probe broken = {
 	.name = "skip_half",
+	.label = "skip_half",
 	.summary = "test only: reads half of its slice",
 	.needs = MMP_NEEDS_MAP,
 	.access_mode = MMP_ACCESS_BYTE,
@@ -56,7 +57,7 @@ static void test_broken_probe_is_caught(void **state)
 	snprintf(err, sizeof(err), "%s/err", dir);
 	snprintf(data, sizeof(data), "%s/data", dir);
 	setenv("MMPROF_DATA", data, 1);
-	test_write_file(ini, "[global]\nsize = 64K\nrepeat = 2\nwarmup = 0\n"
+	test_write_file(ini, "[global]\nsize = 64K\nrepeat = 2\nwarmup = 0\ntable = both\n"
 			     "[good]\nprobe = mmap_byte\n[bad]\nprobe = mmap_byte\n");
 	assert_int_equal(mmp_config_load(ini, &cfg), 0);
 	assert_int_equal(mmp_config_expand(&cfg, &plan), 0);
@@ -92,6 +93,13 @@ static void test_broken_probe_is_caught(void **state)
 	assert_null(strstr(e2, "[good]"));
 	assert_non_null(strstr(o, " ok"));
 	assert_non_null(strstr(o, "WRONG"));
+	/* The seed's table: the broken probe reads half the bytes, so it is
+	 * the fastest, and it must still not be the better method. */
+	assert_non_null(strstr(o, "\nAverage "));
+	if (!strstr(o, "Better method: mmap_byte"))
+		print_message("# %s\n", o);
+	assert_non_null(strstr(o, "Better method: mmap_byte"));
+	assert_non_null(strstr(o, "; 1 method(s) with a WRONG result left out"));
 	/* 2 rows each; the good ones true, the bad ones false. */
 	int t = 0, f = 0;
 	for (char *p = c; (p = strstr(p, ",true,")) != NULL; p++)

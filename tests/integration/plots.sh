@@ -1,0 +1,204 @@
+# analysis/plots.py, `make plots` and analysis/mmprof.ipynb (Debian's
+# python3 with pandas, matplotlib, nbconvert) on CSVs this run produced:
+# every plot that applies is a real picture, the others are skipped with a
+# note, the slowdown ratios are mmprof's own, and the notebook executes
+# headless on a CSV and on its committed sample.
+source "$(dirname "$0")/tap.bash"
+
+PY=/usr/bin/python3
+if ! "$PY" -c 'import pandas, matplotlib' 2>/dev/null; then
+	skip "python3-pandas or python3-matplotlib is not installed for $PY (make deps)"
+	done_testing
+	exit 0
+fi
+
+# png_ok FILE: a PNG over 10 KB, 6 to 12 inches wide at 100 dpi, whose
+# pixels are not all one colour.
+png_ok() {
+	"$PY" - "$1" <<'PY'
+import os, sys
+import matplotlib.image
+path = sys.argv[1]
+with open(path, "rb") as f:
+    if f.read(8) != b"\x89PNG\r\n\x1a\n":
+        sys.exit(f"{path}: not a PNG")
+if os.path.getsize(path) <= 10_000:
+    sys.exit(f"{path}: {os.path.getsize(path)} bytes")
+img = matplotlib.image.imread(path)
+if not 600 <= img.shape[1] <= 1200:
+    sys.exit(f"{path}: {img.shape[1]} pixels wide")
+if img[..., :3].var() < 1e-3:
+    sys.exit(f"{path}: one colour (variance {img[..., :3].var():.2g})")
+PY
+}
+
+same() { [ -n "$1" ] && [ "$1" = "$2" ]; } # same A B: equal and not empty
+
+# One small config with every plot's data: three file sizes (read_buf,
+# mmap_block), a reference job and a limit, controls (the attribution CSV)
+# and two thread counts.
+cat >"$TMP/all.ini" <<'EOF'
+[global]
+size = 1M
+seed = 5
+tally = atomic
+threads = 1, 2
+repeat = 3
+warmup = 1
+
+[java_like]
+probe = mmap_byte, mmap_block
+access = 1, 1K
+zip = probe, access
+controls = auto
+
+[dotnet_like]
+probe = accessor_byte
+refcount = shared
+baseline = java_like
+controls = auto
+
+[limit]
+probe = limit
+
+[read]
+probe = read_buf
+size = 64K, 256K, 1M
+buffer = 4K, 64K
+threads = 1
+
+[mmap]
+probe = mmap_block
+size = 64K, 256K, 1M
+threads = 1
+EOF
+run_mmprof --config "$TMP/all.ini" --csv "$TMP/all.csv" --quiet
+check "small config with every plot's data ran" test "$rc" -eq 0
+check "it wrote an attribution CSV" test -s "$TMP/all.attribution.csv"
+baseline_out=$out
+
+written=$("$PY" analysis/plots.py "$TMP/all.csv" 2>"$TMP/plots.err")
+check "plots.py exits 0" test $? -eq 0
+want=$(printf '%s\n' "$TMP"/all.{sizes,slowdown,attribution,scaling}.png)
+check "plots.py prints the four paths written" test "$written" = "$want"
+check "no note when every plot applies" test ! -s "$TMP/plots.err"
+for kind in sizes slowdown attribution scaling; do
+	png=$TMP/all.$kind.png
+	if [ -f "$png" ]; then
+		why=$(png_ok "$png" 2>&1)
+		check "all.$kind.png is a non-trivial PNG" test -z "$why"
+		[ -z "$why" ] || echo "# $why"
+	else
+		fail "all.$kind.png written"
+	fi
+done
+
+# The slowdown plot's ratios are mmprof's own baseline ratios (2 decimals).
+plot_ratios=$("$PY" - "$TMP/all.csv" <<'PY'
+import sys
+sys.path.insert(0, "analysis")
+import mmprof_csv, mmprof_plots
+t = mmprof_plots.slowdowns(mmprof_csv.load(sys.argv[1]), "java_like")
+t = t[t.over.str.startswith("over java_like") & (t.job == "dotnet_like")]
+for r in t.itertuples():
+    print(f"threads={r.threads} access={r.access} {r.ratio:.2f}x")
+PY
+)
+mmprof_ratios=$(awk '/^dotnet_like vs java_like/ { on = 1; next } on && NF == 0 { exit }
+	on { print $1, $2, $3 }' <<<"$baseline_out")
+check "slowdown ratios equal mmprof's ratio lines" same "$plot_ratios" "$mmprof_ratios"
+same "$plot_ratios" "$mmprof_ratios" ||
+	printf '# plot:   %s\n# mmprof: %s\n' "$plot_ratios" "$mmprof_ratios"
+
+# One size, one thread count, one job, no controls: nothing to plot, each
+# skipped with a one-line note, and still exit 0.
+printf '[global]\nsize = 64K\nrepeat = 2\n[one]\nprobe = mmap_byte\n' >"$TMP/one.ini"
+run_mmprof --config "$TMP/one.ini" --csv "$TMP/one.csv" --quiet
+check "one-run config ran" test "$rc" -eq 0
+written=$("$PY" analysis/plots.py "$TMP/one.csv" 2>"$TMP/one.err")
+check "plots.py exits 0 when nothing applies" test $? -eq 0
+check "... writes no PNG" test -z "$written$(ls "$TMP"/one.*.png 2>/dev/null)"
+notes=$(grep -c '^plots: skipped .*\.png: ' "$TMP/one.err")
+check "... with one note per plot skipped" test "$notes" -eq 4
+
+: >"$TMP/empty.csv"
+printf 'not,a\nmmprof,csv\n' >"$TMP/other.csv"
+for bad in "$TMP/missing.csv" "$TMP/empty.csv" "$TMP/other.csv"; do
+	"$PY" analysis/plots.py "$bad" >/dev/null 2>"$TMP/bad.err"
+	rc=$?
+	check "unreadable $(basename "$bad"): exit 1 with a message" \
+		test "$rc" -eq 1 -a -s "$TMP/bad.err"
+done
+
+mkdir -p "$TMP/make"
+cp "$TMP/all.csv" "$TMP/all.attribution.csv" "$TMP/make/"
+make_out=$(make -s plots CSV="$TMP/make/all.csv" 2>&1)
+check "make plots CSV=... exits 0" test $? -eq 0
+check "... and writes the PNGs" test "$(ls "$TMP"/make/all.*.png | wc -l)" -eq 4
+make_out=$(env -u CSV make -s plots 2>&1)
+check "make plots without CSV fails" test $? -ne 0
+check "... saying how to name it" grep -q 'CSV=' <<<"$make_out"
+
+# The committed sample and notebook.
+check "samples: a CSV and its attribution CSV, under 400 KB in all" \
+	test -s analysis/samples/sample.csv -a -s analysis/samples/sample.attribution.csv \
+	-a "$(cat analysis/samples/* | wc -c)" -lt 400000
+check "the committed notebook has no outputs" "$PY" -c '
+import json, sys
+nb = json.load(open("analysis/mmprof.ipynb"))
+sys.exit(any(c.get("outputs") or c.get("execution_count") for c in nb["cells"]))'
+
+if ! "$PY" -c 'import nbconvert, ipykernel' 2>/dev/null; then
+	skip "jupyter-nbconvert or python3-ipykernel is not installed for $PY (make deps)"
+	done_testing
+	exit 0
+fi
+# Jupyter's and matplotlib's own files in $TMP; Debian's python3 kernel.
+export JUPYTER_DATA_DIR=$TMP/jupyter JUPYTER_RUNTIME_DIR=$TMP/jupyter/runtime
+export IPYTHONDIR=$TMP/ipython MPLCONFIGDIR=$TMP/matplotlib PYDEVD_DISABLE_FILE_VALIDATION=1
+# run_notebook NAME: executes analysis/mmprof.ipynb into $TMP/NAME.ipynb.
+run_notebook() {
+	"$PY" -m nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=python3 \
+		--ExecutePreprocessor.timeout=120 --output-dir "$TMP" --output "$1" \
+		analysis/mmprof.ipynb >"$TMP/$1.log" 2>&1
+}
+# notebook_shows FILE CSV: no error, the CSV named, the summary table and
+# four plots inline.
+notebook_shows() {
+	"$PY" - "$@" <<'PY'
+import json, sys
+path, csv = sys.argv[1:]
+cells = json.load(open(path))["cells"]
+outs = [o for c in cells if c["cell_type"] == "code" for o in c["outputs"]]
+errors = [o["ename"] for o in outs if o["output_type"] == "error"]
+text = "".join("".join(o.get("text", "")) for o in outs)
+pngs = sum("image/png" in o.get("data", {}) for o in outs)
+tables = sum("text/html" in o.get("data", {}) for o in outs)
+problems = []
+if errors:
+    problems.append(f"errors: {errors}")
+if csv not in text:
+    problems.append(f"{csv} not named")
+if pngs != 4:
+    problems.append(f"{pngs} images, not 4")
+if not tables:
+    problems.append("no table")
+sys.exit("; ".join(problems) or None)
+PY
+}
+# notebook NAME CSV: executes the notebook into $TMP/NAME.ipynb (MMPROF_CSV
+# as set by the caller) and checks that it ran and showed CSV.
+notebook() {
+	local name=$1 csv=$2 rc why
+	run_notebook "$name"
+	rc=$?
+	check "$name: notebook executes headless" test "$rc" -eq 0
+	[ "$rc" -eq 0 ] || tail -5 "$TMP/$name.log" | sed 's/^/# /'
+	why=$(notebook_shows "$TMP/$name.ipynb" "$csv" 2>&1)
+	check "$name: it shows $(basename "$csv")'s table and four plots" test -z "$why"
+	[ -z "$why" ] || echo "# $why"
+}
+MMPROF_CSV=$TMP/all.csv notebook nb_csv "$TMP/all.csv"
+unset MMPROF_CSV
+notebook nb_sample analysis/samples/sample.csv
+done_testing
