@@ -15,7 +15,7 @@ run_mmprof --version
 check "--version" grep -Eq '^mmprof [0-9]+\.[0-9]+\.[0-9]+$' <<<"$out"
 
 run_mmprof --list-probes
-for p in mmap_byte mmap_block accessor_byte accessor_block limit; do
+for p in mmap_byte mmap_block accessor_byte accessor_block limit read_buf pread_buf fread_buf mmap_file; do
 	check "--list-probes lists $p" grep -q "^$p " <<<"$out"
 done
 

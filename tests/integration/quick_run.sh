@@ -24,7 +24,7 @@ reps=$("$MMPROF" --config configs/quick.ini --dry-run | sed -n 's/.* run(s), \([
 rows=$(($(wc -l <"$csv") - 1))
 check "one CSV row per recorded repetition ($reps)" test "$rows" -eq "$reps"
 check "every result_ok is true" test "$(csv_col "$csv" result_ok | sort -u)" = "true"
-for p in mmap_byte mmap_block accessor_byte accessor_block limit; do
+for p in $("$MMPROF" --list-probes | awk '{print $1}'); do
 	check "probe $p ran" grep -q ",$p," "$csv"
 done
 for t in atomic packed padded local; do
