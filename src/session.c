@@ -338,6 +338,9 @@ static int add_twin(struct run_ctx *c, const struct mmp_datafile *df,
 	if (t < 0)
 		return 0;
 	r->twin_run = c->s->plan->runs[t];
+	/* It runs in this job's repetition loop, so it has this job's. */
+	r->twin_run.p.warmup = r->run->p.warmup;
+	r->twin_run.p.repeat = r->run->p.repeat;
 	snprintf(r->twin_run.control_name, sizeof(r->twin_run.control_name), "twin of %s",
 		 r->run->job->name);
 	r->twin = calloc(1, sizeof(*r->twin));

@@ -97,6 +97,11 @@ check "2. a cause for the 1-byte runs at 1 and 8 threads" grep -Eq '^ 2\. What c
 check "3. the fix, side by side" grep -q '^ 3\. Does dotnet_fixed resolve it without slowing multi-byte reads?  1-byte reads: .* side by side.*; multi-byte reads: ' <<<"$out"
 check "twin rows in the CSV" grep -q ',twin of dotnet_fixed,' "$TMP/seed.csv"
 
+# A fix with more repetitions than the job it fixes: its twin runs as many.
+printf '[global]\nsize = 256K\nprobe = accessor_block\naccess = 1K\n[like]\nrepeat = 2\n[fixed]\nrefcount = once\nfixes = like\nrepeat = 7\n' >"$TMP/twin.ini"
+run_mmprof --config "$TMP/twin.ini" --csv "$TMP/twin.csv" --quiet
+check "twin repeats as the fix does" test "$(grep -c ',twin of fixed,' "$TMP/twin.csv")" -eq 7
+
 # Bad controls are config errors.
 printf '[j]\nprobe = limit\nsize = 4K\ncontrols = prefualt\n' >"$TMP/bad.ini"
 run_mmprof --config "$TMP/bad.ini"
