@@ -298,13 +298,7 @@ int mmp_counters_try(const struct mmp_event *ev, char *why, size_t wlen)
 
 void mmp_counters_explain(const struct mmp_event *ev, int error, char *buf, size_t len)
 {
-	int paranoid = 2;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
+	int paranoid = mmp_perf_paranoid();
 	if (ev->unavailable) {
 		snprintf(buf, len, "not supported: %s", ev->why);
 		return;

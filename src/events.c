@@ -24,6 +24,18 @@ static struct {
 	int pmu_id;
 } pfm;
 
+int mmp_perf_paranoid(void)
+{
+	int paranoid = 2; /* the kernel's default when the file cannot be read */
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	if (f) {
+		if (fscanf(f, "%d", &paranoid) != 1)
+			paranoid = 2;
+		fclose(f);
+	}
+	return paranoid;
+}
+
 int mmp_events_init(char *err, size_t errlen)
 {
 	if (pfm.ready)
@@ -36,14 +48,7 @@ int mmp_events_init(char *err, size_t errlen)
 	/* Kernel-mode counts (page-fault handling, system calls) need root or
 	 * perf_event_paranoid <= 1; otherwise count user mode only, as perf
 	 * stat does, rather than fail every open. */
-	int paranoid = 2;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = 2;
-		fclose(f);
-	}
-	pfm.plm = PFM_PLM3 | ((geteuid() == 0 || paranoid <= 1) ? PFM_PLM0 : 0);
+	pfm.plm = PFM_PLM3 | ((geteuid() == 0 || mmp_perf_paranoid() <= 1) ? PFM_PLM0 : 0);
 	pfm.counters = 4;
 	snprintf(pfm.pmu, sizeof(pfm.pmu), "unknown");
 	pfm.pmu_id = -1;

@@ -6,19 +6,31 @@
 #include <strings.h>
 #include <time.h>
 
-int mmp_parse_u64(const char *text, uint64_t *out)
+/* The decimal digits at *p (at least one), advancing *p past them. */
+static int digits(const char **p, uint64_t *out)
 {
 	uint64_t v = 0;
-	const char *p = text;
 
-	if (!isdigit((unsigned char)*p))
+	if (!isdigit((unsigned char)**p))
 		return -EINVAL;
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned d = (unsigned)(*p - '0');
+	for (; isdigit((unsigned char)**p); (*p)++) {
+		unsigned d = (unsigned)(**p - '0');
 		if (v > (UINT64_MAX - d) / 10)
 			return -ERANGE;
 		v = v * 10 + d;
 	}
+	*out = v;
+	return 0;
+}
+
+int mmp_parse_u64(const char *text, uint64_t *out)
+{
+	uint64_t v;
+	const char *p = text;
+	int rc = digits(&p, &v);
+
+	if (rc)
+		return rc;
 	if (*p != '\0')
 		return -EINVAL;
 	*out = v;
@@ -37,17 +49,12 @@ static const struct {
 
 int mmp_parse_size(const char *text, uint64_t *out)
 {
-	uint64_t v = 0;
+	uint64_t v;
 	const char *p = text;
+	int rc = digits(&p, &v);
 
-	if (!isdigit((unsigned char)*p))
-		return -EINVAL;
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
-	}
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < sizeof(size_suffixes) / sizeof(size_suffixes[0]); i++) {
 		if (strcasecmp(p, size_suffixes[i].suffix) != 0)
 			continue;

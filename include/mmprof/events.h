@@ -52,6 +52,9 @@ struct mmp_event_set {
 	size_t n;
 };
 
+/* /proc/sys/kernel/perf_event_paranoid (2 when it cannot be read). */
+int mmp_perf_paranoid(void);
+
 /* Initialise libpfm4 (once; later calls are free).  -ENODEV with a message
  * when libpfm4 cannot start. */
 int mmp_events_init(char *err, size_t errlen);
