@@ -187,6 +187,11 @@ static void col_thread_pu_seen(const struct row *r, char *buf, size_t len)
 	snprintf(buf, len, "%d", r->info->places[r->thread].pu_seen);
 }
 
+static void col_thread_allowed(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", r->info->places[r->thread].allowed);
+}
+
 static void col_thread_ns(const struct row *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%" PRIu64, r->rep->thread_ns[r->thread]);
@@ -252,6 +257,7 @@ static const struct column thread_columns[] = {
 	{ "rep", col_rep, NULL },		{ "thread", col_thread, NULL },
 	{ "pu_planned", col_thread_pu_planned, NULL },
 	{ "pu_seen", col_thread_pu_seen, NULL },
+	{ "allowed", col_thread_allowed, NULL },
 	{ "thread_ns", col_thread_ns, NULL },
 };
 #define NTHREAD_COLUMNS (sizeof(thread_columns) / sizeof(thread_columns[0]))

@@ -89,5 +89,16 @@ check "--per-thread: threads 0 and 1" test "$(col "$TMP/pt.threads.csv" thread |
 sum_threads=$(awk -F, 'NR > 1 && $13 == 0' "$TMP/pt.threads.csv" >/dev/null; col "$TMP/pt.threads.csv" minor-faults | head -2 | paste -sd+ | bc)
 check "--per-thread: thread counts add up to the row's ($sum_threads)" test "$sum_threads" = "$(col "$TMP/pt.csv" minor-faults | head -1)"
 check "without --per-thread: no threads file" test ! -e "$TMP/faults.threads.csv"
+check "--per-thread: each thread's allowed PUs, as it saw them" test "$(col "$TMP/pt.threads.csv" allowed | sort -u | paste -sd' ')" = "0 1"
+
+# More hardware events than the PMU has counters: several groups, said so.
+printf '[j]\nprobe = limit\nsize = 64K\nrepeat = 1\nevents = basic, cache, tlb\n' >"$TMP/groups.ini"
+run_mmprof --config "$TMP/groups.ini" --csv "$TMP/groups.csv"
+counters=$("$MMPROF" --list-events | sed -n 's/.*(\([0-9]*\) generic counters per group).*/\1/p')
+if [ "${counters:-0}" -lt 8 ]; then
+	check "8 hardware events, $counters counters: the split into groups is said" grep -Eq "^mmprof: note: events = basic, cache, tlb has 8 hardware events; .* has $counters counters, so they are measured as $(((8 + counters - 1) / counters)) groups" <<<"$err"
+else
+	check "8 hardware events, $counters counters: one group, nothing to say" bash -c '! grep -q "measured as" <<<"$1"' _ "$err"
+fi
 
 done_testing
