@@ -20,14 +20,6 @@ static const char *const header[] = {
 };
 #define NHEADER (sizeof(header) / sizeof(header[0]))
 
-void mmp_attribution_csv_path(const char *csv_path, char *buf, size_t len)
-{
-	size_t n = strlen(csv_path);
-	if (n > 4 && strcmp(csv_path + n - 4, ".csv") == 0)
-		n -= 4;
-	snprintf(buf, len, "%.*s.attribution.csv", (int)n, csv_path);
-}
-
 static void row(FILE *f, const char *run_id, const struct mmp_attribution *a,
 		const struct mmp_cause *c)
 {

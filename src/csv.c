@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "mmprof/paths.h"
 #include "mmprof/probe.h"
 
 struct row {
@@ -278,32 +279,18 @@ void mmp_csv_field(FILE *f, const char *value, int last)
 	fputc(last ? '\n' : ',', f);
 }
 
-static int make_parent(const char *path)
+static int create(const char *path, FILE **out, struct mmp_error *err)
 {
+	/* Make the CSV's directory (results/ by default). */
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s", path);
 	char *slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return 0;
-	*slash = '\0';
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
+	if (slash && slash != dir) {
+		*slash = '\0';
+		int rc = mmp_mkdirs(dir, err);
+		if (rc)
+			return rc;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static int create(const char *path, FILE **out, struct mmp_error *err)
-{
-	int rc = make_parent(path);
-	if (rc)
-		return mmp_error_errno(err, rc, "cannot create the directory of %s", path);
 	*out = fopen(path, "w");
 	if (!*out)
 		return mmp_error_errno(err, -errno, "cannot write %s", path);

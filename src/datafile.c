@@ -17,6 +17,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "mmprof/paths.h"
 #include "mmprof/units.h"
 
 #define CHUNK (UINT64_C(1) << 20)
@@ -152,23 +153,6 @@ static int write_all(int fd, const uint8_t *buf, size_t n)
 		buf += w;
 		n -= (size_t)w;
 	}
-	return 0;
-}
-
-static int ensure_dir(const char *dir, struct mmp_error *err)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s", dir);
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST)
-			return mmp_error_errno(err, -errno, "mkdir %s", path);
-		*p = '/';
-	}
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return mmp_error_errno(err, -errno, "mkdir %s", path);
 	return 0;
 }
 
@@ -355,7 +339,7 @@ static int prepare(const char *path, const struct mmp_data_spec *spec, const cha
 				     path);
 	}
 	if (!spec->file) {
-		int rc = ensure_dir(dir, err);
+		int rc = mmp_mkdirs(dir, err);
 		if (rc)
 			return rc;
 	}

@@ -11,18 +11,11 @@
 #include "mmprof/datafile.h"
 #include "mmprof/eventplan.h"
 #include "mmprof/meta.h"
+#include "mmprof/paths.h"
 #include "mmprof/probe.h"
 #include "mmprof/report.h"
 #include "mmprof/runner.h"
 #include "mmprof/units.h"
-
-void mmp_threads_csv_path(const char *csv_path, char *buf, size_t len)
-{
-	size_t n = strlen(csv_path);
-	if (n > 4 && strcmp(csv_path + n - 4, ".csv") == 0)
-		n -= 4;
-	snprintf(buf, len, "%.*s.threads.csv", (int)n, csv_path);
-}
 
 void mmp_default_csv_path(const char *config_path, char *buf, size_t len)
 {
@@ -439,7 +432,7 @@ int mmp_session_run(struct mmp_session *s)
 	}
 	if (!s->quiet)
 		mmp_eventplan_notes(&ep, stderr);
-	mmp_threads_csv_path(s->csv_path, threads_path, sizeof(threads_path));
+	mmp_sibling_path(s->csv_path, ".threads.csv", threads_path, sizeof(threads_path));
 	if (mmp_csv_open(&csv, s->csv_path, &meta, ep.names, ep.nnames,
 			 s->per_thread ? threads_path : NULL, &err)) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
@@ -486,7 +479,8 @@ int mmp_session_run(struct mmp_session *s)
 	mmp_report_verdicts(stdout, s->cfg, results, n);
 	fflush(stdout);
 	char attribution_path[4096];
-	mmp_attribution_csv_path(s->csv_path, attribution_path, sizeof(attribution_path));
+	mmp_sibling_path(s->csv_path, ".attribution.csv", attribution_path,
+			 sizeof(attribution_path));
 	if (mmp_attribution_csv(attribution_path, results, n, meta.run_id, &err)) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
 		failed = 1;

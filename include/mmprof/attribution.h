@@ -68,10 +68,9 @@ const struct mmp_cause *mmp_attribution_top(const struct mmp_attribution *a);
 void mmp_report_verdicts(FILE *out, const struct mmp_config *cfg,
 			 const struct mmp_run_result *results, size_t n);
 
-/* NAME.attribution.csv: one row per job run and cause. */
+/* NAME.attribution.csv (path: mmp_sibling_path(csv, ".attribution.csv")):
+ * one row per job run and cause. */
 int mmp_attribution_csv(const char *path, const struct mmp_run_result *results, size_t n,
 			const char *run_id, struct mmp_error *err);
-/* Its path beside the main CSV. */
-void mmp_attribution_csv_path(const char *csv_path, char *buf, size_t len);
 
 #endif

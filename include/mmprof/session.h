@@ -37,9 +37,6 @@ int mmp_session_run(struct mmp_session *s);
 
 void mmp_session_free(struct mmp_session *s);
 
-/* NAME.threads.csv beside NAME.csv (--per-thread). */
-void mmp_threads_csv_path(const char *csv_path, char *buf, size_t len);
-
 /* results/NAME.csv for configs/NAME.ini. */
 void mmp_default_csv_path(const char *config_path, char *buf, size_t len);
 
