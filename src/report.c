@@ -19,9 +19,18 @@ static const enum mmp_key_id varying_keys[] = {
 };
 #define NVARYING (sizeof(varying_keys) / sizeof(varying_keys[0]))
 
-static int has_data(const struct mmp_run_result *r)
+int mmp_result_has_data(const struct mmp_run_result *r)
 {
 	return r->n > 0 && (r->state == MMP_RUN_DONE || r->state == MMP_RUN_INTERRUPTED);
+}
+
+const char *mmp_result_access(const struct mmp_run_result *r, char *buf, size_t len)
+{
+	if (r->access)
+		snprintf(buf, len, "%" PRIu64, r->access);
+	else
+		snprintf(buf, len, "whole");
+	return buf;
 }
 
 static double ns_per_byte(const struct mmp_run_result *r)
@@ -31,11 +40,10 @@ static double ns_per_byte(const struct mmp_run_result *r)
 
 const char *mmp_result_label(const struct mmp_run_result *r, char *buf, size_t len)
 {
-	char access[32] = "whole";
-	if (r->access)
-		snprintf(access, sizeof(access), "%" PRIu64, r->access);
+	char access[32];
 	snprintf(buf, len, "[%s] %s threads=%u access=%s%s%s", r->run->job->name,
-		 r->run->p.probe->name, r->run->p.threads, access,
+		 r->run->p.probe->name, r->run->p.threads,
+		 mmp_result_access(r, access, sizeof(access)),
 		 r->run->control_name[0] ? " control=" : "", r->run->control_name);
 	return buf;
 }
@@ -64,7 +72,7 @@ const struct mmp_run_result *mmp_report_match(const struct mmp_run_result *resul
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct mmp_run_result *o = &results[i];
-		if (o->run->job_index == job_index && has_data(o) && comparable(r, o) &&
+		if (o->run->job_index == job_index && mmp_result_has_data(o) && comparable(r, o) &&
 		    o->access == r->access)
 			return o;
 	}
@@ -77,7 +85,7 @@ const struct mmp_run_result *mmp_report_limit(const struct mmp_run_result *resul
 	for (size_t i = 0; i < n; i++) {
 		const struct mmp_run_result *o = &results[i];
 		const struct mmp_run *x = r->run, *y = o->run;
-		if (strcmp(y->p.probe->name, "limit") == 0 && has_data(o) && o->data == r->data &&
+		if (strcmp(y->p.probe->name, "limit") == 0 && mmp_result_has_data(o) && o->data == r->data &&
 		    x->p.kernel == y->p.kernel && x->p.threads == y->p.threads &&
 		    same_key(x, y, MMP_KEY_PLACEMENT))
 			return o;
@@ -115,7 +123,7 @@ static void fill_row(struct table *t, size_t row, const struct mmp_run_result *r
 		snprintf(c[col++], CELL, "%" PRIu64, r->access);
 	else
 		snprintf(c[col++], CELL, "-");
-	if (!has_data(r)) {
+	if (!mmp_result_has_data(r)) {
 		for (int i = 0; i < 7; i++)
 			snprintf(c[col++], CELL, "-");
 		snprintf(c[col++], CELL, "%s", r->state == MMP_RUN_FAILED ? "FAILED" : "not run");
@@ -208,7 +216,7 @@ static void ratio_block(FILE *out, const struct mmp_config *cfg,
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct mmp_run_result *r = &results[i];
-		if (r->run->job_index != j || !has_data(r))
+		if (r->run->job_index != j || !mmp_result_has_data(r))
 			continue;
 		const struct mmp_run_result *b = mmp_report_match(results, n, r, base);
 		if (!header) {
@@ -216,9 +224,8 @@ static void ratio_block(FILE *out, const struct mmp_config *cfg,
 				cfg->jobs[j].name, cfg->jobs[base].name);
 			header = 1;
 		}
-		char access[32] = "whole";
-		if (r->access)
-			snprintf(access, sizeof(access), "%" PRIu64, r->access);
+		char access[32];
+		mmp_result_access(r, access, sizeof(access));
 		if (!b) {
 			fprintf(out, "  threads=%-3u access=%-6s  no matching %s run\n",
 				r->run->p.threads, access, cfg->jobs[base].name);

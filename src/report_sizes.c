@@ -14,11 +14,6 @@
 
 #define LABEL 64
 
-static int has_data(const struct mmp_run_result *r)
-{
-	return r->n > 0 && (r->state == MMP_RUN_DONE || r->state == MMP_RUN_INTERRUPTED);
-}
-
 static void label(const struct mmp_run_result *r, char *buf, size_t len)
 {
 	char method[LABEL - 16];
@@ -32,7 +27,7 @@ static void label(const struct mmp_run_result *r, char *buf, size_t len)
 static void per_mib(const struct mmp_run_result *r, int role, char *buf, size_t len)
 {
 	double v;
-	if (has_data(r) && mmp_result_metric(r, role, &v))
+	if (mmp_result_has_data(r) && mmp_result_metric(r, role, &v))
 		snprintf(buf, len, "%.1f", v / ((double)r->bytes / (1 << 20)));
 	else
 		snprintf(buf, len, "-");
@@ -59,7 +54,7 @@ static void one_size(FILE *out, const struct mmp_run_result *results, size_t n, 
 		fprintf(out, "\n%-*s", (int)width, rows[row]);
 		for (size_t c = 0; c < ncol; c++) {
 			const struct mmp_run_result *r = col[c];
-			if (!has_data(r))
+			if (!mmp_result_has_data(r))
 				snprintf(cell, sizeof(cell), "%s", r->state == MMP_RUN_FAILED ? "FAILED" : "-");
 			else if (!r->results_ok && row < 2)
 				snprintf(cell, sizeof(cell), "WRONG");
@@ -78,7 +73,7 @@ static void one_size(FILE *out, const struct mmp_run_result *results, size_t n, 
 	size_t best_c = 0;
 	for (size_t c = 0; c < ncol; c++) {
 		const struct mmp_run_result *r = col[c];
-		if (!has_data(r) || !r->results_ok)
+		if (!mmp_result_has_data(r) || !r->results_ok)
 			continue;
 		if (!best || r->st.mean < best->st.mean) {
 			next = best;
@@ -98,7 +93,7 @@ static void one_size(FILE *out, const struct mmp_run_result *results, size_t n, 
 			best->st.mean / 1e6, (next->st.mean / best->st.mean - 1) * 100);
 	int wrong = 0;
 	for (size_t c = 0; c < ncol; c++)
-		wrong += has_data(col[c]) && !col[c]->results_ok;
+		wrong += mmp_result_has_data(col[c]) && !col[c]->results_ok;
 	if (wrong)
 		fprintf(out, "; %d method(s) with a WRONG result left out", wrong);
 	fprintf(out, "\n");

@@ -15,15 +15,6 @@ static void cause_label(const struct mmp_cause *c, char *buf, size_t len)
 		 c->detail, c->detail[0] ? ")" : "");
 }
 
-static const char *access_text(const struct mmp_run_result *r, char *buf, size_t len)
-{
-	if (r->access)
-		snprintf(buf, len, "%" PRIu64, r->access);
-	else
-		snprintf(buf, len, "whole");
-	return buf;
-}
-
 static void print_verdict(FILE *out, const struct mmp_attribution *a)
 {
 	const struct mmp_run_result *job = a->job;
@@ -45,7 +36,7 @@ static void print_verdict(FILE *out, const struct mmp_attribution *a)
 
 	used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s t=%u a=%s: %.3f ns/B =",
 				 job->run->job->name, job->run->p.probe->name, job->run->p.threads,
-				 access_text(job, acc, sizeof(acc)), a->total);
+				 mmp_result_access(job, acc, sizeof(acc)), a->total);
 	for (size_t i = 0; i < n && used < sizeof(line); i++) {
 		cause_label(order[i], label, sizeof(label));
 		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %.0f%%%s",
@@ -93,11 +84,6 @@ static size_t job_index(const struct mmp_config *cfg, const char *name)
 	return (size_t)-1;
 }
 
-static int has_data(const struct mmp_run_result *r)
-{
-	return r->n > 0 && (r->state == MMP_RUN_DONE || r->state == MMP_RUN_INTERRUPTED);
-}
-
 /* "14.7x at 1 thread, 56.1x at 8 threads" for one job against another,
  * over the runs whose bytes per call are (multi ? > 1 : 1). */
 static int ratios(char *buf, size_t len, const struct mmp_run_result *results, size_t n,
@@ -108,7 +94,7 @@ static int ratios(char *buf, size_t len, const struct mmp_run_result *results, s
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && used < len; i++) {
 		const struct mmp_run_result *r = &results[i];
-		if (r->run->job_index != job || !has_data(r) || (multi ? r->access <= 1 : r->access != 1))
+		if (r->run->job_index != job || !mmp_result_has_data(r) || (multi ? r->access <= 1 : r->access != 1))
 			continue;
 		const struct mmp_run_result *o = mmp_report_match(results, n, r, other);
 		if (!o)
@@ -132,7 +118,7 @@ static int twin_ratios(char *buf, size_t len, const struct mmp_run_result *resul
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && used < len; i++) {
 		const struct mmp_run_result *r = &results[i], *t = r->twin;
-		if (r->run->job_index != fix || !has_data(r) || !t || !t->n ||
+		if (r->run->job_index != fix || !mmp_result_has_data(r) || !t || !t->n ||
 		    (multi ? r->access <= 1 : r->access != 1))
 			continue;
 		double ratio = r->st.median / t->st.median;
@@ -196,7 +182,7 @@ static void answers(FILE *out, const struct mmp_config *cfg,
 		if (top)
 			cause_label(top, label, sizeof(label));
 		fprintf(out, "%sthreads=%u access=%s: %s %.0f%%", said ? "; " : "", r->run->p.threads,
-			access_text(r, acc, sizeof(acc)), top ? label : "nothing above the noise",
+			mmp_result_access(r, acc, sizeof(acc)), top ? label : "nothing above the noise",
 			top ? top->share * 100 : 0.0);
 		said = 1;
 	}

@@ -52,6 +52,11 @@ struct mmp_run_result {
  * share the role); 0 and no value when none was counted. */
 int mmp_result_metric(const struct mmp_run_result *r, int role, double *out);
 
+/* Has recorded repetitions to report (done, or interrupted after some). */
+int mmp_result_has_data(const struct mmp_run_result *r);
+/* Bytes per call as text: "1024", or "whole" for whole-slice scans. */
+const char *mmp_result_access(const struct mmp_run_result *r, char *buf, size_t len);
+
 /* The run's key values as "threads=8 access=1" for messages. */
 const char *mmp_result_label(const struct mmp_run_result *r, char *buf, size_t len);
 
