@@ -4,9 +4,7 @@
 source "$(dirname "$0")/tap.bash"
 
 if ! command -v clang >/dev/null; then
-	skip "clang is not installed (make deps)"
-	done_testing
-	exit 0
+	skip_rest "clang is not installed (make deps)"
 fi
 
 log=$TMP/clang.log

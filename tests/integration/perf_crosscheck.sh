@@ -9,9 +9,7 @@
 source "$(dirname "$0")/tap.bash"
 
 if ! command -v perf >/dev/null || ! perf stat -e page-faults true >/dev/null 2>&1; then
-	skip "perf is not installed or cannot count here (make deps installs linux-perf)"
-	done_testing
-	exit 0
+	skip_rest "perf is not installed or cannot count here (make deps installs linux-perf)"
 fi
 events=page-faults,minor-faults,syscalls:sys_enter_read
 for r in 1 6; do

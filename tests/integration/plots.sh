@@ -7,9 +7,7 @@ source "$(dirname "$0")/tap.bash"
 
 PY=/usr/bin/python3
 if ! "$PY" -c 'import pandas, matplotlib' 2>/dev/null; then
-	skip "python3-pandas or python3-matplotlib is not installed for $PY (make deps)"
-	done_testing
-	exit 0
+	skip_rest "python3-pandas or python3-matplotlib is not installed for $PY (make deps)"
 fi
 
 # png_ok FILE: a PNG over 10 KB, 6 to 12 inches wide at 100 dpi, whose
@@ -149,9 +147,7 @@ nb = json.load(open("analysis/mmprof.ipynb"))
 sys.exit(any(c.get("outputs") or c.get("execution_count") for c in nb["cells"]))'
 
 if ! "$PY" -c 'import nbconvert, ipykernel' 2>/dev/null; then
-	skip "jupyter-nbconvert or python3-ipykernel is not installed for $PY (make deps)"
-	done_testing
-	exit 0
+	skip_rest "jupyter-nbconvert or python3-ipykernel is not installed for $PY (make deps)"
 fi
 # Jupyter's and matplotlib's own files in $TMP; Debian's python3 kernel.
 export JUPYTER_DATA_DIR=$TMP/jupyter JUPYTER_RUNTIME_DIR=$TMP/jupyter/runtime

@@ -15,6 +15,8 @@ check() { # check "name" command...: ok when the command succeeds
 	if "$@"; then ok "$name"; else fail "$name" "command: $*"; fi
 }
 done_testing() { echo "1..$_n"; }
+# skip_rest REASON: what is left of the script cannot run here; end it.
+skip_rest() { skip "$1"; done_testing; exit 0; }
 
 # run_mmprof ARGS...: sets $out, $err, $rc
 run_mmprof() {

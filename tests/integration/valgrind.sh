@@ -3,9 +3,7 @@
 source "$(dirname "$0")/tap.bash"
 
 if ! command -v valgrind >/dev/null; then
-	skip "valgrind is not installed (make deps)"
-	done_testing
-	exit 0
+	skip_rest "valgrind is not installed (make deps)"
 fi
 vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "$@"; }
 vg "$MMPROF" --config tests/configs/tiny.ini --csv "$TMP/vg.csv" --quiet >/dev/null 2>"$TMP/vg.err"
