@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mmprof/config.h"
+#include "mmprof/lists.h"
 #include "mmprof/probe.h"
 #include "mmprof/suggest.h"
 

@@ -490,24 +490,6 @@ nomem:
 	return -ENOMEM;
 }
 
-int mmp_list_next(const char **p, char *buf, size_t len)
-{
-	const char *s = *p;
-	while (*s == ',' || isspace((unsigned char)*s))
-		s++;
-	if (!*s)
-		return 0;
-	const char *e = s;
-	while (*e && *e != ',')
-		e++;
-	const char *t = e;
-	while (t > s && isspace((unsigned char)t[-1]))
-		t--;
-	snprintf(buf, len, "%.*s", (int)(t - s), s);
-	*p = e;
-	return 1;
-}
-
 void mmp_key_free_items(char **items, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

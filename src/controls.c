@@ -1,5 +1,6 @@
 /* Building a job's ladder of controls (see controls.h). */
 #include "mmprof/controls.h"
+#include "mmprof/lists.h"
 
 #include <errno.h>
 #include <stdlib.h>

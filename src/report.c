@@ -1,5 +1,6 @@
 /* The terminal table and the baseline ratios (see report.h). */
 #include "mmprof/report.h"
+#include "mmprof/lists.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

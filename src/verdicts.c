@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mmprof/attribution.h"
+#include "mmprof/lists.h"
 #include "mmprof/probe.h"
 
 #define REGRESSION 0.05 /* a fix may be at most 5% slower on multi-byte reads */

@@ -128,9 +128,6 @@ const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf
  * together).  Returns the count, or -EINVAL for an empty value. */
 int mmp_key_split(const struct mmp_key *key, const char *text, char ***items);
 void mmp_key_free_items(char **items, size_t n);
-/* The next name of a comma list value ("a, b"): copies it into buf and
- * advances *p; 0 at the end. */
-int mmp_list_next(const char **p, char *buf, size_t len);
 
 
 #endif

@@ -1,0 +1,15 @@
+/* Comma lists of names ("java_like, dotnet_like", "prefault, bulk"): the
+ * one tokenizer the config keys, the controls and the reports share. */
+#ifndef MMPROF_LISTS_H
+#define MMPROF_LISTS_H
+
+#include <stddef.h>
+
+/* The next name of a comma list ("a, b"): copies it, trimmed, into buf and
+ * advances *p; 0 at the end. */
+int mmp_list_next(const char **p, char *buf, size_t len);
+
+/* Whether the list names `name`. */
+int mmp_list_has(const char *list, const char *name);
+
+#endif
