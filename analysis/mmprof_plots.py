@@ -6,8 +6,8 @@ also saves it as a PNG when given `path`.  When the CSV does not hold
 what a plot needs (one file size, one thread count, no controls) the
 function raises NothingToPlot, whose message says what is missing.
 
-Only the jobs themselves are plotted (rows with an empty `control`); the
-control variants are summed up by NAME.attribution.csv.  Run with Debian's
+Only the job points themselves are plotted (runs that are their own
+parent); the control rungs are summed up by NAME.attribution.csv.  Run with Debian's
 interpreter (/usr/bin/python3): analysis/plots.py writes every PNG that
 applies to one CSV.
 """
@@ -195,14 +195,18 @@ def slowdowns(df, reference=None):
     r = mmprof_csv.job_runs(df)
     r["label"] = unique_labels(r.apply(run_label, axis=1), r)
     reference = reference or default_reference(df)
-    match = [k for k in ["run_id", "file", "kernel", "placement", "threads"] if k in r]
+    # Runs compared were measured in the same comparison set, round by round.
+    match = [k for k in ["run_id", "set", "file", "kernel", "placement", "threads"] if k in r]
     parts = []
     if reference is not None:
-        x = _ratios(r[r["job"] != reference], r[r["job"] == reference], match + ["access"])
+        x = _ratios(df, r[r["job"] != reference], r[r["job"] == reference], match + ["access"])
         parts.append(x.assign(over=f"over {reference} (same threads and bytes per call)"))
-    limits = r[r["probe"] == "limit"]
+    # The limit runs of every set: the job points and their copies.
+    every = mmprof_csv.runs(df)
+    limits = every[(every["probe"] == "limit") & (every["control"] == "")]
     if len(limits):
-        x = _ratios(r[r["probe"] != "limit"], limits, match)
+        limits = limits.assign(label="limit")
+        x = _ratios(df, r[r["probe"] != "limit"], limits, match)
         parts.append(x.assign(over="over limit (same threads)"))
     if not parts:
         return pd.DataFrame(columns=["over", "label", "job", "ratio"])
@@ -212,7 +216,7 @@ def slowdowns(df, reference=None):
 def default_reference(df):
     """The job slowdown() divides by unless told: the CSV's first job that
     runs something other than the limit probe (None if there is none)."""
-    jobs = df.loc[(df["control"] == "") & (df["probe"] != "limit"), "job"]
+    jobs = df.loc[(df["run"] == df["parent"]) & (df["probe"] != "limit"), "job"]
     return jobs.iloc[0] if len(jobs) else None
 
 
@@ -226,7 +230,9 @@ def attribution(att, df=None, path=None):
     that time (right panel, %), so small runs are readable too.  Negative
     costs (a control that made the run slower, or noise) are drawn left of
     zero; costs within the repetitions' spread (not significant) are
-    lighter and hatched.  `unexplained` is what the last rung still takes.
+    lighter and hatched.  `limit` is what the last rung, the limit scan,
+    still takes (the memory system); `remaining` what a ladder without it
+    leaves.
     Given the CSV's DataFrame `df` too, runs that the attribution CSV
     cannot tell apart (same job, probe, threads and access; another
     kernel, tally or refcount) are labelled with what differs.
@@ -234,16 +240,17 @@ def attribution(att, df=None, path=None):
     if att is None or len(att) == 0:
         raise NothingToPlot("no attribution rows (NAME.attribution.csv comes from runs with"
                             " controls = auto)")
-    # Each job run's causes are consecutive rows, `unexplained` last.
-    block = (att["cause"] == "unexplained").shift(fill_value=False).cumsum()
-    groups = [rows for _, rows in att.groupby(block, sort=False)]
+    # Each job point's causes, the remainder (limit, or remaining) last.
+    groups = [rows for _, rows in att.groupby("run", sort=False)]
     bars = _frame([rows.iloc[0] for rows in groups])
     if df is not None:
         bars = _job_runs_of(groups, mmprof_csv.job_runs(df))
     labels = unique_labels(bars.apply(run_label, axis=1), bars)
-    causes = [c for c in att["cause"].unique() if c != "unexplained"] + ["unexplained"]
-    colours = {c: f"C{i % 10}" for i, c in enumerate(causes[:-1])}
-    colours["unexplained"] = "0.6"
+    rest = ["limit", "remaining"]
+    causes = [c for c in att["cause"].unique() if c not in rest]
+    causes += [c for c in rest if c in set(att["cause"])]
+    colours = {c: f"C{i % 10}" for i, c in enumerate(causes) if c not in rest}
+    colours.update({"limit": "0.75", "remaining": "0.5"})
 
     width = max(11, 7.5 + _text_inches(labels))
     fig, (ns_ax, pc_ax) = _figure(1, 2, (width, max(3.6, 1.8 + 0.32 * len(bars))), sharey=True)
@@ -253,7 +260,7 @@ def attribution(att, df=None, path=None):
     ns_ax.set_yticks(range(len(bars)), labels)
     ns_ax.set_ylim(len(bars) - 0.5, -0.5)  # first run on top
     ns_ax.set_xlabel("cost (ns per byte of the file)")
-    pc_ax.set_xlabel("share of the job's median time (%)")
+    pc_ax.set_xlabel("share of the job's mean time (%)")
     ns_ax.set_title("cost of each cause")
     pc_ax.set_title("as a share of the job's time")
     for ax in (ns_ax, pc_ax):
@@ -406,32 +413,20 @@ def _series_along(runs, column, varying):
     differ only in the run key `varying` (a file per size; the thread
     count) form one line, sorted by `column`; lines of one point are left
     out."""
-    keys = [k for k in mmprof_csv.RUN_KEYS if k in runs and k != varying]
+    keys = [k for k in mmprof_csv.DESCRIBE_KEYS if k in runs and k != varying]
     return [s.sort_values(column) for _, s in runs.groupby(keys, dropna=False, sort=False)
             if s[column].nunique() >= 2]
 
 
 def _job_runs_of(groups, runs):
-    """The job run (a row of mmprof_csv.job_runs) of each group of
-    attribution rows: the unused run with the same identifying values
-    (run_id, job, probe, threads, access, and kernel, buffer, refcount,
-    tally, placement, cache, bytes where the attribution CSV has them)
-    whose median ns per byte is nearest the group's total (the causes add
-    up to it); the group's first row when none matches."""
-    keys = ["run_id", "job", "probe", "threads", "access", "kernel", "buffer", "refcount",
-            "tally", "placement", "cache", "bytes"]
-    used, out = set(), []
+    """The job point (a row of mmprof_csv.job_runs) of each group of
+    attribution rows: the same invocation and run number; the group's first
+    row when none matches."""
+    out = []
     for rows in groups:
         first = rows.iloc[0]
-        same = runs.index.to_series().map(lambda i: i not in used)
-        for k in [k for k in keys if k in rows and k in runs]:
-            same &= runs[k].isna() if _na(first[k]) else (runs[k] == first[k]).fillna(False)
-        if not same.any():
-            out.append(first)
-            continue
-        best = (runs.loc[same, "ns_per_byte"] - rows["ns_per_byte"].sum()).abs().idxmin()
-        used.add(best)
-        out.append(runs.loc[best])
+        same = (runs["run_id"] == first["run_id"]) & (runs["run"] == first["run"])
+        out.append(runs[same].iloc[0] if same.any() else first)
     return _frame(out)
 
 
@@ -452,18 +447,23 @@ def _family_styles(families):
     return styles
 
 
-def _ratios(runs, refs, keys):
-    """`runs` with `ratio` = median_ns over the median of the run of `refs`
-    that has the same `keys`; unmatched runs are left out.  Where several
-    runs of `refs` share the keys, what tells them apart (buffer, tally...)
-    must match too, so read_buf(4096) is compared with fread_buf(4096)."""
+def _ratios(df, runs, refs, keys):
+    """`runs` with `ratio` (and `ratio_low`, `ratio_high`: its 95% interval)
+    = its time over that of the run of `refs` with the same `keys`, paired
+    by round as mmprof pairs them (mmprof_csv.paired_ratio); unmatched runs
+    are left out.  Where several runs of `refs` share the keys, what tells
+    them apart (buffer, tally...) must match too, so read_buf(4096) is
+    compared with fread_buf(4096)."""
     for k in ["buffer", "tally", "refcount", "prefault", "advice"]:
         if k in refs and refs.groupby(keys, dropna=False)[k].nunique(dropna=False).max() > 1:
             keys = keys + [k]
-    refs = refs.drop_duplicates(keys)[keys + ["median_ns", "label"]]
+    refs = refs.drop_duplicates(keys)[keys + ["run", "median_ns", "label"]]
     out = runs.reset_index(drop=True).reset_index().merge(refs, on=keys, suffixes=("", "_ref"))
     out = out.sort_values("index").reset_index(drop=True)  # the runs' order
-    out["ratio"] = out["median_ns"].astype(float) / out["median_ns_ref"].astype(float)
+    paired = [mmprof_csv.paired_ratio(df, a, b) for a, b in zip(out["run"], out["run_ref"])]
+    out["ratio"] = [p[0] for p in paired]
+    out["ratio_low"] = [p[1] for p in paired]
+    out["ratio_high"] = [p[2] for p in paired]
     return out
 
 

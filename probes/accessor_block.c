@@ -10,8 +10,8 @@
 static MMP_ALWAYS_INLINE int accessor_block_loop(const struct mmp_slice *s,
 						 enum mmp_sink_mode mode)
 {
-	const struct mmp_view *v = &s->view;
-	const int held = s->refcount == MMP_REFCOUNT_ONCE;
+	const struct mmp_view view = mmp_view_of(s), *v = &view;
+	const int held = s->params->refcount == MMP_REFCOUNT_ONCE;
 	const uint64_t end = s->end, access = s->access;
 	uint8_t *buffer = s->buffer;
 	struct mmp_sink_regs r = mmp_sink_begin(s->sink);
@@ -55,5 +55,10 @@ const struct mmp_probe mmp_probe_accessor_block = {
 	.access_mode = MMP_ACCESS_BLOCK,
 	.default_access = 4096,
 	.shared_state = "refcount",
+	.setup = mmp_view_setup,
+	.reset = mmp_view_reset,
+	.check = mmp_view_check,
+	.teardown = mmp_view_teardown,
+	.loop = "a call per block, a copy out and a scalar kernel step per byte",
 	.run = accessor_block_run,
 };

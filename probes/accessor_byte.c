@@ -12,12 +12,12 @@
 static MMP_ALWAYS_INLINE int accessor_byte_loop(const struct mmp_slice *s,
 						enum mmp_sink_mode mode)
 {
-	const struct mmp_view *v = &s->view;
+	const struct mmp_view view = mmp_view_of(s), *v = &view;
 	const uint64_t end = s->end;
 	struct mmp_sink_regs r = mmp_sink_begin(s->sink);
 	int rc = 0;
 
-	if (s->refcount == MMP_REFCOUNT_ONCE) {
+	if (s->params->refcount == MMP_REFCOUNT_ONCE) {
 		rc = mmp_view_acquire(v);
 		if (rc)
 			return rc;
@@ -58,6 +58,11 @@ const struct mmp_probe mmp_probe_accessor_byte = {
 		MMP_KEY_BIT(MMP_KEY_PREFAULT) | MMP_KEY_BIT(MMP_KEY_ADVICE),
 	.access_mode = MMP_ACCESS_BYTE,
 	.shared_state = "refcount",
+	.setup = mmp_view_setup,
+	.reset = mmp_view_reset,
+	.check = mmp_view_check,
+	.teardown = mmp_view_teardown,
 	.bulk = "accessor_block",
+	.loop = "a call with bounds checks and a scalar kernel step per byte",
 	.run = accessor_byte_run,
 };

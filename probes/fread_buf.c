@@ -69,5 +69,6 @@ const struct mmp_probe mmp_probe_fread_buf = {
 	.access_mode = MMP_ACCESS_BLOCK,
 	.default_access = 0, /* calls of the buffer's size */
 	.shared_state = "tally",
+	.loop = "fopen, an fread() per call (two copies) and a scalar kernel step per byte",
 	.run = fread_buf_run,
 };

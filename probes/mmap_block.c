@@ -44,5 +44,6 @@ const struct mmp_probe mmp_probe_mmap_block = {
 	.access_mode = MMP_ACCESS_BLOCK,
 	.default_access = 4096,
 	.shared_state = "tally",
+	.loop = "a copy out and a scalar kernel step per byte",
 	.run = mmap_block_run,
 };

@@ -43,5 +43,6 @@ const struct mmp_probe mmp_probe_mmap_byte = {
 	.access_mode = MMP_ACCESS_BYTE,
 	.shared_state = "tally",
 	.bulk = "mmap_block",
+	.loop = "a scalar 1-byte load and kernel step per byte",
 	.run = mmap_byte_run,
 };

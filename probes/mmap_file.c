@@ -68,5 +68,6 @@ const struct mmp_probe mmp_probe_mmap_file = {
 	.uses = MMP_KEY_BIT(MMP_KEY_TALLY) | MMP_KEY_BIT(MMP_KEY_ADVICE),
 	.access_mode = MMP_ACCESS_WHOLE,
 	.shared_state = "tally",
+	.loop = "open, mmap, its page faults and a scalar kernel step per byte",
 	.run = mmap_file_run,
 };

@@ -25,5 +25,6 @@ const struct mmp_probe mmp_probe_pread_buf = {
 		MMP_KEY_BIT(MMP_KEY_ADVICE),
 	.access_mode = MMP_ACCESS_WHOLE,
 	.shared_state = "tally",
+	.loop = "open, a pread() per buffer (a copy) and a scalar kernel step per byte",
 	.run = pread_buf_run,
 };

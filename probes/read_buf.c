@@ -27,5 +27,6 @@ const struct mmp_probe mmp_probe_read_buf = {
 		MMP_KEY_BIT(MMP_KEY_ADVICE),
 	.access_mode = MMP_ACCESS_WHOLE,
 	.shared_state = "tally",
+	.loop = "open, a read() per buffer (a copy) and a scalar kernel step per byte",
 	.run = read_buf_run,
 };

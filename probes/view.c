@@ -5,9 +5,80 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sink.h"
+
+/* 128 bytes, not 64: the L2 adjacent-line prefetcher pulls cache lines in
+ * pairs, so two words 64 bytes apart still ping-pong between cores. */
+#define LINE 128
+#define WORDS_PER_LINE (LINE / sizeof(int64_t))
+
+/* The handle's state words: word 0 is the one the real handle has, shared
+ * by every thread; with refcount = private thread t has word t + 1, each on
+ * lines of its own. */
+struct view_state {
+	_Atomic int64_t *words;
+	unsigned nwords;
+	int private_words;
+};
+
+int mmp_view_setup(const struct mmp_probe_env *env, void **priv)
+{
+	struct view_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->private_words = env->params->refcount == MMP_REFCOUNT_PRIVATE;
+	st->nwords = 1 + (st->private_words ? env->nthreads : 0);
+	st->words = aligned_alloc(LINE, (size_t)st->nwords * LINE);
+	if (!st->words) {
+		free(st);
+		return -ENOMEM;
+	}
+	*priv = st;
+	mmp_view_reset(st);
+	return 0;
+}
+
+void mmp_view_reset(void *priv)
+{
+	struct view_state *st = priv;
+	for (unsigned i = 0; i < st->nwords; i++)
+		atomic_store(&st->words[i * WORDS_PER_LINE], 0);
+}
+
+int mmp_view_check(void *priv)
+{
+	struct view_state *st = priv;
+	/* Every reference taken was given back, or the model is broken. */
+	for (unsigned i = 0; i < st->nwords; i++)
+		if (atomic_load(&st->words[i * WORDS_PER_LINE]) != 0)
+			return -EPROTO;
+	return 0;
+}
+
+void mmp_view_teardown(void *priv)
+{
+	struct view_state *st = priv;
+	if (!st)
+		return;
+	free((void *)st->words);
+	free(st);
+}
+
+struct mmp_view mmp_view_of(const struct mmp_slice *s)
+{
+	const struct view_state *st = s->priv;
+	unsigned word = st->private_words ? 1 + s->thread : 0;
+	return (struct mmp_view){
+		.base = s->map,
+		.capacity = s->file_size,
+		.open = 1,
+		.readable = 1,
+		.state = &st->words[word * WORDS_PER_LINE],
+	};
+}
 
 static MMP_ALWAYS_INLINE int view_check(const struct mmp_view *v, uint64_t pos,
 					uint64_t size)

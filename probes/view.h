@@ -2,11 +2,14 @@
  * bounds checks on every call, and a SafeHandle reference count that every
  * call takes and gives back with a compare-and-swap retry loop
  * (SafeHandle.DangerousAddRef / DangerousRelease).  Shared by the
- * accessor_byte and accessor_block probes.
+ * accessor_byte and accessor_block probes, which own its state: the
+ * handle's reference count word (one for all threads, as in .NET, or one
+ * per thread for refcount = private), made by their setup hook.
  */
 #ifndef MMPROF_PROBES_VIEW_H
 #define MMPROF_PROBES_VIEW_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "mmprof/probe.h"
@@ -15,6 +18,25 @@
  * references above them. */
 #define MMP_VIEW_CLOSED 1
 #define MMP_VIEW_REF_ONE 4
+
+/* The accessor's view, as one thread sees it: bounds the per-call check
+ * reads, and the handle's reference count each call acquires and releases. */
+struct mmp_view {
+	const uint8_t *base;
+	uint64_t capacity;
+	int open;
+	int readable;
+	_Atomic int64_t *state;
+};
+
+/* The probes' hooks (struct mmp_probe setup/reset/check/teardown). */
+int mmp_view_setup(const struct mmp_probe_env *env, void **priv);
+void mmp_view_reset(void *priv);
+int mmp_view_check(void *priv);
+void mmp_view_teardown(void *priv);
+
+/* The view one thread of a repetition reads through. */
+struct mmp_view mmp_view_of(const struct mmp_slice *s);
 
 /* DangerousAddRef: -EBADF if the handle is closed. */
 int mmp_view_acquire(const struct mmp_view *v);

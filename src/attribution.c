@@ -3,225 +3,251 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/controls.h"
-#include "mmprof/events.h"
 #include "mmprof/probe.h"
+#include "mmprof/result.h"
 
-const char *mmp_cause_name(enum mmp_cause_kind kind)
+#define MAX_ROUNDS 4096
+
+static int metric(const struct mmp_run_result *r, const struct mmp_evidence_def *d, double *out)
 {
-	switch (kind) {
-	case MMP_CAUSE_OVERSUBSCRIPTION:
-		return "oversubscription";
-	case MMP_CAUSE_FAULTS:
-		return "page faults";
-	case MMP_CAUSE_FALSE_SHARING:
-		return "false sharing";
-	case MMP_CAUSE_TRUE_SHARING:
-		return "true sharing";
-	case MMP_CAUSE_PER_CALL:
-		return "per-call";
-	case MMP_CAUSE_SCALING:
-		return "scaling";
-	case MMP_CAUSE_UNEXPLAINED:
-		return "unexplained";
-	}
-	return "?";
-}
-
-const char *mmp_cause_fix(const struct mmp_cause *c)
-{
-	switch (c->kind) {
-	case MMP_CAUSE_OVERSUBSCRIPTION:
-		return "use at most as many threads as the placement has PUs";
-	case MMP_CAUSE_FAULTS:
-		return "map the pages in before the loop (MAP_POPULATE, prefault) or read "
-		       "them with read()";
-	case MMP_CAUSE_FALSE_SHARING:
-		return "pad per-thread counters onto lines of their own (128 bytes apart)";
-	case MMP_CAUSE_TRUE_SHARING:
-		return strstr(c->detail, "refcount")
-			       ? "take the reference once per thread or per view, not per call"
-			       : "count per thread and add up at the end";
-	case MMP_CAUSE_PER_CALL:
-		return "read in bulk: fewer, larger calls";
-	case MMP_CAUSE_SCALING:
-		return "fewer threads, or data local to each thread's memory";
-	case MMP_CAUSE_UNEXPLAINED:
-		return "no control explains it: read the counters";
-	}
-	return "";
-}
-
-static enum mmp_cause_kind kind_of(unsigned bit)
-{
-	switch (bit) {
-	case MMP_CONTROL_FIT:
-		return MMP_CAUSE_OVERSUBSCRIPTION;
-	case MMP_CONTROL_PREFAULT:
-		return MMP_CAUSE_FAULTS;
-	case MMP_CONTROL_PADDED:
-		return MMP_CAUSE_FALSE_SHARING;
-	case MMP_CONTROL_PRIVATE:
-		return MMP_CAUSE_TRUE_SHARING;
-	case MMP_CONTROL_BULK:
-		return MMP_CAUSE_PER_CALL;
-	default:
-		return MMP_CAUSE_SCALING;
-	}
-}
-
-/* One piece of evidence a cause may have: a metric from the counters. */
-struct candidate {
-	const char *metric;
-	int role, per_role; /* per_role: a ratio of two roles (cycles/instruction) */
-	double per_bytes;   /* 1: per byte, 1024: per KiB, 2^20: per MiB, 0: per run */
-	const char *events; /* what to count for it */
-};
-
-static int metric(const struct mmp_run_result *r, const struct candidate *c, double *out)
-{
-	double v, d;
-	if (!mmp_result_metric(r, c->role, &v))
+	double v, per;
+	if (!mmp_result_metric(r, d->role, &v))
 		return 0;
-	if (c->per_role) {
-		if (!mmp_result_metric(r, c->per_role, &d) || d <= 0)
+	if (d->per_role) {
+		if (!mmp_result_metric(r, d->per_role, &per) || per <= 0)
 			return 0;
-		*out = v / d;
+		*out = v / per;
 		return 1;
 	}
-	*out = c->per_bytes > 0 ? v / ((double)r->bytes / c->per_bytes) : v;
+	*out = d->per_bytes > 0 ? v / ((double)r->bytes / d->per_bytes) : v;
 	return 1;
 }
 
-static void find_evidence(struct mmp_cause *cause)
+static void find_evidence(struct mmp_cause *c)
 {
-	static const struct candidate over[] = {
-		{ "context switches/run", MMP_ROLE_CONTEXT_SWITCHES, 0, 0, "context-switches" },
-	};
-	static const struct candidate faults[] = {
-		{ "faults/MiB", MMP_ROLE_PAGE_FAULTS, 0, 1 << 20, "page-faults" },
-		{ "minor faults/MiB", MMP_ROLE_MINOR_FAULTS, 0, 1 << 20, "minor-faults" },
-	};
-	static const struct candidate sharing[] = {
-		{ "contention/KiB", MMP_ROLE_CONTENTION, 0, 1024, "the contention preset (HITM)" },
-		{ "cycles/instruction", MMP_ROLE_CYCLES, MMP_ROLE_INSTRUCTIONS, 0,
-		  "cycles, instructions" },
-	};
-	static const struct candidate per_call[] = {
-		{ "instructions/byte", MMP_ROLE_INSTRUCTIONS, 0, 1, "instructions" },
-		{ "syscalls/MiB", MMP_ROLE_SYSCALLS, 0, 1 << 20, "raw_syscalls:sys_enter" },
-	};
-	static const struct candidate scaling[] = {
-		{ "migrations/run", MMP_ROLE_MIGRATIONS, 0, 0, "cpu-migrations" },
-	};
-	const struct candidate *list = NULL;
-	size_t n = 0;
-
-	switch (cause->kind) {
-	case MMP_CAUSE_OVERSUBSCRIPTION:
-		list = over, n = 1;
-		break;
-	case MMP_CAUSE_FAULTS:
-		list = faults, n = 2;
-		break;
-	case MMP_CAUSE_FALSE_SHARING:
-	case MMP_CAUSE_TRUE_SHARING:
-		list = sharing, n = 2;
-		break;
-	case MMP_CAUSE_PER_CALL:
-		list = per_call, n = 2;
-		break;
-	case MMP_CAUSE_SCALING:
-		list = scaling, n = 1;
-		break;
-	case MMP_CAUSE_UNEXPLAINED:
-		return;
-	}
-	struct mmp_evidence *e = &cause->evidence;
+	struct mmp_evidence *e = &c->evidence;
 	size_t used = 0;
-	e->metric = list[0].metric;
-	for (size_t i = 0; i < n; i++) {
-		if (metric(cause->before, &list[i], &e->before) &&
-		    metric(cause->after, &list[i], &e->after)) {
-			e->metric = list[i].metric;
+	if (!c->control || c->interacting || !c->control->nevidence)
+		return;
+	e->metric = c->control->evidence[0].metric;
+	for (size_t i = 0; i < c->control->nevidence; i++) {
+		const struct mmp_evidence_def *d = &c->control->evidence[i];
+		if (metric(c->before, d, &e->before) && metric(c->after, d, &e->after)) {
+			e->metric = d->metric;
 			e->counted = 1;
 			return;
 		}
 		used += (size_t)snprintf(e->missing + used,
 					 used < sizeof(e->missing) ? sizeof(e->missing) - used : 0,
-					 "%s%s", used ? "; " : "", list[i].events);
+					 "%s%s", used ? "; " : "", d->events);
 	}
 }
 
-/* Which shared state the private control made per-thread. */
-static void private_detail(const struct mmp_run *run, char *buf, size_t len)
+/* The times of a ladder's runs, per byte of the job, in the rounds used. */
+struct ladder_times {
+	size_t k, m;  /* runs (job and rungs), rounds */
+	double *t;    /* [k][m] */
+};
+
+static double *times_of(const struct ladder_times *lt, size_t rung)
 {
-	int refcount = (run->applies & MMP_KEY_BIT(MMP_KEY_REFCOUNT)) &&
-		       run->p.refcount == MMP_REFCOUNT_SHARED;
-	int tally = (run->applies & MMP_KEY_BIT(MMP_KEY_TALLY)) && run->p.tally == MMP_TALLY_ATOMIC;
-	snprintf(buf, len, "%s%s%s", refcount ? "refcount" : "", refcount && tally ? ", " : "",
-		 tally ? "atomic tally" : "");
+	return lt->t + rung * lt->m;
 }
 
-/* Every rung's time is per byte of the job's file: solo reads one thread's
- * share, in the time the whole job would take if it scaled perfectly. */
-static double per_job_byte(const struct mmp_run_result *job, double ns)
+static int seg_cost(const struct ladder_times *lt, struct mmp_cause *c)
 {
-	return ns / (double)job->bytes;
-}
-
-int mmp_attribute(const struct mmp_run_result *job, struct mmp_attribution *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (!job->ladder || !job->ncontrols || !job->n)
-		return -ENODATA;
-	for (size_t k = 0; k < job->ncontrols; k++)
-		if (!job->controls[k].n)
-			return -ENODATA;
-	out->job = job;
-	out->total = per_job_byte(job, job->st.median);
-
-	const struct mmp_run_result *below = job;
-	for (size_t k = 1; k <= job->ncontrols; k++) {
-		const struct mmp_run_result *rung = &job->controls[k - 1];
-		struct mmp_cause *c = &out->cause[out->n++];
-		c->kind = kind_of(job->ladder->rung[k].added);
-		c->before = below;
-		c->after = rung;
-		c->ns_per_byte = per_job_byte(job, below->st.median - rung->st.median);
-		c->noise = per_job_byte(job, below->st.stddev + rung->st.stddev);
-		c->significant = fabs(c->ns_per_byte) > c->noise;
-		c->cv_before = below->st.cv;
-		c->cv_after = rung->st.cv;
-		if (c->kind == MMP_CAUSE_FALSE_SHARING)
-			snprintf(c->detail, sizeof(c->detail), "packed tally");
-		if (c->kind == MMP_CAUSE_TRUE_SHARING)
-			private_detail(below->run, c->detail, sizeof(c->detail));
-		find_evidence(c);
-		below = rung;
-	}
-	struct mmp_cause *u = &out->cause[out->n++];
-	u->kind = MMP_CAUSE_UNEXPLAINED;
-	u->before = below;
-	u->ns_per_byte = per_job_byte(job, below->st.median);
-	u->noise = per_job_byte(job, below->st.stddev);
-	u->significant = fabs(u->ns_per_byte) > u->noise;
-	u->cv_before = below->st.cv;
-	for (size_t i = 0; i < out->n; i++)
-		out->cause[i].share = out->total > 0 ? out->cause[i].ns_per_byte / out->total : 0;
+	double *from = times_of(lt, c->first - 1), *to = times_of(lt, c->last);
+	free(c->per_round);
+	c->per_round = malloc((lt->m ? lt->m : 1) * sizeof(double));
+	if (!c->per_round)
+		return -ENOMEM;
+	for (size_t r = 0; r < lt->m; r++)
+		c->per_round[r] = from[r] - to[r];
+	mmp_interval_diff(from, to, lt->m, &c->cost);
 	return 0;
 }
 
-const struct mmp_cause *mmp_attribution_top(const struct mmp_attribution *a)
+static int significantly_negative(const struct mmp_cause *c)
 {
-	const struct mmp_cause *top = NULL;
+	return c->cost.valid && c->cost.high < 0;
+}
+
+static void name_cause(const struct mmp_results *res, size_t job, struct mmp_cause *c)
+{
+	size_t nused = 0, dused = 0;
+	c->name[0] = c->detail[0] = '\0';
+	c->interacting = c->last > c->first;
+	for (unsigned k = c->first; k <= c->last; k++) {
+		const struct mmp_control_info *ci = mmp_control_by_bit(res->plan->runs[job + k].added);
+		char d[160] = "";
+		if (ci->detail)
+			ci->detail(&res->plan->runs[job + k - 1].run, d, sizeof(d));
+		nused += (size_t)snprintf(c->name + nused, sizeof(c->name) - nused, "%s%s",
+					  nused ? " + " : "", ci->cause);
+		if (d[0])
+			dused += (size_t)snprintf(c->detail + dused, sizeof(c->detail) - dused, "%s%s",
+						  dused ? "; " : "", d);
+		if (nused >= sizeof(c->name) || dused >= sizeof(c->detail))
+			break;
+	}
+}
+
+void mmp_attribution_free(struct mmp_attribution *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->cause[i].per_round);
+	memset(a, 0, sizeof(*a));
+}
+
+/* The largest significant cost, and whether it is decided: above zero, and
+ * above the next largest cause round by round. */
+static void find_top(struct mmp_attribution *a, size_t m)
+{
+	const struct mmp_cause *top = NULL, *second = NULL;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct mmp_cause *c = &a->cause[i];
-		if (c->kind != MMP_CAUSE_UNEXPLAINED && c->significant && c->ns_per_byte > 0 &&
-		    (!top || c->ns_per_byte > top->ns_per_byte))
+		if (!c->control || c->cost.estimate <= 0)
+			continue;
+		if (!top || c->cost.estimate > top->cost.estimate) {
+			second = top;
 			top = c;
+		} else if (!second || c->cost.estimate > second->cost.estimate) {
+			second = c;
+		}
 	}
-	return top;
+	int sharing = 0;
+	for (size_t i = 0; i < a->n; i++)
+		sharing |= a->cause[i].control && a->cause[i].control->sharing;
+	if (!top || !top->significant || top->cost.low <= 0) {
+		a->top = top && top->significant ? top : NULL;
+		snprintf(a->doubt, sizeof(a->doubt), "no cause stands above the noise");
+		return;
+	}
+	a->top = top;
+	a->top_decided = 1;
+	if (second) {
+		struct mmp_interval d;
+		mmp_interval_diff(top->per_round, second->per_round, m, &d);
+		a->top_decided = d.valid && d.low > 0;
+		if (!a->top_decided)
+			snprintf(a->doubt, sizeof(a->doubt), "%s is not yet above %s", top->name,
+				 second->name);
+	}
+	/* Threads that did not run together share less: on disturbed rounds a
+	 * sharing cause can only come out too small.  One that still comes out
+	 * on top stands; any other top cause might be second in truth. */
+	if (a->top_decided && a->disturbed && sharing && !top->understated) {
+		a->top_decided = 0;
+		snprintf(a->doubt, sizeof(a->doubt),
+			 "the rounds were disturbed, which understates sharing");
+	}
+}
+
+int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attribution *out)
+{
+	const struct mmp_planned *point = &res->plan->runs[i];
+	const struct mmp_run_result *runs[MMP_MAX_CAUSES + 1];
+	static _Thread_local unsigned rounds[MAX_ROUNDS];
+	size_t k = (size_t)point->nrungs + 1;
+	int rc = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	if (k < 2 || k > MMP_MAX_CAUSES)
+		return -ENODATA;
+	for (size_t r = 0; r < k; r++) {
+		runs[r] = &res->run[i + r];
+		if (!mmp_result_has_data(runs[r]))
+			return -ENODATA;
+	}
+	size_t m = mmp_results_rounds(runs, k, rounds, MAX_ROUNDS, &out->disturbed);
+	if (m == 0)
+		return -ENODATA;
+	struct ladder_times lt = { k, m, malloc(k * m * sizeof(double)) };
+	if (!lt.t)
+		return -ENOMEM;
+	const double bytes = (double)runs[0]->bytes;
+	for (size_t r = 0; r < k; r++)
+		for (size_t j = 0; j < m; j++)
+			times_of(&lt, r)[j] = runs[r]->elapsed_ns[rounds[j]] / bytes;
+
+	out->job = runs[0];
+	out->rounds = m;
+	struct mmp_interval total;
+	mmp_interval_mean(times_of(&lt, 0), m, &total);
+	out->total = total.estimate;
+
+	/* Segments of the ladder; a control that makes things significantly
+	 * slower given the ones below it is merged with the next rung. */
+	for (unsigned s = 1; s < k;) {
+		struct mmp_cause *c = &out->cause[out->n];
+		c->first = c->last = s;
+		if (seg_cost(&lt, c))
+			goto out;
+		while (significantly_negative(c) && c->last + 1 < k) {
+			c->last++;
+			if (seg_cost(&lt, c))
+				goto out;
+		}
+		if (significantly_negative(c) && out->n > 0 && out->cause[out->n - 1].control) {
+			struct mmp_cause *prev = &out->cause[out->n - 1];
+			prev->last = c->last;
+			free(c->per_round);
+			c->per_round = NULL;
+			if (seg_cost(&lt, prev))
+				goto out;
+			s = prev->last + 1;
+			continue;
+		}
+		c->control = mmp_control_by_bit(res->plan->runs[i + c->first].added);
+		c->before = runs[c->first - 1];
+		c->after = runs[c->last];
+		out->n++;
+		s = c->last + 1;
+	}
+	/* What the last rung still takes. */
+	struct mmp_cause *rest = &out->cause[out->n++];
+	const struct mmp_planned *last = &res->plan->runs[i + k - 1];
+	rest->first = rest->last = (unsigned)k;
+	rest->before = runs[k - 1];
+	rest->per_round = malloc(m * sizeof(double));
+	if (!rest->per_round)
+		goto out;
+	memcpy(rest->per_round, times_of(&lt, k - 1), m * sizeof(double));
+	mmp_interval_mean(rest->per_round, m, &rest->cost);
+	if (last->added == MMP_CONTROL_LIMIT) {
+		snprintf(rest->name, sizeof(rest->name), "limit");
+		snprintf(rest->detail, sizeof(rest->detail),
+			 "the memory system: limit's vectorised scan of the same bytes");
+	} else {
+		snprintf(rest->name, sizeof(rest->name), "remaining");
+		snprintf(rest->detail, sizeof(rest->detail), "what no control removed");
+	}
+
+	size_t used = 0;
+	for (size_t c = 0; c < out->n; c++) {
+		struct mmp_cause *cause = &out->cause[c];
+		if (cause->control)
+			name_cause(res, i, cause);
+		cause->significant = cause->cost.valid &&
+				     (cause->cost.low > 0 || cause->cost.high < 0);
+		cause->share = out->total > 0 ? cause->cost.estimate / out->total : 0;
+		cause->share_low = out->total > 0 ? cause->cost.low / out->total : 0;
+		cause->share_high = out->total > 0 ? cause->cost.high / out->total : 0;
+		cause->understated = out->disturbed && cause->control && cause->control->sharing;
+		find_evidence(cause);
+	}
+	for (size_t r = 1; r < k && used < sizeof(out->order); r++)
+		used += (size_t)snprintf(out->order + used, sizeof(out->order) - used, "%s%s",
+					 r > 1 ? ", " : "",
+					 mmp_control_by_bit(res->plan->runs[i + r].added)->name);
+	find_top(out, m);
+	rc = 0;
+out:
+	free(lt.t);
+	if (rc)
+		mmp_attribution_free(out);
+	return rc;
 }

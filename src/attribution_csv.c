@@ -1,91 +1,275 @@
-/* NAME.attribution.csv: one row per job run and cause. */
+/* NAME.attribution.csv and NAME.answers.csv (see companions.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/attribution.h"
+#include "mmprof/companions.h"
 #include "mmprof/csv.h"
 #include "mmprof/probe.h"
+#include "mmprof/units.h"
 
-/* The job run (the same values as its rows in the main CSV), then the
- * cause. */
-static const char *const header[] = {
-	"schema_version", "run_id",	 "job",	      "probe",		 "kernel",
-	"threads",	  "access",	 "buffer",    "refcount",	 "tally",
-	"placement",	  "cache",	 "bytes",     "cause",		 "detail",
-	"ns_per_byte",	  "share",	 "significant", "noise_ns_per_byte", "cv_before",
-	"cv_after",	  "control",	 "evidence",  "evidence_before", "evidence_after",
-	"evidence_missing",
+#define CELL 256
+
+struct column {
+	const char *name, *help;
 };
-#define NHEADER (sizeof(header) / sizeof(header[0]))
 
-static void row(FILE *f, const char *run_id, const struct mmp_attribution *a,
-		const struct mmp_cause *c)
+static const struct column attribution_columns[] = {
+	{ "schema_version", "version of this column layout" },
+	{ "run_id", "the mmprof invocation (as in NAME.csv)" },
+	{ "run", "the job point's run number (NAME.csv's run)" },
+	{ "job", "the config section" },
+	{ "probe", "access path" },
+	{ "kernel", "zeros or histogram" },
+	{ "threads", "threads of the job point" },
+	{ "access", "bytes per call; empty for whole-slice scans" },
+	{ "buffer", "read()/stdio buffer bytes; empty: the probe has none" },
+	{ "refcount", "accessor probes: shared, once or private" },
+	{ "tally", "atomic, packed, padded or local; empty: the probe has none" },
+	{ "placement", "placement as written" },
+	{ "cache", "page cache before each repetition" },
+	{ "bytes", "bytes the job point reads" },
+	{ "cause", "the cause (a control's), limit (the memory system) or remaining" },
+	{ "detail", "which state or path the cause is about" },
+	{ "controls", "the controls whose rungs measure it (several: interacting)" },
+	{ "interacting", "true when rungs were merged: a control made the job slower given the ones below it" },
+	{ "ns_per_byte", "the cause's cost per byte of the job (mean over the rounds used)" },
+	{ "ci_low", "95% interval of ns_per_byte, low" },
+	{ "ci_high", "95% interval of ns_per_byte, high" },
+	{ "share", "ns_per_byte over the job's mean ns per byte; the shares sum to 1" },
+	{ "share_low", "95% interval of share, low" },
+	{ "share_high", "95% interval of share, high" },
+	{ "significant", "the interval excludes 0" },
+	{ "understated", "a sharing cause measured on disturbed rounds" },
+	{ "rounds", "rounds the attribution uses (the job and every rung undisturbed, when 3 remain)" },
+	{ "disturbed", "disturbed rounds had to be used" },
+	{ "order", "the ladder: the controls in the order they were applied" },
+	{ "evidence", "the counter metric shown beside the cause" },
+	{ "evidence_before", "its value below the control; empty when not counted" },
+	{ "evidence_after", "its value with the control; empty when not counted" },
+	{ "evidence_missing", "events that would have told, not counted here" },
+};
+#define NATTR (sizeof(attribution_columns) / sizeof(attribution_columns[0]))
+
+static const struct column answer_columns[] = {
+	{ "schema_version", "version of this column layout" },
+	{ "run_id", "the mmprof invocation (as in NAME.csv)" },
+	{ "set", "the comparison set the runs ran in" },
+	{ "kind", "ratio, gap, cause, fix, match, regression or fastest" },
+	{ "question", "the question, in words" },
+	{ "job", "the job asked about" },
+	{ "other", "the job it is compared with (fastest: the runner-up's)" },
+	{ "run", "the run asked about (NAME.csv's run)" },
+	{ "other_run", "the run it is compared with" },
+	{ "threads", "threads" },
+	{ "access", "bytes per call; empty for whole-slice scans" },
+	{ "bytes", "bytes read" },
+	{ "ratio", "job / other, geometric mean of paired rounds (cause: the top cause's share)" },
+	{ "ci_low", "95% interval, low" },
+	{ "ci_high", "95% interval, high" },
+	{ "tolerance", "ratios within 1 +- this are the same" },
+	{ "outcome", "yes, no or inconclusive" },
+	{ "verdict", "what the outcome means: slower, the same, REGRESSED, tie: ..., a cause" },
+	{ "rounds", "paired rounds the figure comes from" },
+	{ "disturbed_reps", "disturbed repetitions among the runs compared" },
+	{ "used_disturbed", "disturbed rounds had to be used" },
+	{ "more_rounds", "inconclusive: about this many more rounds would decide; empty: none would" },
+	{ "evidence", "what else bears on it" },
+};
+#define NANSWER (sizeof(answer_columns) / sizeof(answer_columns[0]))
+
+static FILE *open_with_header(const char *path, const struct column *cols, size_t n,
+			      struct mmp_error *err)
 {
-	const struct mmp_run_result *job = a->job;
-	char v[NHEADER][192];
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		mmp_error_errno(err, -errno, "cannot write %s", path);
+		return NULL;
+	}
+	for (size_t k = 0; k < n; k++)
+		mmp_csv_field(f, cols[k].name, k + 1 == n);
+	return f;
+}
+
+static int finish(FILE *f, const char *path, struct mmp_error *err)
+{
+	int bad = ferror(f);
+	if (fclose(f) || bad)
+		return mmp_error_errno(err, -EIO, "write %s", path);
+	return 0;
+}
+
+static void put(FILE *f, char (*v)[CELL], size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		mmp_csv_field(f, v[k], k + 1 == n);
+}
+
+static void cause_row(FILE *f, const char *run_id, const struct mmp_results *res,
+		      const struct mmp_attribution *a, const struct mmp_cause *c)
+{
+	const struct mmp_run *run = a->job->run;
+	char v[NATTR][CELL];
 	size_t i = 0;
 
 	memset(v, 0, sizeof(v));
-	snprintf(v[i++], sizeof(v[0]), "%d", MMP_CSV_SCHEMA_VERSION);
-	snprintf(v[i++], sizeof(v[0]), "%s", run_id);
-	snprintf(v[i++], sizeof(v[0]), "%s", job->run->job->name);
-	snprintf(v[i++], sizeof(v[0]), "%s", job->run->p.probe->name);
-	mmp_run_format(job->run, MMP_KEY_KERNEL, v[i++], sizeof(v[0]));
-	snprintf(v[i++], sizeof(v[0]), "%u", job->run->p.threads);
-	if (job->access)
-		snprintf(v[i], sizeof(v[0]), "%" PRIu64, job->access);
+	snprintf(v[i++], CELL, "%d", MMP_CSV_SCHEMA_VERSION);
+	snprintf(v[i++], CELL, "%s", run_id);
+	snprintf(v[i++], CELL, "%zu", run->index + 1);
+	snprintf(v[i++], CELL, "%s", run->job->name);
+	snprintf(v[i++], CELL, "%s", run->p.probe->name);
+	mmp_run_format(run, MMP_KEY_KERNEL, v[i++], CELL);
+	snprintf(v[i++], CELL, "%u", run->p.threads);
+	if (a->job->access)
+		snprintf(v[i], CELL, "%" PRIu64, a->job->access);
 	i++;
-	if (job->run->applies & MMP_KEY_BIT(MMP_KEY_BUFFER))
-		snprintf(v[i], sizeof(v[0]), "%" PRIu64, job->run->p.buffer);
+	if (run->applies & MMP_KEY_BIT(MMP_KEY_BUFFER)) /* bytes, as NAME.csv has them */
+		snprintf(v[i], CELL, "%" PRIu64, run->p.buffer);
 	i++;
-	mmp_run_format(job->run, MMP_KEY_REFCOUNT, v[i++], sizeof(v[0]));
-	mmp_run_format(job->run, MMP_KEY_TALLY, v[i++], sizeof(v[0]));
-	mmp_run_format(job->run, MMP_KEY_PLACEMENT, v[i++], sizeof(v[0]));
-	mmp_run_format(job->run, MMP_KEY_CACHE, v[i++], sizeof(v[0]));
-	snprintf(v[i++], sizeof(v[0]), "%" PRIu64, job->bytes);
-	snprintf(v[i++], sizeof(v[0]), "%s", mmp_cause_name(c->kind));
-	snprintf(v[i++], sizeof(v[0]), "%s", c->detail);
-	snprintf(v[i++], sizeof(v[0]), "%.6g", c->ns_per_byte);
-	snprintf(v[i++], sizeof(v[0]), "%.4f", c->share);
-	snprintf(v[i++], sizeof(v[0]), "%s", c->significant ? "true" : "false");
-	snprintf(v[i++], sizeof(v[0]), "%.6g", c->noise);
-	snprintf(v[i++], sizeof(v[0]), "%.4f", c->cv_before);
-	if (c->after)
-		snprintf(v[i], sizeof(v[0]), "%.4f", c->cv_after);
+	mmp_run_format(run, MMP_KEY_REFCOUNT, v[i++], CELL);
+	mmp_run_format(run, MMP_KEY_TALLY, v[i++], CELL);
+	mmp_run_format(run, MMP_KEY_PLACEMENT, v[i++], CELL);
+	mmp_run_format(run, MMP_KEY_CACHE, v[i++], CELL);
+	snprintf(v[i++], CELL, "%" PRIu64, a->job->bytes);
+	snprintf(v[i++], CELL, "%s", c->name);
+	snprintf(v[i++], CELL, "%s", c->detail);
+	size_t used = 0;
+	for (unsigned k = c->first; c->control && k <= c->last && used < CELL; k++)
+		used += (size_t)snprintf(v[i] + used, CELL - used, "%s%s", used ? "+" : "",
+					 mmp_control_by_bit(
+						 res->plan->runs[run->index + k].added)->name);
 	i++;
-	snprintf(v[i++], sizeof(v[0]), "%s", c->after ? c->after->run->control_name : "");
-	snprintf(v[i++], sizeof(v[0]), "%s", c->evidence.metric ? c->evidence.metric : "");
-	if (c->evidence.counted) {
-		snprintf(v[i], sizeof(v[0]), "%.6g", c->evidence.before);
-		snprintf(v[i + 1], sizeof(v[0]), "%.6g", c->evidence.after);
+	snprintf(v[i++], CELL, "%s", c->interacting ? "true" : "false");
+	snprintf(v[i++], CELL, "%.6g", c->cost.estimate);
+	if (c->cost.valid) {
+		snprintf(v[i], CELL, "%.6g", c->cost.low);
+		snprintf(v[i + 1], CELL, "%.6g", c->cost.high);
 	}
 	i += 2;
-	snprintf(v[i++], sizeof(v[0]), "%s", c->evidence.counted ? "" : c->evidence.missing);
-	for (size_t k = 0; k < NHEADER; k++)
-		mmp_csv_field(f, v[k], k + 1 == NHEADER);
+	snprintf(v[i++], CELL, "%.4f", c->share);
+	if (c->cost.valid) {
+		snprintf(v[i], CELL, "%.4f", c->share_low);
+		snprintf(v[i + 1], CELL, "%.4f", c->share_high);
+	}
+	i += 2;
+	snprintf(v[i++], CELL, "%s", c->significant ? "true" : "false");
+	snprintf(v[i++], CELL, "%s", c->understated ? "true" : "false");
+	snprintf(v[i++], CELL, "%zu", a->rounds);
+	snprintf(v[i++], CELL, "%s", a->disturbed ? "true" : "false");
+	snprintf(v[i++], CELL, "%s", a->order);
+	snprintf(v[i++], CELL, "%s", c->evidence.metric ? c->evidence.metric : "");
+	if (c->evidence.counted) {
+		snprintf(v[i], CELL, "%.6g", c->evidence.before);
+		snprintf(v[i + 1], CELL, "%.6g", c->evidence.after);
+	}
+	i += 2;
+	snprintf(v[i++], CELL, "%s", c->evidence.counted ? "" : c->evidence.missing);
+	put(f, v, NATTR);
 }
 
-int mmp_attribution_csv(const char *path, const struct mmp_run_result *results, size_t n,
-			const char *run_id, struct mmp_error *err)
+int mmp_attribution_csv(const char *path, const struct mmp_results *res, const char *run_id,
+			int *wrote, struct mmp_error *err)
 {
 	FILE *f = NULL;
-	for (size_t i = 0; i < n; i++) {
-		struct mmp_attribution a;
-		if (mmp_attribute(&results[i], &a))
+	*wrote = 0;
+	for (size_t i = 0; i < res->plan->nruns; i++) {
+		const struct mmp_attribution *a = &res->attr[i];
+		if (!a->job)
 			continue;
-		if (!f) {
-			f = fopen(path, "w");
-			if (!f)
-				return mmp_error_errno(err, -errno, "cannot write %s", path);
-			for (size_t k = 0; k < NHEADER; k++)
-				mmp_csv_field(f, header[k], k + 1 == NHEADER);
-		}
-		for (size_t c = 0; c < a.n; c++)
-			row(f, run_id, &a, &a.cause[c]);
+		if (!f && !(f = open_with_header(path, attribution_columns, NATTR, err)))
+			return err->code;
+		for (size_t c = 0; c < a->n; c++)
+			cause_row(f, run_id, res, a, &a->cause[c]);
 	}
-	if (f && fclose(f))
-		return mmp_error_errno(err, -errno, "write %s", path);
-	return 0;
+	if (!f)
+		return 0;
+	*wrote = 1;
+	return finish(f, path, err);
+}
+
+static void answer_row(FILE *f, const char *run_id, const struct mmp_answer *ans)
+{
+	char v[NANSWER][CELL];
+	size_t i = 0;
+
+	memset(v, 0, sizeof(v));
+	snprintf(v[i++], CELL, "%d", MMP_CSV_SCHEMA_VERSION);
+	snprintf(v[i++], CELL, "%s", run_id);
+	snprintf(v[i++], CELL, "%zu", ans->set + 1);
+	snprintf(v[i++], CELL, "%s", mmp_question_name(ans->kind));
+	snprintf(v[i++], CELL, "%s", ans->question);
+	snprintf(v[i++], CELL, "%s", ans->a ? ans->a->run->job->name : "");
+	snprintf(v[i++], CELL, "%s", ans->b ? ans->b->run->job->name : "");
+	if (ans->a)
+		snprintf(v[i], CELL, "%zu", ans->a->run->index + 1);
+	i++;
+	if (ans->b)
+		snprintf(v[i], CELL, "%zu", ans->b->run->index + 1);
+	i++;
+	if (ans->a) {
+		snprintf(v[i], CELL, "%u", ans->a->run->p.threads);
+		if (ans->a->access)
+			snprintf(v[i + 1], CELL, "%" PRIu64, ans->a->access);
+		snprintf(v[i + 2], CELL, "%" PRIu64, ans->a->bytes);
+	}
+	i += 3;
+	if (ans->ratio.n) {
+		snprintf(v[i], CELL, "%.6g", ans->ratio.estimate);
+		if (ans->ratio.valid) {
+			snprintf(v[i + 1], CELL, "%.6g", ans->ratio.low);
+			snprintf(v[i + 2], CELL, "%.6g", ans->ratio.high);
+		}
+	}
+	i += 3;
+	if (ans->kind != MMP_Q_CAUSE)
+		snprintf(v[i], CELL, "%g", ans->tolerance);
+	i++;
+	snprintf(v[i++], CELL, "%s", mmp_outcome_name(ans->outcome));
+	snprintf(v[i++], CELL, "%s", ans->verdict);
+	snprintf(v[i++], CELL, "%zu", ans->rounds);
+	snprintf(v[i++], CELL, "%u", ans->disturbed);
+	snprintf(v[i++], CELL, "%s", ans->used_disturbed ? "true" : "false");
+	if (ans->outcome == MMP_OUTCOME_INCONCLUSIVE && ans->more != SIZE_MAX)
+		snprintf(v[i], CELL, "%zu", ans->more);
+	i++;
+	snprintf(v[i++], CELL, "%s", ans->evidence);
+	put(f, v, NANSWER);
+}
+
+int mmp_answers_csv(const char *path, const struct mmp_results *res, const char *run_id,
+		    int *wrote, struct mmp_error *err)
+{
+	*wrote = 0;
+	if (!res->answers.n)
+		return 0;
+	FILE *f = open_with_header(path, answer_columns, NANSWER, err);
+	if (!f)
+		return err->code;
+	for (size_t i = 0; i < res->answers.n; i++)
+		answer_row(f, run_id, &res->answers.a[i]);
+	*wrote = 1;
+	return finish(f, path, err);
+}
+
+static void print_table(FILE *out, const char *file, const struct column *cols, size_t n,
+			int markdown)
+{
+	if (markdown)
+		fprintf(out, "\n`%s`:\n\n| column | meaning |\n|---|---|\n", file);
+	else
+		fprintf(out, "\n%s:\n", file);
+	for (size_t k = 0; k < n; k++) {
+		if (markdown)
+			fprintf(out, "| `%s` | %s |\n", cols[k].name, cols[k].help);
+		else
+			fprintf(out, "  %-18s %s\n", cols[k].name, cols[k].help);
+	}
+}
+
+void mmp_companions_print_columns(FILE *out, int markdown)
+{
+	print_table(out, "NAME.attribution.csv", attribution_columns, NATTR, markdown);
+	print_table(out, "NAME.answers.csv", answer_columns, NANSWER, markdown);
 }

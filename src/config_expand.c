@@ -144,7 +144,7 @@ static void unused_keys(struct mmp_config *cfg, const struct mmp_job *job, uint6
 	}
 }
 
-static int push_run(struct mmp_plan *plan, const struct mmp_run *run)
+static int push_run(struct mmp_sweep *plan, const struct mmp_run *run)
 {
 	struct mmp_run *grown = realloc(plan->runs, (plan->nruns + 1) * sizeof(*grown));
 	if (!grown)
@@ -157,7 +157,7 @@ static int push_run(struct mmp_plan *plan, const struct mmp_run *run)
 }
 
 static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params *def,
-		      struct mmp_plan *plan)
+		      struct mmp_sweep *plan)
 {
 	const struct mmp_job *job = &cfg->jobs[j];
 	const struct mmp_setting *set[MMP_KEY_COUNT];
@@ -262,7 +262,7 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 	}
 }
 
-int mmp_config_expand(struct mmp_config *cfg, struct mmp_plan *plan)
+int mmp_config_expand(struct mmp_config *cfg, struct mmp_sweep *plan)
 {
 	struct mmp_params def;
 	size_t before = cfg->ndiags;
@@ -279,7 +279,7 @@ int mmp_config_expand(struct mmp_config *cfg, struct mmp_plan *plan)
 	return cfg->ndiags == before ? 0 : -EINVAL;
 }
 
-void mmp_plan_free(struct mmp_plan *plan)
+void mmp_sweep_free(struct mmp_sweep *plan)
 {
 	free(plan->runs);
 	memset(plan, 0, sizeof(*plan));

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +22,11 @@
 
 const char *const mmp_fill_names[] = { "random", "zero", NULL };
 const char *const mmp_kernel_names[] = { "zeros", "histogram", NULL };
-const char *const mmp_refcount_names[] = { "shared", "once", NULL };
+const char *const mmp_refcount_names[] = { "shared", "once", "private", NULL };
 const char *const mmp_tally_names[] = { "atomic", "packed", "padded", "local", NULL };
 const char *const mmp_cache_names[] = { "warm", "drop", "drop-all", NULL };
 const char *const mmp_table_names[] = { "runs", "sizes", "both", NULL };
+const char *const mmp_order_names[] = { "interleaved", "sequential", NULL };
 const char *const mmp_advice_names[] = { "normal", "sequential", "random", "willneed",
 					 "hugepage", NULL };
 
@@ -81,8 +83,8 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.name = "refcount", .id = MMP_KEY_REFCOUNT, .type = MMP_T_ENUM,
 		FIELD(refcount), .def = "shared", .values = mmp_refcount_names,
 		.group = "what runs",
-		.help = "accessor probes: one shared reference count taken per call, or "
-			"taken once per thread",
+		.help = "accessor probes: one shared reference count taken per call, taken "
+			"once per thread, or a count per thread (private)",
 	},
 	[MMP_KEY_TALLY] = {
 		.name = "tally", .id = MMP_KEY_TALLY, .type = MMP_T_ENUM, FIELD(tally),
@@ -118,9 +120,25 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"drop-all (also /proc/sys/vm/drop_caches, root)",
 	},
 	[MMP_KEY_REPEAT] = {
-		.name = "repeat", .id = MMP_KEY_REPEAT, .type = MMP_T_UINT, FIELD(repeat),
+		.name = "repeat", .id = MMP_KEY_REPEAT, .type = MMP_T_REPEAT, FIELD(repeat),
 		.def = "5", .min = 1, .max = 100000, .flags = MMP_KEY_NO_SWEEP,
-		.group = "how", .help = "recorded repetitions of each run",
+		.group = "how",
+		.help = "recorded rounds of each run, or auto: rounds are added until every "
+			"answer its comparison set asks is decided (at least 5, at most "
+			"max_repeat, within max_time)",
+	},
+	[MMP_KEY_MAX_REPEAT] = {
+		.name = "max_repeat", .id = MMP_KEY_MAX_REPEAT, .type = MMP_T_UINT,
+		FIELD(max_repeat), .def = "40", .min = 5, .max = 100000,
+		.flags = MMP_KEY_NO_SWEEP, .group = "how",
+		.help = "repeat = auto: the most rounds a comparison set runs",
+	},
+	[MMP_KEY_MAX_TIME] = {
+		.name = "max_time", .id = MMP_KEY_MAX_TIME, .type = MMP_T_SECONDS,
+		FIELD(max_time), .def = "60s", .min = 1, .max = 7 * 24 * 3600,
+		.flags = MMP_KEY_NO_SWEEP, .group = "how",
+		.help = "repeat = auto: the time one comparison set may take before its "
+			"undecided answers are reported inconclusive",
 	},
 	[MMP_KEY_WARMUP] = {
 		.name = "warmup", .id = MMP_KEY_WARMUP, .type = MMP_T_UINT, FIELD(warmup),
@@ -137,8 +155,8 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.name = "controls", .id = MMP_KEY_CONTROLS, .type = MMP_T_CONTROLS,
 		FIELD(controls), .def = "none",
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "how",
-		.help = "variants run beside each job to attribute its time: auto, none, or "
-			"fit, prefault, padded, private, bulk, solo",
+		.help = "variants run beside each job, in the same rounds, to attribute its "
+			"time to causes (mmprof --help lists them)",
 	},
 	[MMP_KEY_ZIP] = {
 		.name = "zip", .id = MMP_KEY_ZIP, .type = MMP_T_KEYLIST, FIELD(zip),
@@ -160,6 +178,12 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"without slowing its multi-byte reads",
 		.default_help = "none",
 	},
+	[MMP_KEY_TOLERANCE] = {
+		.name = "tolerance", .id = MMP_KEY_TOLERANCE, .type = MMP_T_PERCENT,
+		FIELD(tolerance), .def = "5%", .min = 0, .max = 100, .flags = MMP_KEY_NO_SWEEP,
+		.group = "job",
+		.help = "ratios within 1 +- this are the same: no regression, a tie",
+	},
 	[MMP_KEY_TABLE] = {
 		.name = "table", .id = MMP_KEY_TABLE, .type = MMP_T_ENUM, FIELD(table),
 		.def = "runs", .values = mmp_table_names,
@@ -172,6 +196,21 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .group = "config",
 		.help = "CSV output path (--csv overrides)",
 		.default_help = "results/CONFIG.csv",
+	},
+	[MMP_KEY_ORDER] = {
+		.name = "order", .id = MMP_KEY_ORDER, .type = MMP_T_ENUM, FIELD(order),
+		.def = "interleaved", .values = mmp_order_names,
+		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .group = "config",
+		.help = "runs that are compared: in rounds of one repetition each, shuffled "
+			"every round (interleaved), or every repetition of one run after another",
+	},
+	[MMP_KEY_ORDER_SEED] = {
+		.name = "order_seed", .id = MMP_KEY_ORDER_SEED, .type = MMP_T_UINT,
+		FIELD(order_seed), .min = 1, .max = UINT64_MAX,
+		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .group = "config",
+		.help = "seed of the rounds' shuffled order (recorded in the CSV; set it to "
+			"repeat an order)",
+		.default_help = "drawn at start",
 	},
 };
 
@@ -334,10 +373,82 @@ static int parse_keylist(const char *text, void *dst, char *err, size_t errlen)
 	return rc;
 }
 
+/* A decimal number with an optional unit from units[] (suffix, factor);
+ * the first unit is the default. */
+struct unit {
+	const char *suffix;
+	double factor;
+};
+
+static int parse_scaled(const struct mmp_key *key, const char *text, const struct unit *units,
+			size_t nunits, const char *example, double *out, char *err, size_t errlen)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	double factor = -1;
+	if (end == text || errno || !isfinite(v) || v < 0 || isspace((unsigned char)*text))
+		goto bad;
+	for (size_t i = 0; i < nunits && factor < 0; i++)
+		if (strcmp(end, units[i].suffix) == 0)
+			factor = units[i].factor;
+	if (factor < 0)
+		goto bad;
+	*out = v * factor;
+	if (*out < (double)key->min || *out > (double)key->max) {
+		snprintf(err, errlen, "%s = %s is out of range (%llu%s to %llu%s)", key->name, text,
+			 (unsigned long long)key->min, units[0].suffix,
+			 (unsigned long long)key->max, units[0].suffix);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "'%s' is not a %s (e.g. %s)", text, key->name, example);
+	return -EINVAL;
+}
+
+static int parse_percent(const struct mmp_key *key, const char *text, void *dst, char *err,
+			 size_t errlen)
+{
+	static const struct unit units[] = { { "%", 1 } };
+	double v;
+	/* A bare fraction (0.05) is accepted too; a bare 5 would be ambiguous. */
+	char *end;
+	double bare = strtod(text, &end);
+	if (end != text && *end == '\0' && bare >= 0 && bare <= 1) {
+		*(double *)dst = bare;
+		return 0;
+	}
+	if (parse_scaled(key, text, units, 1, "5% or 0.05", &v, err, errlen))
+		return -EINVAL;
+	*(double *)dst = v / 100;
+	return 0;
+}
+
+static int parse_seconds(const struct mmp_key *key, const char *text, void *dst, char *err,
+			 size_t errlen)
+{
+	static const struct unit units[] = {
+		{ "s", 1 }, { "", 1 }, { "ms", 1e-3 }, { "m", 60 }, { "min", 60 }, { "h", 3600 },
+	};
+	return parse_scaled(key, text, units, sizeof(units) / sizeof(units[0]), "90s, 2m, 1h",
+			    (double *)dst, err, errlen);
+}
+
 int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *err,
 		  size_t errlen)
 {
 	switch (key->type) {
+	case MMP_T_REPEAT:
+		if (strcmp(text, "auto") == 0) {
+			*(uint32_t *)dst = 0;
+			return 0;
+		}
+		return parse_number(key, text, dst, err, errlen);
+	case MMP_T_PERCENT:
+		return parse_percent(key, text, dst, err, errlen);
+	case MMP_T_SECONDS:
+		return parse_seconds(key, text, dst, err, errlen);
 	case MMP_T_STRING:
 		*(const char **)dst = text;
 		return 0;
@@ -379,6 +490,18 @@ const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf
 {
 	buf[0] = '\0';
 	switch (key->type) {
+	case MMP_T_REPEAT:
+		if (*(const uint32_t *)src == 0)
+			snprintf(buf, len, "auto");
+		else
+			snprintf(buf, len, "%u", *(const uint32_t *)src);
+		break;
+	case MMP_T_PERCENT:
+		snprintf(buf, len, "%g%%", *(const double *)src * 100);
+		break;
+	case MMP_T_SECONDS:
+		snprintf(buf, len, "%gs", *(const double *)src);
+		break;
 	case MMP_T_STRING:
 	case MMP_T_EVENTS:
 	case MMP_T_CONTROLS: {
@@ -541,7 +664,19 @@ static void limits_text(const struct mmp_key *k, char *buf, size_t len)
 		snprintf(buf, len, "names and presets, see --list-events; none");
 		break;
 	case MMP_T_CONTROLS:
-		snprintf(buf, len, "auto, none, or a list");
+		snprintf(buf, len, "auto, none, or a list of: %s", mmp_controls_names());
+		break;
+	case MMP_T_REPEAT:
+		snprintf(buf, len, "auto, or %llu to %llu", (unsigned long long)k->min,
+			 (unsigned long long)k->max);
+		break;
+	case MMP_T_PERCENT:
+		snprintf(buf, len, "%llu%% to %llu%%", (unsigned long long)k->min,
+			 (unsigned long long)k->max);
+		break;
+	case MMP_T_SECONDS:
+		snprintf(buf, len, "%llus to %llus", (unsigned long long)k->min,
+			 (unsigned long long)k->max);
 		break;
 	}
 }

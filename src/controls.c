@@ -1,33 +1,309 @@
-/* Building a job's ladder of controls (see controls.h). */
+/* The control table and the ladder built from it (see controls.h). */
 #include "mmprof/controls.h"
-#include "mmprof/lists.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/lists.h"
 #include "mmprof/probe.h"
 #include "mmprof/suggest.h"
 
-static const char *const names[MMP_CONTROL_COUNT + 1] = {
-	"fit", "prefault", "padded", "private", "bulk", "solo", NULL,
-};
-
-const char *mmp_control_name(unsigned bit)
+static int uses(const struct mmp_run *run, enum mmp_key_id key)
 {
-	for (unsigned i = 0; i < MMP_CONTROL_COUNT; i++)
-		if (bit == 1u << i)
-			return names[i];
-	return "?";
+	return (run->applies & MMP_KEY_BIT(key)) != 0;
+}
+
+/* Keys a probe reads decide what a rung may change. */
+static void set_applies(struct mmp_run *run)
+{
+	run->applies = ~UINT64_C(0);
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
+		if (!mmp_probe_uses(run->p.probe, (enum mmp_key_id)k))
+			run->applies &= ~MMP_KEY_BIT(k);
+}
+
+/* A rung reading with another probe: the keys it does not read go back to
+ * their defaults, as the config would have them. */
+static void swap_probe(struct mmp_run *run, const struct mmp_probe *probe)
+{
+	run->p.probe = probe;
+	run->p.access = 0; /* the probe's own default */
+	set_applies(run);
+	if (!uses(run, MMP_KEY_TALLY))
+		run->p.tally = MMP_TALLY_LOCAL;
+}
+
+static int replan(struct mmp_rung *r, unsigned threads, const struct mmp_topology *topo,
+		  struct mmp_error *err)
+{
+	r->run.p.threads = threads;
+	mmp_pin_plan_free(&r->pins);
+	return mmp_topology_plan(topo, &r->run.p.placement, threads, &r->pins, err) ? -EINVAL : 1;
+}
+
+static int apply_fit(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err)
+{
+	if (!r->pins.oversubscribed)
+		return 0;
+	return replan(r, r->pins.npus, topo, err);
+}
+
+static int apply_prefault(struct mmp_rung *r, const struct mmp_topology *topo,
+			  struct mmp_error *err)
+{
+	(void)topo, (void)err;
+	if (!uses(&r->run, MMP_KEY_PREFAULT) || r->run.p.prefault)
+		return 0;
+	r->run.p.prefault = true;
+	return 1;
+}
+
+static int apply_padded(struct mmp_rung *r, const struct mmp_topology *topo,
+			struct mmp_error *err)
+{
+	(void)topo, (void)err;
+	if (r->run.p.threads < 2 || !uses(&r->run, MMP_KEY_TALLY) ||
+	    r->run.p.tally != MMP_TALLY_PACKED)
+		return 0;
+	r->run.p.tally = MMP_TALLY_PADDED;
+	return 1;
+}
+
+static int apply_private(struct mmp_rung *r, const struct mmp_topology *topo,
+			 struct mmp_error *err)
+{
+	struct mmp_params *p = &r->run.p;
+	int changed = 0;
+	(void)topo, (void)err;
+	if (p->threads < 2)
+		return 0;
+	if (uses(&r->run, MMP_KEY_TALLY) && p->tally == MMP_TALLY_ATOMIC) {
+		p->tally = MMP_TALLY_PADDED;
+		changed = 1;
+	}
+	if (uses(&r->run, MMP_KEY_REFCOUNT) && p->refcount == MMP_REFCOUNT_SHARED) {
+		p->refcount = MMP_REFCOUNT_PRIVATE;
+		changed = 1;
+	}
+	return changed;
+}
+
+static int apply_tally(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err)
+{
+	(void)topo, (void)err;
+	if (!uses(&r->run, MMP_KEY_TALLY) || r->run.p.tally == MMP_TALLY_LOCAL)
+		return 0;
+	r->run.p.tally = MMP_TALLY_LOCAL;
+	return 1;
+}
+
+static int apply_bulk(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err)
+{
+	const char *name = r->run.p.probe->bulk;
+	const struct mmp_probe *bulk = name ? mmp_probe_find(name) : NULL;
+	(void)topo, (void)err;
+	if (!bulk)
+		return 0;
+	swap_probe(&r->run, bulk);
+	return 1;
+}
+
+static int apply_solo(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err)
+{
+	unsigned threads = r->run.p.threads;
+	int pu = r->pins.pu[0];
+	(void)topo;
+	if (threads < 2)
+		return 0;
+	/* One thread over the first thread's slice, where that thread ran. */
+	r->end = (r->end ? r->end : r->run.p.size) / threads;
+	r->run.p.threads = 1;
+	mmp_pin_plan_free(&r->pins);
+	r->pins.pu = malloc(sizeof(int));
+	if (!r->pins.pu)
+		return mmp_error_set(err, -ENOMEM, "out of memory");
+	r->pins.pu[0] = pu;
+	r->pins.nthreads = r->pins.npus = 1;
+	r->pins.oversubscribed = 0;
+	return 1;
+}
+
+static int apply_limit(struct mmp_rung *r, const struct mmp_topology *topo,
+		       struct mmp_error *err)
+{
+	(void)topo, (void)err;
+	if (r->run.p.probe == mmp_probe_find("limit") && r->run.p.prefault)
+		return 0;
+	swap_probe(&r->run, mmp_probe_find("limit"));
+	/* The ceiling never pays for faults: its pages are mapped in first. */
+	r->run.p.prefault = true;
+	return 1;
+}
+
+/* Which shared state the private control makes per-thread. */
+static void private_detail(const struct mmp_run *run, char *buf, size_t len)
+{
+	int refcount = uses(run, MMP_KEY_REFCOUNT) && run->p.refcount == MMP_REFCOUNT_SHARED;
+	int tally = uses(run, MMP_KEY_TALLY) && run->p.tally == MMP_TALLY_ATOMIC;
+	snprintf(buf, len, "%s%s%s", refcount ? "refcount" : "", refcount && tally ? ", " : "",
+		 tally ? "atomic tally" : "");
+}
+
+static void tally_detail(const struct mmp_run *run, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s tally, an atomic add per hit", mmp_tally_names[run->p.tally]);
+}
+
+static void padded_detail(const struct mmp_run *run, char *buf, size_t len)
+{
+	(void)run;
+	snprintf(buf, len, "packed tally");
+}
+
+static void limit_detail(const struct mmp_run *run, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", run->p.probe->loop ? run->p.probe->loop : run->p.probe->name);
+}
+
+static const char *fix_fit(const char *d)
+{
+	(void)d;
+	return "use at most as many threads as the placement has PUs";
+}
+
+static const char *fix_prefault(const char *d)
+{
+	(void)d;
+	return "map the pages in before the loop (MAP_POPULATE, prefault) or read them with "
+	       "read()";
+}
+
+static const char *fix_padded(const char *d)
+{
+	(void)d;
+	return "pad per-thread counters onto lines of their own (128 bytes apart)";
+}
+
+static const char *fix_private(const char *d)
+{
+	return strstr(d, "refcount") ? "take the reference once per thread or per view, not per "
+				       "call"
+				     : "count per thread and add up at the end";
+}
+
+static const char *fix_tally(const char *d)
+{
+	(void)d;
+	return "count in a local variable and publish the sum once";
+}
+
+static const char *fix_bulk(const char *d)
+{
+	(void)d;
+	return "read in bulk: fewer, larger calls";
+}
+
+static const char *fix_solo(const char *d)
+{
+	(void)d;
+	return "use fewer threads: these slow each other down on shared caches and memory "
+	       "bandwidth";
+}
+
+static const char *fix_limit(const char *d)
+{
+	(void)d;
+	return "scan the bytes in bulk with a loop the compiler can vectorise";
+}
+
+static const struct mmp_evidence_def ev_switches[] = {
+	{ "context switches/run", MMP_ROLE_CONTEXT_SWITCHES, 0, 0, "context-switches" },
+};
+static const struct mmp_evidence_def ev_faults[] = {
+	{ "faults/MiB", MMP_ROLE_PAGE_FAULTS, 0, 1 << 20, "page-faults" },
+	{ "minor faults/MiB", MMP_ROLE_MINOR_FAULTS, 0, 1 << 20, "minor-faults" },
+};
+static const struct mmp_evidence_def ev_sharing[] = {
+	{ "contention/KiB", MMP_ROLE_CONTENTION, 0, 1024, "the contention preset (HITM)" },
+	{ "cycles/instruction", MMP_ROLE_CYCLES, MMP_ROLE_INSTRUCTIONS, 0, "cycles, instructions" },
+};
+static const struct mmp_evidence_def ev_per_call[] = {
+	{ "instructions/byte", MMP_ROLE_INSTRUCTIONS, 0, 1, "instructions" },
+	{ "syscalls/MiB", MMP_ROLE_SYSCALLS, 0, 1 << 20, "raw_syscalls:sys_enter" },
+};
+static const struct mmp_evidence_def ev_scaling[] = {
+	{ "migrations/run", MMP_ROLE_MIGRATIONS, 0, 0, "cpu-migrations" },
+};
+static const struct mmp_evidence_def ev_loop[] = {
+	{ "instructions/byte", MMP_ROLE_INSTRUCTIONS, 0, 1, "instructions" },
+};
+#define EV(a) a, sizeof(a) / sizeof(a[0])
+
+static const struct mmp_control_info table[] = {
+	{ MMP_CONTROL_FIT, "fit", "oversubscription", "threads = the placement's PUs",
+	  "more threads than PUs", apply_fit, NULL, fix_fit, EV(ev_switches), 0 },
+	{ MMP_CONTROL_PREFAULT, "prefault", "page faults",
+	  "pages mapped in before timing (MAP_POPULATE)", "a mapping probe without prefault",
+	  apply_prefault, NULL, fix_prefault, EV(ev_faults), 0 },
+	{ MMP_CONTROL_PADDED, "padded", "false sharing",
+	  "a packed per-thread tally padded 128 bytes apart", "tally = packed, 2+ threads",
+	  apply_padded, padded_detail, fix_padded, EV(ev_sharing), 1 },
+	{ MMP_CONTROL_PRIVATE, "private", "true sharing",
+	  "shared state per thread and padded (the refcount word, an atomic tally)",
+	  "refcount = shared or tally = atomic, 2+ threads", apply_private, private_detail,
+	  fix_private, EV(ev_sharing), 1 },
+	{ MMP_CONTROL_TALLY, "tally", "atomic tally",
+	  "hits counted in a register instead of an atomic add per hit (Interlocked.Increment)",
+	  "tally = atomic, packed or padded", apply_tally, tally_detail, fix_tally,
+	  EV(ev_per_call), 0 },
+	{ MMP_CONTROL_BULK, "bulk", "per-call",
+	  "the same bytes through the probe's bulk path (4 KiB calls)",
+	  "mmap_byte, accessor_byte", apply_bulk, NULL, fix_bulk, EV(ev_per_call), 0 },
+	{ MMP_CONTROL_SOLO, "solo", "scaling", "one thread over the first thread's slice",
+	  "2+ threads", apply_solo, NULL, fix_solo, EV(ev_scaling), 0 },
+	{ MMP_CONTROL_LIMIT, "limit", "loop",
+	  "the same bytes through limit's vectorised scan, pages mapped in: what is left is "
+	  "the memory system's",
+	  "every job but limit itself", apply_limit, limit_detail, fix_limit, EV(ev_loop), 0 },
+};
+#define NCONTROLS (sizeof(table) / sizeof(table[0]))
+_Static_assert(NCONTROLS <= 8, "control masks are 8 bits (MMP_CONTROLS_ALL)");
+
+const struct mmp_control_info *mmp_controls(size_t *count)
+{
+	*count = NCONTROLS;
+	return table;
+}
+
+const struct mmp_control_info *mmp_control_by_bit(unsigned bit)
+{
+	for (size_t i = 0; i < NCONTROLS; i++)
+		if (table[i].bit == bit)
+			return &table[i];
+	return NULL;
+}
+
+const char *mmp_controls_names(void)
+{
+	static char names[256];
+	if (!names[0]) {
+		size_t used = 0;
+		for (size_t i = 0; i < NCONTROLS && used < sizeof(names); i++)
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 i ? ", " : "", table[i].name);
+	}
+	return names;
 }
 
 int mmp_controls_parse(const char *text, unsigned *mask, char *err, size_t errlen)
 {
-	static const char *const all[] = { "auto", "none", "fit", "prefault", "padded",
-					   "private", "bulk", "solo" };
+	const char *all[NCONTROLS + 2] = { "auto", "none" };
 	char name[64];
 	int words = 0, alone = 0;
 
+	for (size_t i = 0; i < NCONTROLS; i++)
+		all[i + 2] = table[i].name;
 	*mask = 0;
 	for (const char *p = text; mmp_list_next(&p, name, sizeof(name)); words++) {
 		unsigned bit = 0;
@@ -35,16 +311,14 @@ int mmp_controls_parse(const char *text, unsigned *mask, char *err, size_t errle
 			alone = 1;
 			bit = name[0] == 'a' ? MMP_CONTROLS_ALL : 0;
 		} else {
-			for (unsigned i = 0; i < MMP_CONTROL_COUNT; i++)
-				if (strcmp(name, names[i]) == 0)
-					bit = 1u << i;
+			for (size_t i = 0; i < NCONTROLS; i++)
+				if (strcmp(name, table[i].name) == 0)
+					bit = table[i].bit;
 			if (!bit) {
-				const char *hint = mmp_suggest(name, all, 8);
-				snprintf(err, errlen,
-					 "unknown control '%s'%s%s%s (auto, none, or fit, prefault, "
-					 "padded, private, bulk, solo)",
+				const char *hint = mmp_suggest(name, all, NCONTROLS + 2);
+				snprintf(err, errlen, "unknown control '%s'%s%s%s (auto, none, or %s)",
 					 name, hint ? " (did you mean '" : "", hint ? hint : "",
-					 hint ? "'?)" : "");
+					 hint ? "'?)" : "", mmp_controls_names());
 				return -EINVAL;
 			}
 		}
@@ -61,88 +335,7 @@ int mmp_controls_parse(const char *text, unsigned *mask, char *err, size_t errle
 	return 0;
 }
 
-/* Keys a probe reads decide what a rung may change. */
-static void set_applies(struct mmp_run *run)
-{
-	run->applies = ~UINT64_C(0);
-	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
-		if (!mmp_probe_uses(run->p.probe, (enum mmp_key_id)k))
-			run->applies &= ~MMP_KEY_BIT(k);
-}
-
-static int uses(const struct mmp_run *run, enum mmp_key_id key)
-{
-	return (run->applies & MMP_KEY_BIT(key)) != 0;
-}
-
-/* Apply one control to a copy of the rung below; 0 when it does not apply
- * to this job. */
-static int apply(unsigned bit, struct mmp_rung *r, const struct mmp_topology *topo,
-		 struct mmp_error *err)
-{
-	struct mmp_run *run = &r->run;
-	unsigned threads = run->p.threads;
-
-	switch (bit) {
-	case MMP_CONTROL_FIT:
-		if (!r->plan.oversubscribed)
-			return 0;
-		run->p.threads = r->plan.npus;
-		mmp_pin_plan_free(&r->plan);
-		return mmp_topology_plan(topo, &run->p.placement, run->p.threads, &r->plan, err)
-			       ? -1
-			       : 1;
-	case MMP_CONTROL_PREFAULT:
-		if (!uses(run, MMP_KEY_PREFAULT) || run->p.prefault)
-			return 0;
-		run->p.prefault = true;
-		return 1;
-	case MMP_CONTROL_PADDED:
-		if (threads < 2 || !uses(run, MMP_KEY_TALLY) || run->p.tally != MMP_TALLY_PACKED)
-			return 0;
-		run->p.tally = MMP_TALLY_PADDED;
-		return 1;
-	case MMP_CONTROL_PRIVATE: {
-		int changed = 0;
-		if (threads < 2)
-			return 0;
-		if (uses(run, MMP_KEY_TALLY) && run->p.tally == MMP_TALLY_ATOMIC) {
-			run->p.tally = MMP_TALLY_PADDED;
-			changed = 1;
-		}
-		if (uses(run, MMP_KEY_REFCOUNT) && run->p.refcount == MMP_REFCOUNT_SHARED)
-			changed = 1; /* the runner gives each thread its own word */
-		return changed;
-	}
-	case MMP_CONTROL_BULK: {
-		const struct mmp_probe *bulk =
-			run->p.probe->bulk ? mmp_probe_find(run->p.probe->bulk) : NULL;
-		if (!bulk)
-			return 0;
-		run->p.probe = bulk;
-		run->p.access = 0; /* the bulk probe's own default */
-		set_applies(run);
-		return 1;
-	}
-	case MMP_CONTROL_SOLO:
-		if (threads < 2)
-			return 0;
-		r->solo_of = threads;
-		run->p.threads = 1;
-		int pu = r->plan.pu[0];
-		mmp_pin_plan_free(&r->plan);
-		r->plan.pu = malloc(sizeof(int));
-		if (!r->plan.pu)
-			return mmp_error_set(err, -ENOMEM, "out of memory"), -1;
-		r->plan.pu[0] = pu; /* where the job's first thread ran */
-		r->plan.nthreads = r->plan.npus = 1;
-		r->plan.oversubscribed = 0;
-		return 1;
-	}
-	return 0;
-}
-
-static int copy_plan(struct mmp_pin_plan *dst, const struct mmp_pin_plan *src)
+static int copy_pins(struct mmp_pin_plan *dst, const struct mmp_pin_plan *src)
 {
 	*dst = *src;
 	dst->pu = malloc(sizeof(int) * (src->nthreads ? src->nthreads : 1));
@@ -152,7 +345,7 @@ static int copy_plan(struct mmp_pin_plan *dst, const struct mmp_pin_plan *src)
 	return 0;
 }
 
-int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_plan,
+int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_pins,
 		     const struct mmp_topology *topo, struct mmp_ladder *out,
 		     struct mmp_error *err)
 {
@@ -162,37 +355,41 @@ int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_p
 	memset(out, 0, sizeof(*out));
 	if (job->p.controls && mmp_controls_parse(job->p.controls, &wanted, msg, sizeof(msg)))
 		return mmp_error_set(err, -EINVAL, "%s", msg);
-	out->rung = calloc(MMP_CONTROL_COUNT + 1, sizeof(*out->rung));
+	out->rung = calloc(NCONTROLS + 1, sizeof(*out->rung));
 	if (!out->rung)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 	out->rung[0].run = *job;
-	if (copy_plan(&out->rung[0].plan, job_plan))
+	if (copy_pins(&out->rung[0].pins, job_pins))
 		goto nomem;
 	out->n = 1;
-	for (unsigned i = 0; i < MMP_CONTROL_COUNT; i++) {
-		unsigned bit = 1u << i;
-		if (!(wanted & bit))
+	for (size_t i = 0; i < NCONTROLS && wanted; i++) {
+		if (!(wanted & table[i].bit))
 			continue;
 		struct mmp_rung *below = &out->rung[out->n - 1], *r = &out->rung[out->n];
 		*r = *below;
-		if (copy_plan(&r->plan, &below->plan))
+		if (copy_pins(&r->pins, &below->pins))
 			goto nomem;
-		r->added = bit;
-		int applied = apply(bit, r, topo, err);
+		r->added = table[i].bit;
+		int applied = table[i].apply(r, topo, err);
 		if (applied < 0) {
-			mmp_pin_plan_free(&r->plan);
+			mmp_pin_plan_free(&r->pins);
 			mmp_ladder_free(out);
-			return err->code ? err->code : -EINVAL;
+			return applied;
 		}
 		if (!applied) {
-			mmp_pin_plan_free(&r->plan);
+			mmp_pin_plan_free(&r->pins);
 			continue;
 		}
-		r->run.control = below->run.control | bit;
+		r->run.control = below->run.control | table[i].bit;
 		size_t len = strlen(r->run.control_name); /* copied from below */
 		snprintf(r->run.control_name + len, sizeof(r->run.control_name) - len, "%s%s",
-			 len ? "+" : "", names[i]);
+			 len ? "+" : "", table[i].name);
 		out->n++;
+	}
+	/* A ladder of the job alone is no ladder. */
+	if (out->n == 1) {
+		mmp_pin_plan_free(&out->rung[0].pins);
+		out->n = 0;
 	}
 	return 0;
 nomem:
@@ -203,7 +400,7 @@ nomem:
 void mmp_ladder_free(struct mmp_ladder *ladder)
 {
 	for (size_t i = 0; ladder->rung && i < ladder->n; i++)
-		mmp_pin_plan_free(&ladder->rung[i].plan);
+		mmp_pin_plan_free(&ladder->rung[i].pins);
 	free(ladder->rung);
 	memset(ladder, 0, sizeof(*ladder));
 }

@@ -14,6 +14,8 @@ struct row {
 	const struct mmp_run_info *info;
 	const struct mmp_rep *rep;
 	const struct mmp_meta *meta;
+	const struct mmp_planned *planned;
+	const struct mmp_plan *plan;
 	unsigned thread; /* per-thread file */
 };
 
@@ -76,6 +78,75 @@ static void col_control(const struct row *r, char *buf, size_t len)
 static void col_rep(const struct row *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%u", r->rep->index);
+}
+
+static void col_run(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%zu", r->planned->run.index + 1);
+}
+
+static void col_parent(const struct row *r, char *buf, size_t len)
+{
+	size_t parent = r->planned->copy_of >= 0 ? (size_t)r->planned->copy_of : r->planned->point;
+	snprintf(buf, len, "%zu", parent + 1);
+}
+
+static void col_set(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%zu", r->planned->set + 1);
+}
+
+static void col_round(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u", r->rep->round);
+}
+
+static void col_position(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u", r->rep->position);
+}
+
+static void col_disturbed(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", r->rep->dist.disturbed ? "true" : "false");
+}
+
+static void col_disturbed_why(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", r->rep->dist.why);
+}
+
+static void col_overlap(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.4f", r->rep->dist.overlap);
+}
+
+static void col_wait(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->dist.wait_max >= 0)
+		snprintf(buf, len, "%.4f", r->rep->dist.wait_max);
+}
+
+static void col_busy(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->dist.busy >= 0)
+		snprintf(buf, len, "%.4f", r->rep->dist.busy);
+}
+
+static void col_pressure(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->dist.pressure >= 0)
+		snprintf(buf, len, "%.4f", r->rep->dist.pressure);
+}
+
+static void col_nivcsw(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64, r->rep->dist.nivcsw);
+}
+
+static void col_order_seed(const struct row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64, r->plan->seed);
 }
 
 static void col_bytes(const struct row *r, char *buf, size_t len)
@@ -217,13 +288,25 @@ static const struct column columns[] = {
 	{ "tally", col_tally, "atomic, packed, padded or local (empty: probe has none)" },
 	{ "placement", col_placement, "placement policy as written" },
 	{ "control", col_control, "controls applied, as prefault+private (empty: the job itself)" },
+	{ "run", col_run, "the run's number in the plan (--dry-run shows it)" },
+	{ "parent", col_parent, "the job point a control rung belongs to; the limit run a copy repeats (in another comparison set); its own run for a job point" },
+	{ "set", col_set, "the comparison set: runs measured side by side, in rounds" },
 	{ "rep", col_rep, "recorded repetition, from 0" },
+	{ "round", col_round, "the set's round, warmup rounds counted (rep + warmup)" },
+	{ "position", col_position, "the run's place in its round, from 0 (the order is shuffled every round)" },
 	{ "bytes", col_bytes, "bytes read" },
 	{ "elapsed_ns", col_elapsed, "first thread's start to last thread's end" },
 	{ "ns_per_byte", col_ns_per_byte, "elapsed_ns / bytes" },
 	{ "result", col_result, "zero count, or for histograms the sum of all bytes" },
 	{ "result_ok", col_result_ok, "result equal to the reference scan, bin for bin" },
 	{ "oversubscribed", col_oversubscribed, "more threads than PUs in the placement" },
+	{ "disturbed", col_disturbed, "the threads did not run together undisturbed (see disturbed_why)" },
+	{ "disturbed_why", col_disturbed_why, "why: threads overlapped N% of the time, a thread waited N% of its time for a CPU, or the PUs were N% busy with its threads" },
+	{ "overlap", col_overlap, "share of the shortest thread's time during which every thread was inside its slice" },
+	{ "wait_max", col_wait, "largest share of a thread's time spent runnable but waiting for a CPU (schedstat); empty: unknown" },
+	{ "busy", col_busy, "oversubscribed runs: threads' CPU time / (PUs x elapsed); empty otherwise" },
+	{ "cpu_pressure", col_pressure, "/proc/pressure/cpu some: share of the repetition some task on the machine waited for a CPU; empty: no PSI" },
+	{ "nivcsw", col_nivcsw, "involuntary context switches of the run's threads" },
 	{ "run_id", col_run_id, "random id of this mmprof invocation" },
 	{ "host", col_host, "host name" },
 	{ "cpu_model", col_cpu_model, "from /proc/cpuinfo" },
@@ -231,6 +314,7 @@ static const struct column columns[] = {
 	  "uname -r (the contract's `kernel`; renamed: `kernel` is the probe kernel)" },
 	{ "mmprof_version", col_version, "mmprof version" },
 	{ "started_at", col_started_at, "invocation start, ISO 8601 UTC" },
+	{ "order_seed", col_order_seed, "seed of the rounds' shuffled order (order_seed = this repeats it)" },
 	{ "file", col_file, "data file read" },
 	{ "fill", col_fill, "fill of generated data" },
 	{ "seed", col_seed, "seed of generated data" },
@@ -255,7 +339,8 @@ static const struct column thread_columns[] = {
 	{ "access", col_access, NULL },		{ "buffer", col_buffer, NULL },
 	{ "refcount", col_refcount, NULL },	{ "tally", col_tally, NULL },
 	{ "placement", col_placement, NULL },	{ "control", col_control, NULL },
-	{ "rep", col_rep, NULL },		{ "thread", col_thread, NULL },
+	{ "run", col_run, NULL },		{ "rep", col_rep, NULL },
+	{ "thread", col_thread, NULL },
 	{ "pu_planned", col_thread_pu_planned, NULL },
 	{ "pu_seen", col_thread_pu_seen, NULL },
 	{ "allowed", col_thread_allowed, NULL },
@@ -331,13 +416,14 @@ static void event_cells(const struct mmp_csv *csv, FILE *f, const struct mmp_run
 }
 
 int mmp_csv_open(struct mmp_csv *csv, const char *path, const struct mmp_meta *meta,
-		 const char *const *events, size_t nevents, const char *threads_path,
-		 struct mmp_error *err)
+		 const struct mmp_plan *plan, const char *const *events, size_t nevents,
+		 const char *threads_path, struct mmp_error *err)
 {
 	int rc;
 
 	memset(csv, 0, sizeof(*csv));
 	csv->meta = meta;
+	csv->plan = plan;
 	csv->events = events;
 	csv->nevents = nevents;
 	csv->path = strdup(path);
@@ -370,7 +456,7 @@ int mmp_csv_open(struct mmp_csv *csv, const char *path, const struct mmp_meta *m
 int mmp_csv_row(struct mmp_csv *csv, const struct mmp_run_info *info,
 		const struct mmp_rep *rep, struct mmp_error *err)
 {
-	struct row r = { info, rep, csv->meta, 0 };
+	struct row r = { info, rep, csv->meta, &csv->plan->runs[info->run->index], csv->plan, 0 };
 	char buf[4096];
 
 	for (size_t i = 0; i < NCOLUMNS; i++) {

@@ -34,7 +34,7 @@ int mmp_eventplan_build(struct mmp_eventplan *ep, const struct mmp_plan *plan, c
 {
 	memset(ep, 0, sizeof(*ep));
 	for (size_t r = 0; r < plan->nruns; r++) {
-		const char *spec = plan->runs[r].p.events;
+		const char *spec = plan->runs[r].run.p.events;
 		if (!spec || mmp_eventplan_set(ep, spec))
 			continue;
 		struct mmp_eventplan_set *grown = realloc(ep->sets, (ep->nsets + 1) * sizeof(*grown));

@@ -1,6 +1,7 @@
-/* mmprof: parse the command line, then config -> plan -> placement ->
- * session.  Exit status: 0 done, 1 a run failed, 2 bad usage or config
- * (nothing run), 130 interrupted. */
+/* mmprof: parse the command line, then config -> job points -> plan ->
+ * session -> report.  Exit status: 0 done, 1 a run failed, 2 bad usage or
+ * config (nothing run), 3 an answer says regressed and --fail-on-regression
+ * was given, 130 interrupted. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -9,16 +10,26 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mmprof/companions.h"
 #include "mmprof/config.h"
+#include "mmprof/controls.h"
 #include "mmprof/csv.h"
 #include "mmprof/listing.h"
 #include "mmprof/meta.h"
+#include "mmprof/plan.h"
 #include "mmprof/probe.h"
+#include "mmprof/report.h"
 #include "mmprof/session.h"
 #include "mmprof/topology.h"
 #include "mmprof/units.h"
 
-enum exit_status { EXIT_DONE = 0, EXIT_RUN_FAILED = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+enum exit_status {
+	EXIT_DONE = 0,
+	EXIT_RUN_FAILED = 1,
+	EXIT_USAGE = 2,
+	EXIT_REGRESSED = 3,
+	EXIT_INTERRUPTED = 130,
+};
 
 enum opt_id {
 	OPT_CONFIG = 'c',
@@ -34,6 +45,7 @@ enum opt_id {
 	OPT_LIST_COLUMNS,
 	OPT_LIST_EVENTS,
 	OPT_PER_THREAD,
+	OPT_FAIL_ON_REGRESSION,
 };
 
 /* The one table of command-line options: getopt_long's list and --help
@@ -55,6 +67,8 @@ static const struct cli_option {
 	  "print the machine and each run's planned PUs; run nothing" },
 	{ "per-thread", no_argument, OPT_PER_THREAD, NULL,
 	  "also write each thread's time and counts to NAME.threads.csv" },
+	{ "fail-on-regression", no_argument, OPT_FAIL_ON_REGRESSION, NULL,
+	  "exit 3 when an answer says a fix regressed (for CI)" },
 	{ "list-probes", no_argument, OPT_LIST_PROBES, NULL, "list the probes" },
 	{ "list-events", no_argument, OPT_LIST_EVENTS, NULL,
 	  "list presets, and the events this machine can and cannot count" },
@@ -72,7 +86,7 @@ struct cli {
 	const char *config;
 	const char *csv;
 	unsigned long repeat; /* 0: as configured */
-	int dry_run, topology, quiet, per_thread;
+	int dry_run, topology, quiet, per_thread, fail_on_regression;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -112,8 +126,16 @@ static void usage(FILE *out)
 	fprintf(out, "\nconfig keys ([global] sets defaults for every job section; a comma list\n"
 		     "runs once per value, several lists run their product):\n");
 	mmp_keys_print(out, 0);
+	fprintf(out, "\ncontrols (controls = auto runs every one that applies, in this order;\n"
+		     "each rung adds its control to the ones above it):\n");
+	size_t nc;
+	const struct mmp_control_info *ctl = mmp_controls(&nc);
+	for (size_t i = 0; i < nc; i++)
+		fprintf(out, "    %-10s %s: %s (when: %s)\n", ctl[i].name, ctl[i].cause,
+			ctl[i].changes, ctl[i].applies);
 	fprintf(out, "\nexit status: 0 done, 1 a run failed or a result was wrong, 2 bad usage\n"
-		     "or config (nothing run), 130 interrupted (measured rows are kept).\n"
+		     "or config (nothing run), 3 an answer says regressed and\n"
+		     "--fail-on-regression was given, 130 interrupted (measured rows are kept).\n"
 		     "environment: MMPROF_DATA sets the data directory (default ./data).\n");
 }
 
@@ -180,6 +202,9 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_PER_THREAD:
 			cli->per_thread = 1;
 			break;
+		case OPT_FAIL_ON_REGRESSION:
+			cli->fail_on_regression = 1;
+			break;
 		case OPT_LIST_PROBES:
 			list_probes();
 			return EXIT_DONE;
@@ -193,10 +218,12 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 					c == OPT_LIST_KEYS ? "list-keys" : "list-columns");
 				return EXIT_USAGE;
 			}
-			if (c == OPT_LIST_KEYS)
+			if (c == OPT_LIST_KEYS) {
 				mmp_keys_print(stdout, md);
-			else
+			} else {
 				mmp_csv_print_columns(stdout, md);
+				mmp_companions_print_columns(stdout, md);
+			}
 			return EXIT_DONE;
 		}
 		case OPT_VERSION:
@@ -236,10 +263,67 @@ static int print_diags(const struct mmp_config *cfg)
 	return EXIT_USAGE;
 }
 
+static void print_topology(const struct mmp_topology *topo, const struct mmp_plan *plan)
+{
+	char pus[512], label[320];
+	mmp_topology_print(topo, stdout);
+	for (size_t i = 0; i < plan->nruns; i++) {
+		const struct mmp_planned *r = &plan->runs[i];
+		printf("run %zu %s placement=%s: PUs %s%s\n", i + 1,
+		       mmp_planned_label(r, label, sizeof(label)), r->run.p.placement.spec,
+		       mmp_pin_plan_format(&r->pins, pus, sizeof(pus)),
+		       r->pins.oversubscribed ? " (oversubscribed)" : "");
+	}
+}
+
+/* The report, from the results the session computed. */
+static void report(const struct mmp_session_out *so, enum mmp_table table)
+{
+	const struct mmp_results *res = &so->res;
+	if (table != MMP_TABLE_SIZES)
+		mmp_report_table(stdout, res);
+	if (table != MMP_TABLE_RUNS)
+		mmp_report_sizes(stdout, res);
+	mmp_report_ratios(stdout, res);
+	mmp_report_metrics(stdout, res);
+	mmp_report_verdicts(stdout, res);
+}
+
+static void summary(const struct mmp_session *s, const struct mmp_session_out *so)
+{
+	const struct mmp_answers *a = &so->res.answers;
+	size_t yes = 0, no = 0, open = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		yes += a->a[i].outcome == MMP_OUTCOME_YES;
+		no += a->a[i].outcome == MMP_OUTCOME_NO;
+		open += a->a[i].outcome == MMP_OUTCOME_INCONCLUSIVE;
+	}
+	if (so->interrupted) {
+		fprintf(stderr, "mmprof: interrupted: the %lu row(s) measured so far are in %s\n",
+			so->rows, s->csv_path);
+		return;
+	}
+	if (s->quiet)
+		return;
+	fprintf(stderr, "mmprof: %zu run(s), %lu row(s) in %s", s->plan->nruns, so->rows,
+		s->csv_path);
+	if (so->wrote_attribution)
+		fprintf(stderr, ", %s", so->attribution_path);
+	if (so->wrote_answers)
+		fprintf(stderr, ", %s", so->answers_path);
+	if (s->per_thread)
+		fprintf(stderr, ", %s", so->threads_path);
+	fprintf(stderr, "; %.1f s", so->seconds);
+	if (a->n)
+		fprintf(stderr, "; answers: %zu yes, %zu no, %zu inconclusive", yes, no, open);
+	fprintf(stderr, "\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli;
 	struct mmp_config cfg;
+	struct mmp_sweep sweep = { 0 };
 	struct mmp_plan plan = { 0 };
 	struct mmp_topology *topo = NULL;
 	struct mmp_error err = { 0 };
@@ -259,25 +343,41 @@ int main(int argc, char **argv)
 		status = EXIT_USAGE;
 		goto out;
 	}
-	rc = mmp_config_expand(&cfg, &plan);
+	rc = mmp_config_expand(&cfg, &sweep);
 	if (rc) {
 		status = rc == -EINVAL ? print_diags(&cfg) : EXIT_RUN_FAILED;
 		goto out;
 	}
-	for (size_t i = 0; cli.repeat && i < plan.nruns; i++)
-		plan.runs[i].p.repeat = (uint32_t)cli.repeat;
+	for (size_t i = 0; cli.repeat && i < sweep.nruns; i++)
+		sweep.runs[i].p.repeat = (uint32_t)cli.repeat;
 
 	if (mmp_topology_load(&topo, NULL, &err)) {
 		fprintf(stderr, "mmprof: %s\n", err.msg);
 		status = EXIT_RUN_FAILED;
 		goto out;
 	}
+	rc = mmp_plan_build(&cfg, &sweep, topo, &plan);
+	if (rc) {
+		status = rc == -EINVAL ? print_diags(&cfg) : EXIT_RUN_FAILED;
+		goto out;
+	}
 	if (cli.csv)
 		snprintf(csv_path, sizeof(csv_path), "%s", cli.csv);
-	else if (plan.nruns && plan.runs[0].p.csv)
-		snprintf(csv_path, sizeof(csv_path), "%s", plan.runs[0].p.csv);
+	else if (sweep.nruns && sweep.runs[0].p.csv)
+		snprintf(csv_path, sizeof(csv_path), "%s", sweep.runs[0].p.csv);
 	else
 		mmp_default_csv_path(cli.config, csv_path, sizeof(csv_path));
+
+	if (cli.topology || cli.dry_run) {
+		if (cli.topology)
+			print_topology(topo, &plan);
+		if (cli.dry_run) {
+			mmp_plan_print(&plan, &cfg, stdout);
+			printf("\nCSV: %s\n", csv_path);
+		}
+		status = EXIT_DONE;
+		goto out;
+	}
 
 	struct mmp_session s = {
 		.cfg = &cfg,
@@ -289,30 +389,39 @@ int main(int argc, char **argv)
 		.progress = !cli.quiet && isatty(STDERR_FILENO),
 		.stop = &stop_requested,
 	};
-	rc = mmp_session_place(&s);
-	if (rc) {
-		status = rc == -EINVAL ? print_diags(&cfg) : EXIT_RUN_FAILED;
-		goto out_session;
-	}
-	if (cli.topology || cli.dry_run) {
-		if (cli.topology)
-			mmp_session_print_topology(&s, stdout);
-		if (cli.dry_run)
-			mmp_session_print_plan(&s, stdout);
-		status = EXIT_DONE;
-		goto out_session;
-	}
-
+	struct mmp_session_out so;
 	struct sigaction sa = { .sa_handler = on_sigint };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	status = mmp_session_run(&s);
-
-out_session:
-	mmp_session_free(&s);
+	sigaction(SIGHUP, &sa, NULL);
+	rc = mmp_session_run(&s, &so);
+	if (rc) {
+		status = EXIT_RUN_FAILED;
+	} else {
+		report(&so, plan.table); /* interrupted: what ran, marked partial */
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "mmprof: error: writing the report to stdout: %s\n",
+				strerror(errno));
+			so.failed = 1;
+		}
+		summary(&s, &so);
+		if (so.wrong)
+			fprintf(stderr, "mmprof: error: some results differ from the reference "
+					"(result_ok = false in the CSV)\n");
+		status = so.interrupted		  ? EXIT_INTERRUPTED
+			 : so.failed || so.wrong ? EXIT_RUN_FAILED
+			 : cli.fail_on_regression && mmp_answers_regressed(&so.res.answers)
+				 ? EXIT_REGRESSED
+				 : EXIT_DONE;
+		if (status == EXIT_REGRESSED)
+			fprintf(stderr, "mmprof: an answer says a fix regressed "
+					"(--fail-on-regression): exit 3\n");
+	}
+	mmp_session_out_free(&so);
 out:
 	mmp_plan_free(&plan);
+	mmp_sweep_free(&sweep);
 	mmp_topology_free(topo);
 	mmp_config_free(&cfg);
 	return status;

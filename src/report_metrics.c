@@ -8,24 +8,6 @@
 #include "mmprof/report.h"
 #include "mmprof/stats.h"
 
-int mmp_result_metric(const struct mmp_run_result *r, int role, double *out)
-{
-	int found = 0;
-	*out = 0;
-	for (size_t i = 0; r->events && i < r->events->n && r->n; i++) {
-		if ((int)r->events->ev[i].role != role)
-			continue;
-		if (!r->ev_ok[i])
-			return 0; /* one of its events was not counted: no sum */
-		struct mmp_stats st;
-		if (mmp_stats_compute(&r->ev_values[i * r->run->p.repeat], r->n, &st))
-			return 0;
-		*out += st.median;
-		found = 1;
-	}
-	return found;
-}
-
 struct metric {
 	const char *head;
 	int (*value)(const struct mmp_run_result *r, double *out);
@@ -118,11 +100,13 @@ static const struct metric metrics[] = {
 };
 #define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
 
-void mmp_report_metrics(FILE *out, const struct mmp_run_result *results, size_t n)
+void mmp_report_metrics(FILE *out, const struct mmp_results *mres)
 {
 	int show[NMETRICS] = { 0 }, any = 0, counted = 0;
 	double v;
 	char cell[32], access[32];
+	const struct mmp_run_result *results = mres->run;
+	size_t n = mres->plan->nruns;
 
 	for (size_t i = 0; i < n; i++)
 		counted |= results[i].events && results[i].events->n && results[i].n;
@@ -130,7 +114,8 @@ void mmp_report_metrics(FILE *out, const struct mmp_run_result *results, size_t 
 		return;
 	for (size_t m = 0; m < NMETRICS; m++)
 		for (size_t i = 0; i < n && !show[m]; i++)
-			any |= show[m] = results[i].n && metrics[m].value(&results[i], &v);
+			any |= show[m] = mmp_planned_is_point(results[i].planned) && results[i].n &&
+					 metrics[m].value(&results[i], &v);
 	fprintf(out, "\ncounters (medians over repetitions; - = not counted here):\n");
 	if (!any) {
 		fprintf(out, "  no derived metric has its events counted (see the notes on "
@@ -154,6 +139,8 @@ void mmp_report_metrics(FILE *out, const struct mmp_run_result *results, size_t 
 	fputc('\n', out);
 	for (size_t i = 0; i < n; i++) {
 		const struct mmp_run_result *r = &results[i];
+		if (!mmp_planned_is_point(r->planned))
+			continue;
 		snprintf(access, sizeof(access), "-");
 		if (r->access)
 			snprintf(access, sizeof(access), "%" PRIu64, r->access);

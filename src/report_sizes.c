@@ -1,8 +1,9 @@
 /* The read/mmap/fread seed's table: per file size, one column per method
  * (read(512), mmap, fread(4096), ...), rows for the mean and standard
  * deviation in ms as the seed had them, then what explains them (system
- * calls and page faults per MiB), and the better method: the fastest mean
- * among the runs whose result was right. */
+ * calls and page faults per MiB), and the better method: the fastest of
+ * the runs whose result was right, from the rounds measured side by side,
+ * or a tie within the tolerance, or inconclusive (answers.h). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +34,30 @@ static void per_mib(const struct mmp_run_result *r, int role, char *buf, size_t 
 		snprintf(buf, len, "-");
 }
 
-static void one_size(FILE *out, const struct mmp_run_result *results, size_t n, uint64_t bytes)
+/* The fastest-method answer for this file's set. */
+static const struct mmp_answer *fastest(const struct mmp_results *res, size_t set)
 {
+	for (size_t i = 0; i < res->answers.n; i++)
+		if (res->answers.a[i].kind == MMP_Q_FASTEST && res->answers.a[i].set == set)
+			return &res->answers.a[i];
+	return NULL;
+}
+
+static void one_size(FILE *out, const struct mmp_results *res, size_t set)
+{
+	const struct mmp_cset *cs = &res->plan->sets[set];
 	const struct mmp_run_result *col[256];
-	char head[256][LABEL], cell[32], size[32];
+	char head[256][LABEL], cell[32], size[32], iv[96], more[96];
 	size_t ncol = 0, width = strlen("Standard deviation");
 
-	for (size_t i = 0; i < n && ncol < 256; i++)
-		if (results[i].bytes == bytes && results[i].data)
-			col[ncol++] = &results[i];
-	mmp_format_size(bytes, size, sizeof(size));
+	for (size_t k = 0; k < cs->n && ncol < 256; k++) {
+		const struct mmp_run_result *r = &res->run[cs->runs[k]];
+		if (mmp_planned_is_point(r->planned) && r->data)
+			col[ncol++] = r;
+	}
+	if (!ncol)
+		return;
+	mmp_format_size(col[0]->bytes, size, sizeof(size));
 	fprintf(out, "\nFile size: %s\n\n%-*s", size, (int)width, size);
 	for (size_t c = 0; c < ncol; c++) {
 		label(col[c], head[c], sizeof(head[c]));
@@ -68,59 +83,54 @@ static void one_size(FILE *out, const struct mmp_run_result *results, size_t n, 
 			fprintf(out, "  %12s", cell);
 		}
 	}
-	/* The seed's verdict, from the means, among right results only. */
-	const struct mmp_run_result *best = NULL, *next = NULL;
-	size_t best_c = 0;
-	for (size_t c = 0; c < ncol; c++) {
-		const struct mmp_run_result *r = col[c];
-		if (!mmp_result_has_data(r) || !r->results_ok)
-			continue;
-		if (!best || r->st.mean < best->st.mean) {
-			next = best;
-			best = r;
-			best_c = c;
-		} else if (!next || r->st.mean < next->st.mean) {
-			next = r;
-		}
-	}
-	if (!best) {
-		fprintf(out, "\n\nBetter method: none (no run read this file right)\n");
-		return;
-	}
-	fprintf(out, "\n\nBetter method: %s", head[best_c]);
-	if (next)
-		fprintf(out, " (mean %.4f ms; the next, %.1f%% slower)",
-			best->st.mean / 1e6, (next->st.mean / best->st.mean - 1) * 100);
 	int wrong = 0;
 	for (size_t c = 0; c < ncol; c++)
 		wrong += mmp_result_has_data(col[c]) && !col[c]->results_ok;
+	const struct mmp_answer *a = fastest(res, set);
+	if (!a) {
+		fprintf(out, "\n\nBetter method: none (no run read this file right)\n");
+		return;
+	}
+	fprintf(out, "\n\nBetter method: %s", a->verdict);
+	if (a->b) {
+		char next[LABEL];
+		label(a->b, next, sizeof(next));
+		fprintf(out, " (the closest, %s, takes %s the time", next,
+			mmp_format_interval(&a->ratio, "x", iv, sizeof(iv)));
+		fprintf(out, "; %zu rounds side by side)", a->rounds);
+	}
+	if (a->outcome == MMP_OUTCOME_INCONCLUSIVE)
+		fprintf(out, "; %s", mmp_format_more(a->more, more, sizeof(more)));
 	if (wrong)
 		fprintf(out, "; %d method(s) with a WRONG result left out", wrong);
 	fprintf(out, "\n");
 }
 
-void mmp_report_sizes(FILE *out, const struct mmp_run_result *results, size_t n)
+void mmp_report_sizes(FILE *out, const struct mmp_results *res)
 {
-	uint64_t seen[256];
-	size_t nseen = 0;
+	const struct mmp_plan *plan = res->plan;
+	size_t *order = malloc((plan->nsets + 1) * sizeof(*order));
+	size_t n = 0;
+
+	if (!order)
+		return;
 	fprintf(out, "Times in milliseconds: the mean and standard deviation of the "
-		     "repetitions, as the seed gave them.\n");
-	for (size_t i = 0; i < n; i++) {
-		uint64_t b = results[i].bytes;
-		int dup = !results[i].data;
-		for (size_t k = 0; k < nseen && !dup; k++)
-			dup = seen[k] == b;
-		if (dup || nseen == 256)
-			continue;
-		seen[nseen++] = b;
-	}
+		     "repetitions, as the seed gave them; the better method from the "
+		     "rounds measured side by side (ties within the tolerance).\n");
+	for (size_t s = 0; s < plan->nsets; s++)
+		order[n++] = s;
 	/* Smallest file first, as in the seed. */
-	for (size_t a = 1; a < nseen; a++)
-		for (size_t k = a; k > 0 && seen[k] < seen[k - 1]; k--) {
-			uint64_t t = seen[k];
-			seen[k] = seen[k - 1];
-			seen[k - 1] = t;
+	for (size_t a = 1; a < n; a++)
+		for (size_t k = a; k > 0; k--) {
+			uint64_t x = res->run[plan->sets[order[k]].runs[0]].bytes;
+			uint64_t y = res->run[plan->sets[order[k - 1]].runs[0]].bytes;
+			if (x >= y)
+				break;
+			size_t t = order[k];
+			order[k] = order[k - 1];
+			order[k - 1] = t;
 		}
-	for (size_t k = 0; k < nseen; k++)
-		one_size(out, results, n, seen[k]);
+	for (size_t k = 0; k < n; k++)
+		one_size(out, res, order[k]);
+	free(order);
 }

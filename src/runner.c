@@ -10,7 +10,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "mmprof/controls.h"
 #include "mmprof/probe.h"
 
 #define PAD_WORDS (MMP_PAD / sizeof(uint64_t))
@@ -23,12 +22,13 @@ struct item_state {
 	uint64_t access;
 	uint64_t end; /* bytes [0, end) */
 	const uint64_t *reference;
-	/* State every thread of the run shares (the view's reference count)
-	 * and the tally in memory, each on lines of its own. */
-	_Atomic int64_t *refcount;
+	void *priv; /* the probe's own state (its setup hook) */
+	/* The tally in memory, on lines of its own. */
 	_Atomic uint64_t *tally;
 	size_t tally_words;
 	struct mmp_rep rep;
+	int pressure_fd; /* /proc/pressure/cpu, -1 without PSI */
+	struct mmp_thread_sample *samples;
 	struct mmp_thread_place *places;
 	int *open_error;
 	struct mmp_run_info info;
@@ -67,17 +67,36 @@ static void item_free(struct item_state *st)
 {
 	if (st->pool_ok)
 		mmp_pool_destroy(&st->pool);
-	free((void *)st->refcount);
+	if (st->priv && st->item->run->p.probe->teardown)
+		st->item->run->p.probe->teardown(st->priv);
 	free((void *)st->tally);
 	free(st->rep.thread_ns);
 	free(st->rep.counts);
 	free(st->rep.thread_counts);
 	free(st->places);
+	free(st->samples);
 	free(st->open_error);
+	if (st->pressure_fd >= 0)
+		close(st->pressure_fd);
+}
+
+/* A thread that is not where it was planned measures another machine: a
+ * described topology's PU numbers, or a binding the kernel did not honour. */
+static int check_places(const struct item_state *st, struct mmp_error *err)
+{
+	for (unsigned t = 0; t < st->pool.n; t++) {
+		const struct mmp_thread_place *pl = &st->places[t];
+		if (pl->pu_seen != pl->pu_planned)
+			return mmp_error_set(err, -EXDEV,
+					     "thread %u was planned on PU %d but runs on PU %d "
+					     "(allowed: %s): the binding did not hold",
+					     t, pl->pu_planned, pl->pu_seen, pl->allowed);
+	}
+	return 0;
 }
 
 static int item_init(struct item_state *st, const struct mmp_runner_item *item,
-		     size_t index, const struct mmp_runner_opts *opts, struct mmp_error *err)
+		     size_t index, const struct mmp_topology *topo, struct mmp_error *err)
 {
 	const struct mmp_run *run = item->run;
 	const unsigned n = item->plan->nthreads;
@@ -86,6 +105,7 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 
 	memset(st, 0, sizeof(*st));
 	st->item = item;
+	st->pressure_fd = -1;
 	st->access = mmp_params_access(&run->p);
 	st->end = item->end ? item->end : item->data->size;
 	st->reference = item->reference ? item->reference : item->data->hist;
@@ -95,18 +115,25 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 				     item->data->path, (unsigned long long)st->end, n);
 	/* The largest layout is padded histograms. */
 	st->tally_words = (size_t)n * (256 + PAD_WORDS) + PAD_WORDS;
-	st->refcount = aligned_alloc(MMP_PAD, MMP_PAD);
 	st->tally = aligned_alloc(MMP_PAD, (st->tally_words * 8 + MMP_PAD - 1) / MMP_PAD * MMP_PAD);
 	st->rep.thread_ns = calloc(n, sizeof(uint64_t));
 	st->rep.counts = calloc(nev ? nev : 1, sizeof(struct mmp_count));
 	st->rep.thread_counts = calloc(nev ? nev * n : 1, sizeof(struct mmp_count));
 	st->places = calloc(n, sizeof(*st->places));
+	st->samples = calloc(n, sizeof(*st->samples));
 	st->open_error = calloc(nev ? nev : 1, sizeof(int));
-	if (!st->refcount || !st->tally || !st->rep.thread_ns || !st->rep.counts ||
-	    !st->rep.thread_counts || !st->places || !st->open_error)
+	if (!st->tally || !st->rep.thread_ns || !st->rep.counts ||
+	    !st->rep.thread_counts || !st->places || !st->samples || !st->open_error)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 
-	rc = mmp_pool_create(&st->pool, run->p.probe, item->plan, opts->topo, item->events,
+	if (run->p.probe->setup) {
+		struct mmp_probe_env env = { .params = &run->p, .nthreads = n };
+		rc = run->p.probe->setup(&env, &st->priv);
+		if (rc)
+			return mmp_error_errno(err, rc, "%s: setting up the probe's state",
+					       run->p.probe->name);
+	}
+	rc = mmp_pool_create(&st->pool, run->p.probe, item->plan, topo, item->events,
 			     mmp_probe_buffer_bytes(run->p.probe, &run->p), err);
 	if (rc)
 		return rc;
@@ -122,6 +149,10 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 			if (!st->open_error[i])
 				st->open_error[i] = w->counters.error[i];
 	}
+	rc = check_places(st, err);
+	if (rc)
+		return rc;
+	st->pressure_fd = mmp_pressure_open();
 	st->info = (struct mmp_run_info){
 		.item = index,
 		.run = run,
@@ -255,20 +286,21 @@ static void times_and_counts(struct item_state *st, struct mmp_rep *rep)
 static int one_rep(struct item_state *st, struct mmp_error *err)
 {
 	const struct mmp_run *run = st->item->run;
+	const struct mmp_probe *probe = run->p.probe;
 	const struct mmp_datafile *df = st->item->data;
 	struct mmp_thread_pool *pool = &st->pool;
-	const int private_state = (run->control & MMP_CONTROL_PRIVATE) != 0;
 	const uint8_t *map = NULL;
 	int rc = drop_cache(run, df, err);
 
 	if (rc)
 		return rc;
-	if (run->p.probe->needs & MMP_NEEDS_MAP) {
+	if (probe->needs & MMP_NEEDS_MAP) {
 		rc = map_file(run, df, &map, err);
 		if (rc)
 			return rc;
 	}
-	atomic_store(st->refcount, 0);
+	if (st->priv && probe->reset)
+		probe->reset(st->priv);
 	for (size_t i = 0; i < st->tally_words; i++)
 		atomic_store(&st->tally[i], 0);
 
@@ -277,7 +309,6 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 		struct mmp_worker *w = &pool->w[t];
 		memset(&w->sink, 0, sizeof(w->sink));
 		tally_place(st, t, &w->sink);
-		atomic_store(&w->own_refcount, 0);
 		w->slice = (struct mmp_slice){
 			.map = map,
 			.fd = df->fd,
@@ -289,73 +320,76 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 			.buffer_size = run->p.buffer,
 			.advice = run->p.advice,
 			.kernel = run->p.kernel,
-			.refcount = run->p.refcount,
-			.view = { .base = map, .capacity = df->size, .open = 1, .readable = 1,
-				  .state = private_state ? &w->own_refcount : st->refcount },
+			.params = &run->p,
+			.thread = t,
+			.nthreads = pool->n,
+			.priv = st->priv,
 			.buffer = w->buffer,
 			.sink = &w->sink,
 		};
 		w->rc = 0;
 	}
 
+	int64_t psi0 = mmp_pressure_read(st->pressure_fd);
 	mmp_pool_go(pool);
+	int64_t psi1 = mmp_pressure_read(st->pressure_fd);
 
 	times_and_counts(st, &st->rep);
 	collect(st, &st->rep);
-	/* Every reference taken was given back, or the model is broken. */
-	int64_t left = atomic_load(st->refcount);
+	if (st->priv && probe->check && !st->rep.probe_rc)
+		st->rep.probe_rc = probe->check(st->priv);
 	for (unsigned t = 0; t < pool->n; t++)
-		left |= atomic_load(&pool->w[t].own_refcount);
-	if (left != 0 && !st->rep.probe_rc)
-		st->rep.probe_rc = -EPROTO;
+		st->samples[t] = pool->w[t].sample;
+	double pressure = psi0 >= 0 && psi1 >= psi0 && st->rep.elapsed_ns
+				  ? (double)(psi1 - psi0) * 1000 / (double)st->rep.elapsed_ns
+				  : -1;
+	mmp_disturbance_judge(st->samples, pool->n, st->item->plan->npus,
+			      st->item->plan->oversubscribed, pressure, &st->rep.dist);
 	if (map)
 		munmap((void *)map, df->size);
 	return 0;
 }
 
-int mmp_runner_run_group(const struct mmp_runner_item *items, size_t n,
-			 const struct mmp_runner_opts *opts, struct mmp_error *err)
-{
-	struct item_state *st = calloc(n ? n : 1, sizeof(*st));
-	size_t ready = 0;
-	int rc = 0;
+struct mmp_runner {
+	struct item_state *items;
+	size_t n;
+};
 
-	if (!st)
+int mmp_runner_open(struct mmp_runner **out, const struct mmp_runner_item *items, size_t n,
+		    const struct mmp_topology *topo, struct mmp_error *err)
+{
+	struct mmp_runner *r = calloc(1, sizeof(*r));
+	if (!r || !(r->items = calloc(n ? n : 1, sizeof(*r->items)))) {
+		free(r);
 		return mmp_error_set(err, -ENOMEM, "out of memory");
-	for (; ready < n; ready++) {
-		rc = item_init(&st[ready], &items[ready], ready, opts, err);
+	}
+	for (; r->n < n; r->n++) {
+		int rc = item_init(&r->items[r->n], &items[r->n], r->n, topo, err);
 		if (rc) {
-			ready++; /* free what it got */
-			goto out;
+			r->n++; /* free what it got */
+			mmp_runner_close(r);
+			return rc;
 		}
 	}
-	const struct mmp_run *first = items[0].run;
-	unsigned total = first->p.warmup + first->p.repeat;
-	for (unsigned i = 0; i < total && !rc; i++) {
-		for (size_t k = 0; k < n && !rc; k++) {
-			struct mmp_rep *rep = &st[k].rep;
-			if (opts->stop && *opts->stop) {
-				rc = -EINTR;
-				break;
-			}
-			rep->warmup = i < first->p.warmup;
-			rep->index = rep->warmup ? i : i - first->p.warmup;
-			rc = one_rep(&st[k], err);
-			if (!rc && opts->on_rep)
-				rc = opts->on_rep(&st[k].info, rep, opts->arg);
-		}
-	}
-out:
-	for (size_t k = 0; k < ready; k++)
-		item_free(&st[k]);
-	free(st);
+	*out = r;
+	return 0;
+}
+
+int mmp_runner_rep(struct mmp_runner *r, size_t k, struct mmp_rep **rep,
+		   const struct mmp_run_info **info, struct mmp_error *err)
+{
+	int rc = one_rep(&r->items[k], err);
+	*rep = &r->items[k].rep;
+	*info = &r->items[k].info;
 	return rc;
 }
 
-int mmp_runner_run(const struct mmp_run *run, const struct mmp_datafile *data,
-		   const struct mmp_pin_plan *plan, const struct mmp_event_set *events,
-		   const struct mmp_runner_opts *opts, struct mmp_error *err)
+void mmp_runner_close(struct mmp_runner *r)
 {
-	struct mmp_runner_item item = { .run = run, .data = data, .plan = plan, .events = events };
-	return mmp_runner_run_group(&item, 1, opts, err);
+	if (!r)
+		return;
+	for (size_t k = 0; k < r->n; k++)
+		item_free(&r->items[k]);
+	free(r->items);
+	free(r);
 }

@@ -6,15 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/attribution.h"
+#include "mmprof/companions.h"
 #include "mmprof/csv.h"
-#include "mmprof/datafile.h"
 #include "mmprof/eventplan.h"
-#include "mmprof/meta.h"
 #include "mmprof/paths.h"
 #include "mmprof/probe.h"
-#include "mmprof/report.h"
 #include "mmprof/runner.h"
+#include "mmprof/schedule.h"
 #include "mmprof/units.h"
 
 void mmp_default_csv_path(const char *config_path, char *buf, size_t len)
@@ -27,104 +25,21 @@ void mmp_default_csv_path(const char *config_path, char *buf, size_t len)
 	snprintf(buf, len, "results/%.*s.csv", (int)n, base);
 }
 
-int mmp_session_place(struct mmp_session *s)
-{
-	size_t before = s->cfg->ndiags;
-	char last[MMP_ERROR_MSG_MAX] = "";
-
-	s->pins = calloc(s->plan->nruns ? s->plan->nruns : 1, sizeof(*s->pins));
-	if (!s->pins)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->plan->nruns; i++) {
-		const struct mmp_run *run = &s->plan->runs[i];
-		struct mmp_error err = { 0 };
-		if (mmp_topology_plan(s->topo, &run->p.placement, run->p.threads, &s->pins[i],
-				      &err) == 0)
-			continue;
-		if (strcmp(err.msg, last) == 0)
-			continue; /* the same placement, swept over threads */
-		snprintf(last, sizeof(last), "%s", err.msg);
-		mmp_config_diag(s->cfg, run->line[MMP_KEY_PLACEMENT],
-				run->from[MMP_KEY_PLACEMENT] ? run->from[MMP_KEY_PLACEMENT]
-							     : run->job->name,
-				"%s", err.msg);
-	}
-	return s->cfg->ndiags == before ? 0 : -EINVAL;
-}
-
-static struct mmp_data_spec data_spec(const struct mmp_run *run)
-{
-	return (struct mmp_data_spec){
-		.file = run->p.file, .size = run->p.size, .fill = run->p.fill, .seed = run->p.seed,
-	};
-}
-
-static void print_run(const struct mmp_session *s, size_t i, FILE *out)
-{
-	const struct mmp_run *run = &s->plan->runs[i];
-	char v[256], pus[512], path[4096];
-	struct mmp_data_spec spec = data_spec(run);
-
-	fprintf(out, "run %zu: [%s]", i + 1, run->job->name);
-	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
-		if (k == MMP_KEY_FILE || k == MMP_KEY_CSV)
-			continue;
-		if (*mmp_run_format(run, (enum mmp_key_id)k, v, sizeof(v)))
-			fprintf(out, " %s=%s", mmp_keys[k].name, v);
-	}
-	if (mmp_datafile_path(&spec, mmp_data_dir(), path, sizeof(path)) == 0)
-		fprintf(out, "\n    data %s", path);
-	if (s->pins && s->pins[i].pu)
-		fprintf(out, "\n    PUs %s (%u distinct)%s",
-			mmp_pin_plan_format(&s->pins[i], pus, sizeof(pus)), s->pins[i].npus,
-			s->pins[i].oversubscribed ? ", oversubscribed" : "");
-	fputc('\n', out);
-}
-
-void mmp_session_print_plan(const struct mmp_session *s, FILE *out)
-{
-	unsigned long reps = 0;
-	for (size_t i = 0; i < s->plan->nruns; i++)
-		reps += s->plan->runs[i].p.repeat;
-	fprintf(out, "%s: %zu job(s), %zu run(s), %lu recorded repetition(s); CSV %s\n",
-		s->cfg->path, s->cfg->njobs, s->plan->nruns, reps, s->csv_path);
-	for (size_t i = 0; i < s->plan->nruns; i++)
-		print_run(s, i, out);
-}
-
-void mmp_session_print_topology(const struct mmp_session *s, FILE *out)
-{
-	char pus[512];
-	mmp_topology_print(s->topo, out);
-	for (size_t i = 0; i < s->plan->nruns; i++) {
-		const struct mmp_run *run = &s->plan->runs[i];
-		fprintf(out, "[%s] %s threads=%u placement=%s: PUs %s%s\n", run->job->name,
-			run->p.probe->name, run->p.threads, run->p.placement.spec,
-			mmp_pin_plan_format(&s->pins[i], pus, sizeof(pus)),
-			s->pins[i].oversubscribed ? " (oversubscribed)" : "");
-	}
-}
-
-struct run_ctx {
-	struct mmp_session *s;
+/* What one set's loop needs. */
+struct set_ctx {
+	const struct mmp_session *s;
+	struct mmp_session_out *out;
 	struct mmp_csv *csv;
 	struct mmp_eventplan *ep;
-	struct mmp_run_result *r;
-	size_t index;
-	int wrong;
+	size_t set;
+	const struct mmp_cset *cs;
+	struct mmp_runner_item *items;
+	uint64_t (*refs)[256]; /* references of runs that read part of the file */
+	int *dead;             /* [n]: the run failed, skip it */
+	uint64_t t0;
+	unsigned rounds_done;  /* recorded rounds */
+	unsigned planned;      /* rounds to run, as known now */
 };
-
-static void progress(const struct run_ctx *c, const struct mmp_run_info *info,
-		     const struct mmp_rep *rep)
-{
-	char label[256];
-	const struct mmp_run *run = c->r->run;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s%s%s: %s %u/%u", c->index + 1, c->s->plan->nruns,
-		mmp_result_label(c->r, label, sizeof(label)), info->item ? " control " : "",
-		info->run->control_name, rep->warmup ? "warmup" : "rep", rep->index + 1,
-		rep->warmup ? run->p.warmup : run->p.repeat);
-	fflush(stderr);
-}
 
 static void clear_progress(const struct mmp_session *s)
 {
@@ -134,26 +49,116 @@ static void clear_progress(const struct mmp_session *s)
 	}
 }
 
-/* The result a repetition belongs to: the job's, or one of its controls'. */
-static struct mmp_run_result *result_of(struct run_ctx *c, const struct mmp_run_info *info)
+static void progress(const struct set_ctx *c, const struct mmp_step *step,
+		     const struct mmp_run_result *r)
 {
-	if (info->item == 0)
-		return c->r;
-	if (info->item <= c->r->ncontrols)
-		return &c->r->controls[info->item - 1];
-	return c->r->twin;
+	char label[320];
+	unsigned total = c->cs->warmup + c->planned;
+	double spent = (double)(mmp_now_ns() - c->t0) / 1e9;
+	double eta = step->round ? spent / step->round * (total - step->round) : 0;
+	fprintf(stderr, "\r\033[K[set %zu/%zu round %u/%u%s%s] %s",
+		c->set + 1, c->s->plan->nsets, step->round + 1, total,
+		c->cs->auto_rounds ? "+" : "", step->round < c->cs->warmup ? " warmup" : "",
+		mmp_result_label(&c->out->res, r, label, sizeof(label)));
+	if (eta > 1)
+		fprintf(stderr, "  set ETA %.0fs", eta);
+	fflush(stderr);
 }
 
-static int on_rep(const struct mmp_run_info *info, const struct mmp_rep *rep, void *arg)
+/* Once per distinct (threads, placement). */
+static void warn_oversubscribed(const struct mmp_session *s, size_t i)
 {
-	struct run_ctx *c = arg;
-	struct mmp_run_result *r = result_of(c, info);
-	struct mmp_error err = { 0 };
-	char label[256];
+	const struct mmp_planned *r = &s->plan->runs[i];
+	for (size_t j = 0; j < i; j++) {
+		const struct mmp_planned *o = &s->plan->runs[j];
+		if (o->pins.oversubscribed && o->run.p.threads == r->run.p.threads &&
+		    strcmp(o->run.p.placement.spec, r->run.p.placement.spec) == 0)
+			return;
+	}
+	fprintf(stderr,
+		"mmprof: warning: %u threads on %u PU(s) (placement %s) is oversubscribed: "
+		"threads take turns, and their time includes waiting for the scheduler\n",
+		r->run.p.threads, r->pins.npus, r->run.p.placement.spec);
+}
 
+static void fail_run(struct set_ctx *c, size_t k, const char *msg)
+{
+	struct mmp_results *res = &c->out->res;
+	size_t i = c->cs->runs[k];
+	char label[320];
+	c->dead[k] = 1;
+	c->out->failed = 1;
+	mmp_results_finish(res, i, MMP_RUN_FAILED, msg);
+	clear_progress(c->s);
+	fprintf(stderr, "mmprof: error: %s: %s\n", mmp_result_label(res, &res->run[i], label,
+								  sizeof(label)),
+		msg);
+}
+
+/* Data files, references and runner items of every run of the set. */
+static int prepare(struct set_ctx *c)
+{
+	const struct mmp_session *s = c->s;
+	struct mmp_session_out *out = c->out;
+	char size[32];
+
+	for (size_t k = 0; k < c->cs->n; k++) {
+		size_t i = c->cs->runs[k];
+		const struct mmp_planned *p = &s->plan->runs[i];
+		struct mmp_datafile *df;
+		struct mmp_error err = { 0 };
+		int rc = mmp_datafiles_get(&out->files, &p->data, &df, &err);
+		if (rc == -EINTR)
+			return rc;
+		if (rc) {
+			fail_run(c, k, err.msg);
+			continue;
+		}
+		if (df->created && !s->quiet) {
+			clear_progress(s);
+			fprintf(stderr, "mmprof: created %s (%s, %s) at %.0f MB/s\n", df->path,
+				mmp_format_size(df->size, size, sizeof(size)),
+				mmp_fill_names[p->run.p.fill], df->create_bytes_per_s / 1e6);
+			df->created = 0; /* said once */
+		}
+		if (p->end) {
+			rc = mmp_reference_scan(df->fd, p->end, c->refs[k], &err);
+			if (rc) {
+				fail_run(c, k, err.msg);
+				continue;
+			}
+		}
+		if (p->pins.oversubscribed && !s->quiet && !p->rung) {
+			clear_progress(s);
+			warn_oversubscribed(s, i);
+		}
+		const struct mmp_event_set *events = mmp_eventplan_set(c->ep, p->run.p.events);
+		mmp_results_start(&out->res, i, df, events);
+		c->items[k] = (struct mmp_runner_item){
+			.run = &p->run, .data = df, .plan = &p->pins, .events = events,
+			.end = p->end, .reference = p->end ? c->refs[k] : NULL,
+		};
+	}
+	return 0;
+}
+
+/* A repetition's result, checked, shown and recorded. */
+static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, struct mmp_rep *rep,
+		  const struct mmp_run_info *info)
+{
+	const struct mmp_session *s = c->s;
+	struct mmp_results *res = &c->out->res;
+	size_t i = c->cs->runs[k];
+	struct mmp_error err = { 0 };
+	char label[320];
+
+	rep->warmup = step->round < c->cs->warmup;
+	rep->index = rep->warmup ? step->round : step->round - c->cs->warmup;
+	rep->round = step->round;
+	rep->position = step->position;
 	if (rep->probe_rc || !rep->result_ok) {
-		clear_progress(c->s);
-		mmp_result_label(r, label, sizeof(label));
+		clear_progress(s);
+		mmp_result_label(res, &res->run[i], label, sizeof(label));
 		if (rep->probe_rc)
 			fprintf(stderr, "mmprof: error: %s %s %u: the probe failed: %s\n", label,
 				rep->warmup ? "warmup" : "rep", rep->index, strerror(-rep->probe_rc));
@@ -163,361 +168,225 @@ static int on_rep(const struct mmp_run_info *info, const struct mmp_rep *rep, vo
 				"reference (%s of %s): the probe did not read what it should\n",
 				label, rep->warmup ? "warmup" : "rep", rep->index, rep->result,
 				mmp_kernel_names[info->run->p.kernel], info->data->path);
-		c->wrong = 1;
+		c->out->wrong = 1;
 	}
-	if (!c->s->quiet) {
-		clear_progress(c->s);
+	if (!s->quiet) {
+		clear_progress(s);
 		mmp_eventplan_explain(c->ep, info, rep, stderr);
 	}
-	if (c->s->progress)
-		progress(c, info, rep);
+	if (s->progress)
+		progress(c, step, &res->run[i]);
 	if (rep->warmup)
 		return 0;
-	for (size_t i = 0; r->events && i < r->events->n; i++) {
-		r->ev_values[i * info->run->p.repeat + r->n] = rep->counts[i].value;
-		r->ev_ok[i] &= mmp_count_valid(&rep->counts[i]);
-	}
-	r->elapsed_ns[r->n++] = (double)rep->elapsed_ns;
-	r->results_ok &= rep->result_ok && !rep->probe_rc;
+	if (mmp_results_record(res, i, rep))
+		return -ENOMEM;
 	if (mmp_csv_row(c->csv, info, rep, &err)) {
-		clear_progress(c->s);
+		clear_progress(s);
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
 		return err.code;
 	}
+	c->out->rows++;
 	return 0;
 }
 
-static void warn_oversubscribed(const struct mmp_session *s, size_t i)
+static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned first,
+		      unsigned count)
 {
-	const struct mmp_run *run = &s->plan->runs[i];
-	const struct mmp_pin_plan *pin = &s->pins[i];
-	/* Once per distinct (threads, placement). */
-	for (size_t j = 0; j < i; j++)
-		if (s->pins[j].oversubscribed && s->plan->runs[j].p.threads == run->p.threads &&
-		    strcmp(s->plan->runs[j].p.placement.spec, run->p.placement.spec) == 0)
-			return;
-	fprintf(stderr,
-		"mmprof: warning: %u threads on %u PU(s) (placement %s) is oversubscribed: "
-		"threads take turns, and their time includes waiting for the scheduler\n",
-		run->p.threads, pin->npus, run->p.placement.spec);
-}
-
-/* A result ready to receive one run's repetitions. */
-static int result_init(struct mmp_run_result *r, const struct mmp_run *run,
-		       const struct mmp_pin_plan *pin, const struct mmp_datafile *df,
-		       const struct mmp_event_set *events, uint64_t bytes)
-{
-	size_t nev = events ? events->n : 0;
-	r->run = run;
-	r->data = df;
-	r->bytes = bytes;
-	r->results_ok = 1;
-	r->oversubscribed = pin->oversubscribed;
-	r->npus = pin->npus;
-	r->access = mmp_params_access(&run->p);
-	r->events = events;
-	r->elapsed_ns = calloc(run->p.repeat, sizeof(double));
-	r->ev_values = calloc(nev * run->p.repeat + 1, sizeof(double));
-	r->ev_ok = calloc(nev + 1, sizeof(int));
-	if (!r->elapsed_ns || !r->ev_values || !r->ev_ok)
+	struct mmp_step *steps = malloc((size_t)count * c->cs->n * sizeof(*steps));
+	int rc = 0;
+	if (!steps)
 		return -ENOMEM;
-	for (size_t i = 0; i < nev; i++)
-		r->ev_ok[i] = 1;
-	return 0;
-}
-
-static void result_finish(struct mmp_run_result *r, enum mmp_run_state state)
-{
-	if (r->n)
-		mmp_stats_compute(r->elapsed_ns, r->n, &r->st);
-	r->state = state == MMP_RUN_INTERRUPTED && !r->n ? MMP_RUN_PENDING : state;
-	for (size_t k = 0; k < r->ncontrols; k++)
-		result_finish(&r->controls[k], state);
-	if (r->twin)
-		result_finish(r->twin, state);
-}
-
-static void result_free(struct mmp_run_result *r)
-{
-	free(r->elapsed_ns);
-	free(r->ev_values);
-	free(r->ev_ok);
-	for (size_t k = 0; k < r->ncontrols; k++)
-		result_free(&r->controls[k]);
-	free(r->controls);
-	if (r->twin)
-		result_free(r->twin);
-	free(r->twin);
-	if (r->ladder)
-		mmp_ladder_free(r->ladder);
-	free(r->ladder);
-}
-
-/* The job's controls as runner items: one per rung above the job, with
- * solo reading the first thread's slice and checked against that slice's
- * own reference. */
-static int add_controls(struct run_ctx *c, const struct mmp_datafile *df,
-			struct mmp_runner_item *items, uint64_t (*refs)[256],
-			struct mmp_error *err)
-{
-	struct mmp_session *s = c->s;
-	struct mmp_run_result *r = c->r;
-	const struct mmp_run *run = r->run;
-
-	r->ladder = calloc(1, sizeof(*r->ladder));
-	if (!r->ladder)
-		return mmp_error_set(err, -ENOMEM, "out of memory");
-	int rc = mmp_ladder_build(run, &s->pins[c->index], s->topo, r->ladder, err);
-	if (rc)
-		return rc;
-	r->ncontrols = r->ladder->n - 1;
-	r->controls = calloc(r->ncontrols + 1, sizeof(*r->controls));
-	if (!r->controls)
-		return mmp_error_set(err, -ENOMEM, "out of memory");
-	for (size_t k = 1; k < r->ladder->n; k++) {
-		const struct mmp_rung *rung = &r->ladder->rung[k];
-		uint64_t end = rung->solo_of ? df->size / rung->solo_of : 0;
-		if (end) {
-			rc = mmp_reference_scan(df->fd, end, refs[k], err);
-			if (rc)
-				return rc;
+	mmp_schedule_batch(c->s->plan->order, c->s->plan->seed, c->set, c->cs->n, first, count,
+			   steps);
+	for (size_t j = 0; j < (size_t)count * c->cs->n && !rc; j++) {
+		size_t k = steps[j].item;
+		struct mmp_rep *rep;
+		const struct mmp_run_info *info;
+		struct mmp_error err = { 0 };
+		if (*c->s->stop) {
+			rc = -EINTR;
+			break;
 		}
-		items[k] = (struct mmp_runner_item){
-			.run = &rung->run, .data = df, .plan = &rung->plan, .events = r->events,
-			.end = end, .reference = end ? refs[k] : NULL,
-		};
-		if (result_init(&r->controls[k - 1], &rung->run, &rung->plan, df, r->events,
-				end ? end : df->size))
-			return mmp_error_set(err, -ENOMEM, "out of memory");
-	}
-	return 0;
-}
-
-static int same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
-/* The run of the job this one fixes that reads the same bytes the same way
- * (same data, kernel, threads, bytes per call, placement, tally, mapping),
- * differing only in the access path itself.  -1 when there is none. */
-static long find_twin(const struct mmp_session *s, const struct mmp_run *run)
-{
-	for (size_t i = 0; run->p.fixes && i < s->plan->nruns; i++) {
-		const struct mmp_run *o = &s->plan->runs[i];
-		if (strcmp(o->job->name, run->p.fixes) != 0)
+		if (c->dead[k])
 			continue;
-		int tally = !((run->applies & o->applies) & MMP_KEY_BIT(MMP_KEY_TALLY)) ||
-			    run->p.tally == o->p.tally;
-		if (same_str(o->p.file, run->p.file) && o->p.size == run->p.size &&
-		    o->p.fill == run->p.fill && o->p.seed == run->p.seed &&
-		    o->p.kernel == run->p.kernel && o->p.threads == run->p.threads &&
-		    strcmp(o->p.placement.spec, run->p.placement.spec) == 0 && tally &&
-		    o->p.prefault == run->p.prefault && o->p.advice == run->p.advice &&
-		    o->p.cache == run->p.cache &&
-		    mmp_params_access(&o->p) ==
-			    mmp_params_access(&run->p))
-			return (long)i;
+		int e = mmp_runner_rep(runner, k, &rep, &info, &err);
+		if (e) {
+			fail_run(c, k, err.msg);
+			continue;
+		}
+		rc = record(c, k, &steps[j], rep, info);
 	}
-	return -1;
+	free(steps);
+	return rc;
 }
 
-/* The twin as one more item of the group. */
-static int add_twin(struct run_ctx *c, const struct mmp_datafile *df,
-		    struct mmp_runner_item *item)
+/* Rounds in which no run of the set was disturbed. */
+static unsigned clean_rounds(const struct set_ctx *c)
 {
-	struct mmp_run_result *r = c->r;
-	long t = find_twin(c->s, r->run);
-	if (t < 0)
+	const struct mmp_results *res = &c->out->res;
+	unsigned clean = 0;
+	for (unsigned r = 0; r < c->rounds_done; r++) {
+		int bad = 0;
+		for (size_t k = 0; k < c->cs->n && !bad; k++) {
+			const struct mmp_run_result *x = &res->run[c->cs->runs[k]];
+			bad = r < x->n && x->disturbed[r];
+		}
+		clean += !bad;
+	}
+	return clean;
+}
+
+/* repeat = auto: one more round while an answer of the set is undecided,
+ * or too few rounds ran undisturbed, and the ceiling and the budget allow. */
+static int want_more(struct set_ctx *c)
+{
+	if (!c->cs->auto_rounds || c->rounds_done >= c->cs->max_rounds)
 		return 0;
-	r->twin_run = c->s->plan->runs[t];
-	/* It runs in this job's repetition loop, so it has this job's. */
-	r->twin_run.p.warmup = r->run->p.warmup;
-	r->twin_run.p.repeat = r->run->p.repeat;
-	snprintf(r->twin_run.control_name, sizeof(r->twin_run.control_name), "twin of %s",
-		 r->run->job->name);
-	r->twin = calloc(1, sizeof(*r->twin));
-	if (!r->twin || result_init(r->twin, &r->twin_run, &c->s->pins[t], df, r->events, df->size))
-		return -ENOMEM;
-	*item = (struct mmp_runner_item){
-		.run = &r->twin_run, .data = df, .plan = &c->s->pins[t], .events = r->events,
-	};
-	return 1;
+	if ((double)(mmp_now_ns() - c->t0) / 1e9 >= c->cs->max_time)
+		return 0;
+	if (mmp_results_compute(&c->out->res))
+		return 0;
+	return clean_rounds(c) < c->cs->rounds ||
+	       mmp_answers_undecided(&c->out->res.answers, c->set) > 0;
 }
 
-static int run_one(struct run_ctx *c, struct mmp_datafiles *files)
+static int run_set(struct set_ctx *c)
 {
-	struct mmp_session *s = c->s;
-	const struct mmp_run *run = &s->plan->runs[c->index];
-	struct mmp_run_result *r = c->r;
+	struct mmp_runner *runner = NULL;
 	struct mmp_error err = { 0 };
-	struct mmp_datafile *df;
-	struct mmp_data_spec spec = data_spec(run);
-	struct mmp_runner_item items[MMP_CONTROL_COUNT + 2]; /* job, rungs, twin */
-	uint64_t refs[MMP_CONTROL_COUNT + 1][256];
-	char size[32], label[256];
+	size_t n = c->cs->n;
+	int rc;
 
-	r->run = run;
-	r->oversubscribed = s->pins[c->index].oversubscribed;
-	r->npus = s->pins[c->index].npus;
-	r->access = mmp_params_access(&run->p);
-	int rc = mmp_datafiles_get(files, &spec, &df, &err);
-	if (rc)
-		goto failed;
-	if (df->created && !s->quiet) {
-		clear_progress(s);
-		fprintf(stderr, "mmprof: created %s (%s, %s) at %.0f MB/s\n", df->path,
-			mmp_format_size(df->size, size, sizeof(size)), mmp_fill_names[run->p.fill],
-			df->create_bytes_per_s / 1e6);
-		df->created = 0; /* said once */
+	c->items = calloc(n, sizeof(*c->items));
+	c->refs = calloc(n, sizeof(*c->refs));
+	c->dead = calloc(n, sizeof(*c->dead));
+	if (!c->items || !c->refs || !c->dead) {
+		rc = -ENOMEM;
+		goto out;
 	}
-	if (r->oversubscribed && !s->quiet) {
-		clear_progress(s);
-		warn_oversubscribed(s, c->index);
-	}
-	if (result_init(r, run, &s->pins[c->index], df, mmp_eventplan_set(c->ep, run->p.events),
-			df->size))
-		return -ENOMEM;
-	items[0] = (struct mmp_runner_item){
-		.run = run, .data = df, .plan = &s->pins[c->index], .events = r->events,
-	};
-	rc = add_controls(c, df, items, refs, &err);
+	c->t0 = mmp_now_ns();
+	rc = prepare(c);
 	if (rc)
-		goto failed;
-	size_t nitems = 1 + r->ncontrols;
-	rc = add_twin(c, df, &items[nitems]);
-	if (rc < 0)
-		return rc;
-	nitems += (size_t)rc;
-
-	struct mmp_runner_opts opts = {
-		.topo = s->topo, .stop = s->stop, .on_rep = on_rep, .arg = c,
-	};
-	rc = mmp_runner_run_group(items, nitems, &opts, &err);
-	if (rc == -EINTR) {
-		result_finish(r, MMP_RUN_INTERRUPTED);
-		return rc;
+		goto out;
+	/* Runs compared with each other run together or not at all. */
+	for (size_t k = 0; k < n; k++)
+		if (c->dead[k]) {
+			for (size_t j = 0; j < n; j++)
+				if (!c->dead[j])
+					fail_run(c, j, "another run of its comparison set failed");
+			goto out;
+		}
+	rc = mmp_runner_open(&runner, c->items, n, c->s->topo, &err);
+	if (rc) {
+		for (size_t k = 0; k < n; k++)
+			fail_run(c, k, err.msg);
+		rc = 0;
+		goto out;
 	}
-	if (rc)
-		goto failed;
-	result_finish(r, MMP_RUN_DONE);
-	return 0;
-failed:
-	result_finish(r, MMP_RUN_FAILED);
-	snprintf(r->error, sizeof(r->error), "%s", err.msg[0] ? err.msg : strerror(-rc));
-	clear_progress(s);
-	fprintf(stderr, "mmprof: error: %s: %s\n", mmp_result_label(r, label, sizeof(label)),
-		r->error);
-	return rc == -EINTR ? rc : 0;
+	c->planned = c->cs->rounds;
+	rc = run_rounds(c, runner, 0, c->cs->warmup + c->cs->rounds);
+	c->rounds_done = c->cs->rounds;
+	while (!rc && want_more(c)) {
+		c->planned++;
+		rc = run_rounds(c, runner, c->cs->warmup + c->rounds_done, 1);
+		c->rounds_done++;
+	}
+out:
+	for (size_t k = 0; k < n; k++)
+		if (!c->dead || !c->dead[k])
+			mmp_results_finish(&c->out->res, c->cs->runs[k],
+					   rc == -EINTR ? MMP_RUN_INTERRUPTED : MMP_RUN_DONE, NULL);
+	mmp_runner_close(runner);
+	free(c->items);
+	free(c->refs);
+	free(c->dead);
+	return rc;
 }
 
-int mmp_session_run(struct mmp_session *s)
+/* The companions of NAME.csv, from the results computed once. */
+static void write_companions(const struct mmp_session *s, struct mmp_session_out *out)
 {
-	struct mmp_meta meta;
+	struct mmp_error err = { 0 };
+	int wrote = 0;
+	if (mmp_attribution_csv(out->attribution_path, &out->res, out->meta.run_id, &wrote, &err)) {
+		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		out->failed = 1;
+	}
+	out->wrote_attribution = wrote;
+	if (mmp_answers_csv(out->answers_path, &out->res, out->meta.run_id, &wrote, &err)) {
+		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		out->failed = 1;
+	}
+	out->wrote_answers = wrote;
+	(void)s;
+}
+
+int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
+{
 	struct mmp_csv csv;
 	struct mmp_error err = { 0 };
-	struct mmp_datafiles files = { .dir = mmp_data_dir(), .stop = s->stop };
-	size_t n = s->plan->nruns;
-	int status = 0, interrupted = 0, failed = 0, wrong = 0;
+	struct mmp_eventplan *ep = &out->ep;
+	char msg[512];
 	uint64_t t0 = mmp_now_ns();
+	int rc;
 
-	struct mmp_eventplan ep;
-	char msg[512], threads_path[4096];
-
-	mmp_meta_collect(&meta);
-	if (mmp_eventplan_build(&ep, s->plan, msg, sizeof(msg))) {
+	memset(out, 0, sizeof(*out));
+	out->files = (struct mmp_datafiles){ .dir = mmp_data_dir(), .stop = s->stop };
+	mmp_meta_collect(&out->meta);
+	mmp_sibling_path(s->csv_path, ".threads.csv", out->threads_path, sizeof(out->threads_path));
+	mmp_sibling_path(s->csv_path, ".attribution.csv", out->attribution_path,
+			 sizeof(out->attribution_path));
+	mmp_sibling_path(s->csv_path, ".answers.csv", out->answers_path, sizeof(out->answers_path));
+	if (mmp_results_init(&out->res, s->plan)) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		return -ENOMEM;
+	}
+	rc = mmp_eventplan_build(ep, s->plan, msg, sizeof(msg));
+	if (rc) {
 		fprintf(stderr, "mmprof: error: %s\n", msg);
-		mmp_eventplan_free(&ep);
-		return 1;
+		return rc;
 	}
 	if (!s->quiet)
-		mmp_eventplan_notes(&ep, stderr);
-	mmp_sibling_path(s->csv_path, ".threads.csv", threads_path, sizeof(threads_path));
-	if (mmp_csv_open(&csv, s->csv_path, &meta, ep.names, ep.nnames,
-			 s->per_thread ? threads_path : NULL, &err)) {
+		mmp_eventplan_notes(ep, stderr);
+	rc = mmp_csv_open(&csv, s->csv_path, &out->meta, s->plan, ep->names, ep->nnames,
+			  s->per_thread ? out->threads_path : NULL, &err);
+	if (rc) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
-		mmp_eventplan_free(&ep);
-		return 1;
+		return rc;
 	}
-	struct mmp_run_result *results = calloc(n ? n : 1, sizeof(*results));
-	if (!results) {
-		mmp_csv_close(&csv, &err);
-		fprintf(stderr, "mmprof: error: out of memory\n");
-		return 1;
-	}
-	for (size_t i = 0; i < n; i++)
-		results[i].run = &s->plan->runs[i];
-
-	for (size_t i = 0; i < n; i++) {
-		struct run_ctx c = { .s = s, .csv = &csv, .ep = &ep, .r = &results[i], .index = i };
+	for (size_t set = 0; set < s->plan->nsets; set++) {
+		struct set_ctx c = { .s = s, .out = out, .csv = &csv, .ep = ep, .set = set,
+				     .cs = &s->plan->sets[set] };
 		if (*s->stop) {
-			interrupted = 1;
+			rc = -EINTR;
 			break;
 		}
-		int rc = run_one(&c, &files);
-		wrong |= c.wrong;
-		failed |= results[i].state == MMP_RUN_FAILED;
-		if (rc == -EINTR) {
-			interrupted = 1;
+		rc = run_set(&c);
+		if (rc)
 			break;
-		}
-		if (rc) {
-			fprintf(stderr, "mmprof: error: %s\n", strerror(-rc));
-			failed = 1;
-			break;
-		}
 	}
 	clear_progress(s);
-
-	enum mmp_table table = n ? s->plan->runs[0].p.table : MMP_TABLE_RUNS;
-	if (table != MMP_TABLE_SIZES)
-		mmp_report_table(stdout, results, n);
-	if (table != MMP_TABLE_RUNS)
-		mmp_report_sizes(stdout, results, n);
-	mmp_report_ratios(stdout, s->cfg, results, n);
-	mmp_report_metrics(stdout, results, n);
-	mmp_report_verdicts(stdout, s->cfg, results, n);
-	fflush(stdout);
-	char attribution_path[4096];
-	mmp_sibling_path(s->csv_path, ".attribution.csv", attribution_path,
-			 sizeof(attribution_path));
-	if (mmp_attribution_csv(attribution_path, results, n, meta.run_id, &err)) {
-		fprintf(stderr, "mmprof: error: %s\n", err.msg);
-		failed = 1;
+	out->interrupted = rc == -EINTR;
+	if (rc && rc != -EINTR) {
+		fprintf(stderr, "mmprof: error: %s\n", strerror(-rc));
+		out->failed = 1;
 	}
-
-	double secs = (double)(mmp_now_ns() - t0) / 1e9;
-	if (interrupted)
-		fprintf(stderr, "mmprof: interrupted: the %lu row(s) measured so far are in %s\n",
-			csv.rows, s->csv_path);
-	else if (!s->quiet)
-		fprintf(stderr, "mmprof: %zu run(s), %lu row(s) in %s%s%s, %.1f s\n", n, csv.rows,
-			s->csv_path, s->per_thread ? " and " : "", s->per_thread ? threads_path : "",
-			secs);
+	if (mmp_results_compute(&out->res)) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		out->failed = 1;
+	}
+	write_companions(s, out);
 	if (mmp_csv_close(&csv, &err)) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
-		failed = 1;
+		out->failed = 1;
 	}
-	if (wrong)
-		fprintf(stderr, "mmprof: error: some results differ from the reference "
-				"(result_ok = false in the CSV)\n");
-	for (size_t i = 0; i < n; i++)
-		result_free(&results[i]);
-	free(results);
-	mmp_datafiles_free(&files);
-	mmp_eventplan_free(&ep);
-	if (interrupted)
-		status = 130;
-	else if (failed || wrong)
-		status = 1;
-	return status;
+	out->seconds = (double)(mmp_now_ns() - t0) / 1e9;
+	return 0;
 }
 
-void mmp_session_free(struct mmp_session *s)
+void mmp_session_out_free(struct mmp_session_out *out)
 {
-	if (s->pins && s->plan)
-		for (size_t i = 0; i < s->plan->nruns; i++)
-			mmp_pin_plan_free(&s->pins[i]);
-	free(s->pins);
-	s->pins = NULL;
+	mmp_results_free(&out->res);
+	mmp_datafiles_free(&out->files);
+	mmp_eventplan_free(&out->ep);
 }

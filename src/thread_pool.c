@@ -6,6 +6,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "mmprof/units.h"
 
@@ -39,6 +42,7 @@ static void worker_setup(struct mmp_worker *w)
 	if (w->setup_rc)
 		return;
 	w->place.pu_seen = sched_getcpu();
+	w->schedstat_fd = mmp_schedstat_open();
 	CPU_ZERO(&set);
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		cpulist(&set, w->place.allowed, sizeof(w->place.allowed));
@@ -67,6 +71,23 @@ static void worker_setup(struct mmp_worker *w)
 	}
 }
 
+/* CPU time so far from the thread's CPU clock (schedstat's runtime is only
+ * brought up to date at a tick or a switch: milliseconds stale), and time
+ * spent waiting for a CPU from schedstat's run_delay (counted when a wait
+ * ends, so up to date for a running thread); UINT64_MAX: no schedstat. */
+static void sample_read(const struct mmp_worker *w, uint64_t *cpu, uint64_t *wait,
+			uint64_t *nivcsw)
+{
+	struct rusage ru;
+	struct timespec ts;
+	uint64_t stale_cpu;
+	if (mmp_schedstat_read(w->schedstat_fd, &stale_cpu, wait))
+		*wait = UINT64_MAX;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	*cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	*nivcsw = getrusage(RUSAGE_THREAD, &ru) == 0 ? (uint64_t)ru.ru_nivcsw : 0;
+}
+
 static void *worker_main(void *arg)
 {
 	struct mmp_worker *w = arg;
@@ -84,6 +105,20 @@ static void *worker_main(void *arg)
 		pthread_barrier_wait(&pool->start);
 		if (pool->quit)
 			break;
+		/* A barrier wakes its sleepers one by one, and on a virtual
+		 * machine an idle vCPU takes a while to come back: threads
+		 * released together still started up to a millisecond apart.
+		 * They meet once more here, spinning (yielding, for threads that
+		 * share a PU), so that they start within microseconds of each
+		 * other and really run together. */
+		atomic_fetch_add(&pool->arrived, 1);
+		while (atomic_load(&pool->arrived) < pool->n)
+			sched_yield();
+		/* What the kernel says about this thread is read outside the
+		 * counted region, so a syscall tracepoint does not see it. */
+		uint64_t cpu0, wait0, iv0, cpu1, wait1, iv1;
+		sample_read(w, &cpu0, &wait0, &iv0);
+		uint64_t wall0 = mmp_now_ns();
 		if (w->counts)
 			mmp_counters_enable(&w->counters);
 		w->t_start = mmp_now_ns();
@@ -93,6 +128,17 @@ static void *worker_main(void *arg)
 			mmp_counters_disable(&w->counters);
 			mmp_counters_read(&w->counters, w->counts);
 		}
+		uint64_t wall1 = mmp_now_ns();
+		sample_read(w, &cpu1, &wait1, &iv1);
+		w->sample = (struct mmp_thread_sample){
+			.start = w->t_start,
+			.end = w->t_end,
+			.wall_ns = wall1 - wall0,
+			.cpu_ns = cpu1 - cpu0,
+			.wait_ns = wait0 == UINT64_MAX || wait1 == UINT64_MAX ? UINT64_MAX
+									     : wait1 - wait0,
+			.nivcsw = iv1 - iv0,
+		};
 		pthread_barrier_wait(&pool->done);
 	}
 	return NULL;
@@ -109,6 +155,8 @@ static void release(struct mmp_thread_pool *pool)
 		if (pool->w[i].counts)
 			mmp_counters_close(&pool->w[i].counters);
 		free(pool->w[i].counts);
+		if (pool->w[i].schedstat_fd >= 0)
+			close(pool->w[i].schedstat_fd);
 	}
 	free(pool->w);
 }
@@ -132,6 +180,8 @@ int mmp_pool_create(struct mmp_thread_pool *pool, const struct mmp_probe *probe,
 	if (!pool->w)
 		return mmp_error_set(err, -ENOMEM, "out of memory for %u threads", pool->n);
 	memset(pool->w, 0, sizeof(struct mmp_worker) * pool->n);
+	for (unsigned i = 0; i < pool->n; i++)
+		pool->w[i].schedstat_fd = -1;
 	pthread_mutex_init(&pool->gate, NULL);
 	pthread_barrier_init(&pool->ready, NULL, pool->n + 1);
 	pthread_barrier_init(&pool->start, NULL, pool->n + 1);
@@ -169,6 +219,7 @@ int mmp_pool_create(struct mmp_thread_pool *pool, const struct mmp_probe *probe,
 
 void mmp_pool_go(struct mmp_thread_pool *pool)
 {
+	atomic_store(&pool->arrived, 0);
 	pthread_barrier_wait(&pool->start);
 	pthread_barrier_wait(&pool->done);
 }

@@ -1,29 +1,27 @@
-/* Attribution: a job's time split into causes by its ladder of controls
- * (controls.h).  Each control's cost is the drop in median time per byte
- * from the rung below it to its own rung; the last rung's time is what no
- * control explains.  The shares add up to the job's median exactly.
+/* Attribution: a job point's time split into causes by its ladder of
+ * controls (controls.h), from the rounds in which the job and every rung
+ * ran side by side.
  *
- * A cost is significant when it is larger than the noise of the two
- * medians it comes from (the sum of their repetitions' standard
- * deviations); a cost can be negative (a control that made things slower,
- * or noise), and is shown as it is.
+ * A cause's cost is the drop in mean time per byte of the job from the rung
+ * below its control to its own rung, paired by round, with a 95% interval
+ * (intervals.h); what the last rung still takes is `limit` (the memory
+ * system, when the last rung is the limit scan) or `remaining`.  The costs
+ * and the remainder add up to the job's mean exactly, so the shares sum to
+ * 100%.  When a control makes the job significantly slower given the ones
+ * below it (the interval of its cost is wholly below zero), its rung is
+ * merged with the next one and the two causes are reported together as
+ * interacting, instead of one share above 100% and one below 0.
  */
 #ifndef MMPROF_ATTRIBUTION_H
 #define MMPROF_ATTRIBUTION_H
 
-#include <stdio.h>
+#include <stddef.h>
 
-#include "mmprof/report.h"
+#include "mmprof/controls.h"
+#include "mmprof/intervals.h"
 
-enum mmp_cause_kind {
-	MMP_CAUSE_OVERSUBSCRIPTION, /* fit */
-	MMP_CAUSE_FAULTS,           /* prefault */
-	MMP_CAUSE_FALSE_SHARING,    /* padded */
-	MMP_CAUSE_TRUE_SHARING,     /* private */
-	MMP_CAUSE_PER_CALL,         /* bulk */
-	MMP_CAUSE_SCALING,          /* solo */
-	MMP_CAUSE_UNEXPLAINED,      /* the last rung */
-};
+struct mmp_run_result;
+struct mmp_results;
 
 /* Counter evidence beside a cause: one metric on both sides of its
  * control. */
@@ -34,43 +32,40 @@ struct mmp_evidence {
 	char missing[160];  /* events that would have told, not counted here */
 };
 
+#define MMP_MAX_CAUSES 12
+
 struct mmp_cause {
-	enum mmp_cause_kind kind;
-	char detail[64];      /* sharing: "refcount", "tally", ... */
-	double ns_per_byte;   /* the cost */
-	double share;         /* of the job's median ns/byte */
-	double noise;         /* ns/byte: the two medians' spread */
-	int significant;
-	double cv_before, cv_after;
-	const struct mmp_run_result *before, *after; /* rungs compared; after NULL: unexplained */
+	const struct mmp_control_info *control; /* the (first) control; NULL: the remainder */
+	char name[96];     /* "true sharing", "true sharing + per-call", "limit" */
+	char detail[160];  /* "refcount, atomic tally" */
+	int interacting;   /* merged rungs */
+	unsigned first, last; /* rungs it spans: the cost of rung first-1 -> last */
+	struct mmp_interval cost; /* ns per byte of the job */
+	double share, share_low, share_high; /* of the job's mean */
+	int significant;  /* the cost's interval excludes 0 */
+	int understated;  /* a sharing cause measured on disturbed runs */
+	const struct mmp_run_result *before, *after; /* after NULL: the remainder */
 	struct mmp_evidence evidence;
+	double *per_round; /* cost in each round used (for comparing causes) */
 };
 
 struct mmp_attribution {
-	const struct mmp_run_result *job;
-	double total; /* the job's median ns/byte */
-	struct mmp_cause cause[8];
+	const struct mmp_run_result *job; /* NULL: no attribution */
+	double total;      /* the job's mean ns per byte over the rounds used */
+	size_t rounds;     /* rounds used */
+	int disturbed;     /* disturbed rounds had to be used */
+	struct mmp_cause cause[MMP_MAX_CAUSES];
 	size_t n;
+	const struct mmp_cause *top; /* largest significant cost (remainder aside) */
+	int top_decided;   /* top's cost is above zero and above the next cause's,
+			      and disturbance cannot have hidden a larger one */
+	char doubt[256];   /* why top is not decided, when it is not */
+	char order[160];   /* the ladder's order: "prefault, tally, bulk, limit" */
 };
 
-/* -ENODATA when the job has no controls or not every rung has data. */
-int mmp_attribute(const struct mmp_run_result *job, struct mmp_attribution *out);
-
-const char *mmp_cause_name(enum mmp_cause_kind kind);
-/* What to do about a cause, in a few words. */
-const char *mmp_cause_fix(const struct mmp_cause *c);
-/* The cause with the largest significant cost (unexplained aside), or
- * NULL when none stands above the noise. */
-const struct mmp_cause *mmp_attribution_top(const struct mmp_attribution *a);
-
-/* Verdict lines after the table, one per job run with controls, and the
- * answers to the questions a `fixes` job asks. */
-void mmp_report_verdicts(FILE *out, const struct mmp_config *cfg,
-			 const struct mmp_run_result *results, size_t n);
-
-/* NAME.attribution.csv (path: mmp_sibling_path(csv, ".attribution.csv")):
- * one row per job run and cause. */
-int mmp_attribution_csv(const char *path, const struct mmp_run_result *results, size_t n,
-			const char *run_id, struct mmp_error *err);
+/* Attribute job point i of results (its rungs follow it).  -ENODATA when
+ * it has no rungs or not every rung has data; -ENOMEM. */
+int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attribution *out);
+void mmp_attribution_free(struct mmp_attribution *a);
 
 #endif

@@ -2,7 +2,7 @@
  * job section, comma lists expanded into runs.
  *
  *   mmp_config_load()   parse and check every value against the key table
- *   mmp_config_expand() jobs x sweep points -> the plan (a list of runs),
+ *   mmp_config_expand() jobs x sweep points -> the job points (a list of runs),
  *                       checking combinations (a probe given a key it does
  *                       not read, more threads than bytes, ...)
  *
@@ -30,6 +30,9 @@ enum mmp_key_type {
 	MMP_T_KEYLIST,   /* names of sweepable keys (zip) */
 	MMP_T_EVENTS,    /* event names and presets (see events.h) */
 	MMP_T_CONTROLS,  /* auto, none, or control names (see controls.h) */
+	MMP_T_REPEAT,    /* a count, or auto (stored as 0) */
+	MMP_T_PERCENT,   /* 5% or 0.05, stored as a fraction (double) */
+	MMP_T_SECONDS,   /* 90, 90s, 1.5m, 500ms, stored as seconds (double) */
 };
 
 enum mmp_key_flags {
@@ -82,7 +85,7 @@ struct mmp_config {
 
 /* One run: a job at one sweep point, or a control variant of one. */
 struct mmp_run {
-	size_t index;     /* position in the plan */
+	size_t index;     /* position in the sweep, then in the plan */
 	unsigned control; /* MMP_CONTROL_* applied: 0 for the job itself */
 	char control_name[64]; /* "prefault+private", "" for the job itself */
 	size_t job_index; /* into cfg->jobs */
@@ -93,15 +96,17 @@ struct mmp_run {
 	const char *from[MMP_KEY_COUNT]; /* section it came from; NULL: default */
 };
 
-struct mmp_plan {
+/* The job points: every job at every point of its sweep, in config order.
+ * The plan (plan.h) adds the controls' rungs and the comparison sets. */
+struct mmp_sweep {
 	struct mmp_run *runs;
 	size_t nruns;
 };
 
 int mmp_config_load(const char *path, struct mmp_config *cfg);
-int mmp_config_expand(struct mmp_config *cfg, struct mmp_plan *plan);
+int mmp_config_expand(struct mmp_config *cfg, struct mmp_sweep *sweep);
 void mmp_config_free(struct mmp_config *cfg);
-void mmp_plan_free(struct mmp_plan *plan);
+void mmp_sweep_free(struct mmp_sweep *sweep);
 
 /* Add a diagnostic "FILE:LINE: [section] message" (line 0: "FILE: ..."). */
 void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,

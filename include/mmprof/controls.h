@@ -1,18 +1,16 @@
 /* Controls: variants of a job that each remove one cause of slowness, run
- * beside it so that the difference in time is that cause's cost.
+ * beside it (in the same rounds) so that the difference in time is that
+ * cause's cost.  One row per control in one table (src/controls.c): its
+ * name, the cause it isolates, what it changes, when it applies, the advice
+ * when its cause is the largest, the counter evidence to show beside it,
+ * and the function that changes a run.  Names, --help, parsing, the plan
+ * and attribution all derive from that table.
  *
- * They form a ladder: each rung is the job with every control up to it
- * applied, in this order, skipping the ones that do not apply:
- *
- *   fit       threads = the placement's PUs          oversubscription
- *   prefault  pages mapped in before timing           page faults
- *   padded    packed per-thread tally padded apart    false sharing
- *   private   shared state per-thread and padded      true sharing
- *   bulk      the same bytes through the bulk path    per-call overhead
- *   solo      one thread over one thread's slice      scaling loss
- *
- * so the costs add up to the job's time: what the last rung still takes is
- * what no control explains.
+ * The controls form a ladder: each rung is the job with every control up
+ * to it applied, in the table's order, skipping the ones that do not apply,
+ * so the costs add up to the job's time.  The last rung, `limit`, reads the
+ * same bytes with the fastest honest scan: what is left after it is what
+ * the memory system itself costs.
  */
 #ifndef MMPROF_CONTROLS_H
 #define MMPROF_CONTROLS_H
@@ -22,6 +20,7 @@
 
 #include "mmprof/config.h"
 #include "mmprof/error.h"
+#include "mmprof/events.h"
 #include "mmprof/topology.h"
 
 enum mmp_control {
@@ -29,33 +28,68 @@ enum mmp_control {
 	MMP_CONTROL_PREFAULT = 1 << 1,
 	MMP_CONTROL_PADDED = 1 << 2,
 	MMP_CONTROL_PRIVATE = 1 << 3,
-	MMP_CONTROL_BULK = 1 << 4,
-	MMP_CONTROL_SOLO = 1 << 5,
+	MMP_CONTROL_TALLY = 1 << 4,
+	MMP_CONTROL_BULK = 1 << 5,
+	MMP_CONTROL_SOLO = 1 << 6,
+	MMP_CONTROL_LIMIT = 1 << 7,
 };
-#define MMP_CONTROL_COUNT 6
-#define MMP_CONTROLS_ALL ((1u << MMP_CONTROL_COUNT) - 1)
+
+/* A rung: the job with some controls applied. */
+struct mmp_rung {
+	struct mmp_run run;       /* parameters; run.control is the mask applied */
+	struct mmp_pin_plan pins; /* threads change with fit and solo */
+	uint64_t end;             /* bytes [0, end) are read; 0: the whole file */
+	unsigned added;           /* the control this rung adds: 0 for the job */
+};
+
+/* One piece of counter evidence a cause may have: a metric on both sides
+ * of its control. */
+struct mmp_evidence_def {
+	const char *metric;  /* "faults/MiB" */
+	int role, per_role;  /* enum mmp_event_role; per_role: a ratio of two roles */
+	double per_bytes;    /* 1: per byte, 1024: per KiB, 2^20: per MiB, 0: per run */
+	const char *events;  /* what to count to have it */
+};
+
+struct mmp_control_info {
+	unsigned bit;
+	const char *name;    /* in configs: controls = prefault, bulk */
+	const char *cause;   /* the cause its cost is: "page faults" */
+	const char *changes; /* what the rung changes */
+	const char *applies; /* when it applies */
+	/* Apply to a copy of the rung below: 1 applied, 0 does not apply to
+	 * this job, negative errno on failure. */
+	int (*apply)(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err);
+	/* Which state or path the cause is about ("refcount, atomic tally");
+	 * NULL: nothing to add. */
+	void (*detail)(const struct mmp_run *below, char *buf, size_t len);
+	/* Advice when this cause is the largest; NULL: none this machine could
+	 * act on.  detail is what detail() wrote. */
+	const char *(*fix)(const char *detail);
+	const struct mmp_evidence_def *evidence; /* candidates, first counted wins */
+	size_t nevidence;
+	int sharing; /* a cause threads running together create: understated
+			when they did not (a disturbed run) */
+};
+
+/* The table, in ladder order. */
+const struct mmp_control_info *mmp_controls(size_t *count);
+const struct mmp_control_info *mmp_control_by_bit(unsigned bit);
+#define MMP_CONTROLS_ALL 0xffu
 
 /* "auto" (all that apply), "none", or names.  -EINVAL with a message (and a
  * did-you-mean) for anything else. */
 int mmp_controls_parse(const char *text, unsigned *mask, char *err, size_t errlen);
-/* The control's name ("prefault"), for bit i of the ladder order. */
-const char *mmp_control_name(unsigned bit);
+/* "fit, prefault, ..., limit": every control's name, for help texts. */
+const char *mmp_controls_names(void);
 
-struct mmp_rung {
-	struct mmp_run run;       /* the job with every control up to this one */
-	unsigned added;           /* the control this rung adds: 0 for the job */
-	struct mmp_pin_plan plan; /* threads change with fit and solo */
-	unsigned solo_of;         /* solo: the thread count whose first slice it reads */
-};
-
+/* The rungs of a job for the controls it asks for (run->p.controls): rung
+ * 0 is the job itself.  job_pins is where the job's own threads go. */
 struct mmp_ladder {
-	struct mmp_rung *rung; /* rung[0] is the job itself */
+	struct mmp_rung *rung;
 	size_t n;
 };
-
-/* The rungs of a job for the controls it asks for (run->p.controls).
- * job_plan is where the job's own threads go. */
-int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_plan,
+int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_pins,
 		     const struct mmp_topology *topo, struct mmp_ladder *out,
 		     struct mmp_error *err);
 void mmp_ladder_free(struct mmp_ladder *ladder);

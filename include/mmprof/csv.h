@@ -8,9 +8,10 @@
 
 #include "mmprof/error.h"
 #include "mmprof/meta.h"
+#include "mmprof/plan.h"
 #include "mmprof/runner.h"
 
-#define MMP_CSV_SCHEMA_VERSION 1
+#define MMP_CSV_SCHEMA_VERSION 2
 
 struct mmp_csv {
 	FILE *f;
@@ -18,6 +19,7 @@ struct mmp_csv {
 	FILE *threads; /* NAME.threads.csv, with --per-thread */
 	char *threads_path;
 	const struct mmp_meta *meta;
+	const struct mmp_plan *plan;
 	const char *const *events; /* counter columns: every event of the plan */
 	size_t nevents;
 	unsigned long rows;
@@ -27,8 +29,8 @@ struct mmp_csv {
  * not count one leaves its cells empty).  threads_path: NULL, or the
  * per-thread file. */
 int mmp_csv_open(struct mmp_csv *csv, const char *path, const struct mmp_meta *meta,
-		 const char *const *events, size_t nevents, const char *threads_path,
-		 struct mmp_error *err);
+		 const struct mmp_plan *plan, const char *const *events, size_t nevents,
+		 const char *threads_path, struct mmp_error *err);
 int mmp_csv_row(struct mmp_csv *csv, const struct mmp_run_info *info,
 		const struct mmp_rep *rep, struct mmp_error *err);
 int mmp_csv_close(struct mmp_csv *csv, struct mmp_error *err);

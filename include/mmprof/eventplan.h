@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "mmprof/config.h"
+#include "mmprof/plan.h"
 #include "mmprof/events.h"
 #include "mmprof/runner.h"
 

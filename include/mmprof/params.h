@@ -33,6 +33,8 @@ enum mmp_key_id {
 	MMP_KEY_ADVICE,
 	MMP_KEY_CACHE,
 	MMP_KEY_REPEAT,
+	MMP_KEY_MAX_REPEAT,
+	MMP_KEY_MAX_TIME,
 	MMP_KEY_WARMUP,
 	MMP_KEY_EVENTS,
 	MMP_KEY_CONTROLS,
@@ -40,7 +42,10 @@ enum mmp_key_id {
 	MMP_KEY_ZIP,
 	MMP_KEY_BASELINE,
 	MMP_KEY_FIXES,
+	MMP_KEY_TOLERANCE,
 	/* the whole config */
+	MMP_KEY_ORDER,
+	MMP_KEY_ORDER_SEED,
 	MMP_KEY_TABLE,
 	MMP_KEY_CSV,
 	MMP_KEY_COUNT
@@ -50,12 +55,20 @@ enum mmp_key_id {
 
 enum mmp_fill { MMP_FILL_RANDOM, MMP_FILL_ZERO };
 enum mmp_kernel { MMP_KERNEL_ZEROS, MMP_KERNEL_HISTOGRAM };
-enum mmp_refcount { MMP_REFCOUNT_SHARED, MMP_REFCOUNT_ONCE };
+enum mmp_refcount {
+	MMP_REFCOUNT_SHARED,  /* one word every thread takes and gives back per call */
+	MMP_REFCOUNT_ONCE,    /* taken once per thread around its loop (the fix) */
+	MMP_REFCOUNT_PRIVATE, /* a word per thread, on lines of its own (the private control) */
+};
 enum mmp_tally { MMP_TALLY_ATOMIC, MMP_TALLY_PACKED, MMP_TALLY_PADDED, MMP_TALLY_LOCAL };
 enum mmp_table {
 	MMP_TABLE_RUNS,  /* one row per run */
 	MMP_TABLE_SIZES, /* the read/mmap/fread seed's: per file size, a column per method */
 	MMP_TABLE_BOTH,
+};
+enum mmp_order {
+	MMP_ORDER_INTERLEAVED, /* rounds: one repetition of each run, shuffled */
+	MMP_ORDER_SEQUENTIAL,  /* every repetition of one run, then the next */
 };
 enum mmp_cache {
 	MMP_CACHE_WARM,    /* as the previous repetition left it */
@@ -106,7 +119,9 @@ struct mmp_params {
 	bool prefault;
 	enum mmp_advice advice;
 	enum mmp_cache cache;
-	uint32_t repeat;
+	uint32_t repeat;     /* 0: auto */
+	uint32_t max_repeat; /* repeat = auto: the ceiling */
+	double max_time;     /* repeat = auto: seconds one comparison set may take */
 	uint32_t warmup;
 	const char *events;   /* names and presets, as written */
 	const char *controls; /* auto, none, or control names, as written */
@@ -114,9 +129,12 @@ struct mmp_params {
 	uint64_t zip;         /* MMP_KEY_BIT set of keys whose lists advance together */
 	const char *baseline; /* jobs to print ratios against, NULL: none */
 	const char *fixes;    /* the job this one is a fix for, NULL: none */
+	double tolerance;     /* a ratio within 1 +- this is "the same" */
 	/* the config */
 	enum mmp_table table;
 	const char *csv;
+	enum mmp_order order;
+	uint64_t order_seed; /* 0: drawn at start (and recorded) */
 };
 
 extern const char *const mmp_fill_names[];
@@ -126,5 +144,6 @@ extern const char *const mmp_tally_names[];
 extern const char *const mmp_advice_names[];
 extern const char *const mmp_cache_names[];
 extern const char *const mmp_table_names[];
+extern const char *const mmp_order_names[];
 
 #endif

@@ -41,18 +41,6 @@ struct mmp_sink {
 	uint64_t hist[256];
 };
 
-/* The .NET accessor's view, as one thread sees it: bounds the per-call
- * check reads, and the handle's reference count that each call acquires and
- * releases.  `state` points at one word shared by all threads of the run
- * (the real handle) or, for the `private` control, at a per-thread word. */
-struct mmp_view {
-	const uint8_t *base;
-	uint64_t capacity;
-	int open;
-	int readable;
-	_Atomic int64_t *state;
-};
-
 /* One thread's work in one repetition. */
 struct mmp_slice {
 	const uint8_t *map; /* the whole file (MMP_NEEDS_MAP) */
@@ -64,10 +52,17 @@ struct mmp_slice {
 	uint64_t buffer_size; /* read()/stdio buffer bytes (probes using `buffer`) */
 	enum mmp_advice advice; /* for probes that open the file themselves */
 	enum mmp_kernel kernel;
-	enum mmp_refcount refcount;
-	struct mmp_view view;
+	const struct mmp_params *params; /* the run's, for probe-specific keys */
+	unsigned thread, nthreads;       /* this thread's index, and the run's threads */
+	void *priv;      /* the probe's own state for the run (setup), or NULL */
 	uint8_t *buffer; /* this thread's buffer: `access` or `buffer` bytes */
 	struct mmp_sink *sink;
+};
+
+/* What a probe's setup is told about the run its state serves. */
+struct mmp_probe_env {
+	const struct mmp_params *params;
+	unsigned nthreads;
 };
 
 /* Returns 0, or a negative errno when the modelled API reported an error
@@ -86,7 +81,19 @@ struct mmp_probe {
 				     0: the run's `buffer` (fread: calls of a buffer) */
 	const char *shared_state; /* what `private` makes per-thread; NULL: none */
 	const char *bulk;         /* probe reading the same bytes in bulk; NULL: none */
+	/* What its loop does beyond limit's vectorised scan, for the cause the
+	 * limit control names ("a call, 4 checks and 2 CAS loops per byte"). */
+	const char *loop;
 	mmp_probe_run_fn run;
+	/* Optional state the threads of one run share (the .NET view's reference
+	 * count): made once before the run's threads start, reset before every
+	 * repetition, checked after it (a negative errno when the state shows
+	 * the model broke, e.g. a reference never given back), freed after the
+	 * run's last repetition.  Each thread sees it as slice->priv. */
+	int (*setup)(const struct mmp_probe_env *env, void **priv);
+	void (*reset)(void *priv);
+	int (*check)(void *priv);
+	void (*teardown)(void *priv);
 };
 
 /* Keys that only some probes read; the others apply to every probe. */

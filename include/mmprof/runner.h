@@ -1,23 +1,23 @@
-/* The runner: repetitions of one run, or of a group of runs interleaved
- * (a job and its controls: A B A B, so that drift on a noisy machine hits
- * every variant alike).
+/* The runner: repetitions of the runs of one comparison set, in whatever
+ * order the schedule gives.  It knows nothing of controls or answers: a
+ * run is its parameters, its data, where its threads go and what to count.
  *
- * Each run keeps its own pinned threads (thread_pool.h) for all its
- * repetitions.  Each repetition maps the file afresh (so lazy page faults
- * are part of every repetition unless prefault is set), releases the
- * threads through a barrier, and is timed from the first thread's start to
- * the last thread's end.  Every repetition's result is checked against the
- * reference for the bytes it read.
+ * Opening a set creates each run's pinned threads (thread_pool.h) and the
+ * probe's own state once.  Each repetition maps the file afresh (so lazy
+ * page faults are part of every repetition unless prefault is set), releases
+ * the threads through a barrier, is timed from the first thread's start to
+ * the last thread's end, is checked against the reference for the bytes it
+ * read, and is judged disturbed or not (disturbance.h).
  */
 #ifndef MMPROF_RUNNER_H
 #define MMPROF_RUNNER_H
 
-#include <signal.h>
 #include <stdint.h>
 
 #include "mmprof/config.h"
 #include "mmprof/counters.h"
 #include "mmprof/datafile.h"
+#include "mmprof/disturbance.h"
 #include "mmprof/error.h"
 #include "mmprof/thread_pool.h"
 #include "mmprof/topology.h"
@@ -25,18 +25,21 @@
 struct mmp_rep {
 	unsigned index;       /* among recorded repetitions, or warmups */
 	int warmup;           /* not recorded */
+	unsigned round;       /* the set's round (warmup rounds first) */
+	unsigned position;    /* the run's place in its round, from 0 */
 	uint64_t elapsed_ns;  /* first thread's start to last thread's end */
 	uint64_t thread_min_ns, thread_max_ns; /* threads' own times */
 	uint64_t *thread_ns;  /* [nthreads] */
 	uint64_t bytes;       /* bytes the probe read */
 	uint64_t result;      /* zero count, or for histograms the byte sum */
 	int result_ok;        /* equal to the reference, bin for bin */
-	int probe_rc;         /* first error a thread's probe returned, or 0 */
+	int probe_rc;         /* first error a thread's probe (or its check) returned, or 0 */
+	struct mmp_disturbance dist;
 	struct mmp_count *counts;        /* [events], summed over threads */
 	struct mmp_count *thread_counts; /* [threads][events] */
 };
 
-/* One run of a group: what it runs, on what, where, counting what. */
+/* One run of a set: what it runs, on what, where, counting what. */
 struct mmp_runner_item {
 	const struct mmp_run *run;
 	const struct mmp_datafile *data;
@@ -47,7 +50,7 @@ struct mmp_runner_item {
 };
 
 struct mmp_run_info {
-	size_t item; /* which run of the group */
+	size_t item; /* which run of the set */
 	const struct mmp_run *run;
 	const struct mmp_datafile *data;
 	const struct mmp_pin_plan *plan;
@@ -57,28 +60,22 @@ struct mmp_run_info {
 	const int *open_error;                 /* [events]: errno of a failed open */
 };
 
-/* Called after every repetition of every run, warmups included; a
- * non-zero return stops the group with that value. */
-typedef int (*mmp_rep_fn)(const struct mmp_run_info *info, const struct mmp_rep *rep,
-			  void *arg);
+struct mmp_runner;
 
-struct mmp_runner_opts {
-	const struct mmp_topology *topo; /* binding happens on this topology */
-	const volatile sig_atomic_t *stop;
-	mmp_rep_fn on_rep;
-	void *arg;
-};
+/* Create every run's threads (bound where planned, each checked to be on
+ * its PU) and its probe state.  A negative errno with a message when a run
+ * cannot be carried out. */
+int mmp_runner_open(struct mmp_runner **out, const struct mmp_runner_item *items, size_t n,
+		    const struct mmp_topology *topo, struct mmp_error *err);
 
-/* 0 when every repetition ran (results are judged by the callback), -EINTR
- * when stop was raised between repetitions, another negative errno with a
- * message when the group could not be carried out.  The runs of a group
- * share warmup and repeat (the first run's). */
-int mmp_runner_run_group(const struct mmp_runner_item *items, size_t n,
-			 const struct mmp_runner_opts *opts, struct mmp_error *err);
+/* One repetition of run k.  The returned rep and info stay valid until the
+ * next repetition of the same run; the schedule's fields (index, warmup,
+ * round, position) are the caller's to fill.  A negative errno with a
+ * message when the repetition could not be carried out (the probe's own
+ * errors are in rep->probe_rc, its result in rep->result_ok). */
+int mmp_runner_rep(struct mmp_runner *r, size_t k, struct mmp_rep **rep,
+		   const struct mmp_run_info **info, struct mmp_error *err);
 
-/* A group of one. */
-int mmp_runner_run(const struct mmp_run *run, const struct mmp_datafile *data,
-		   const struct mmp_pin_plan *plan, const struct mmp_event_set *events,
-		   const struct mmp_runner_opts *opts, struct mmp_error *err);
+void mmp_runner_close(struct mmp_runner *r);
 
 #endif

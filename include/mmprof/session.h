@@ -1,7 +1,9 @@
-/* One invocation over a plan: placements checked against the machine,
- * then every run in order with its data file, CSV rows, progress and
- * warnings, then the report.  main() only parses the command line and
- * calls these. */
+/* One invocation over a plan: each comparison set in rounds (schedule.h),
+ * every repetition recorded (CSV rows as they finish, results), repetition
+ * by repetition notes on stderr (progress, a wrong result, an event that
+ * cannot be counted), then the results computed once and the companion
+ * files written.  The report and the exit status are main()'s.
+ */
 #ifndef MMPROF_SESSION_H
 #define MMPROF_SESSION_H
 
@@ -9,33 +11,44 @@
 #include <stdio.h>
 
 #include "mmprof/config.h"
+#include "mmprof/datafile.h"
+#include "mmprof/eventplan.h"
+#include "mmprof/meta.h"
+#include "mmprof/plan.h"
+#include "mmprof/result.h"
 #include "mmprof/topology.h"
 
 struct mmp_session {
 	struct mmp_config *cfg;
-	struct mmp_plan *plan;
+	const struct mmp_plan *plan;
 	struct mmp_topology *topo;
-	struct mmp_pin_plan *pins; /* [plan->nruns] */
 	const char *csv_path;
-	int quiet;    /* no warnings or notes on stderr (errors stay) */
-	int progress; /* a progress line on stderr (a TTY) */
+	int quiet;      /* no warnings or notes on stderr (errors stay) */
+	int progress;   /* a progress line on stderr (a TTY) */
 	int per_thread; /* also write NAME.threads.csv */
 	const volatile sig_atomic_t *stop;
 };
 
-/* Plan every run's placement; problems become config diagnostics with the
- * placement's FILE:LINE.  -EINVAL when there are any. */
-int mmp_session_place(struct mmp_session *s);
+struct mmp_session_out {
+	struct mmp_meta meta;
+	struct mmp_results res;
+	struct mmp_datafiles files;
+	struct mmp_eventplan ep; /* the results' event sets point into it */
+	unsigned long rows;
+	int interrupted; /* stopped by a signal: rows measured so far are kept */
+	int failed;      /* a run could not be carried out, or a file not written */
+	int wrong;       /* a result differed from the reference */
+	double seconds;
+	char threads_path[4096];
+	char attribution_path[4096];
+	char answers_path[4096];
+	int wrote_attribution, wrote_answers;
+};
 
-/* --dry-run: the expanded plan; --topology: the machine and placements. */
-void mmp_session_print_plan(const struct mmp_session *s, FILE *out);
-void mmp_session_print_topology(const struct mmp_session *s, FILE *out);
-
-/* Run everything.  Returns 0 when every run ran and every result matched,
- * 1 when some run failed or some result was wrong, 130 when interrupted. */
-int mmp_session_run(struct mmp_session *s);
-
-void mmp_session_free(struct mmp_session *s);
+/* Run everything.  0, or a negative errno when nothing could start (the
+ * message is printed).  out is filled either way; free it. */
+int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out);
+void mmp_session_out_free(struct mmp_session_out *out);
 
 /* results/NAME.csv for configs/NAME.ini. */
 void mmp_default_csv_path(const char *config_path, char *buf, size_t len);

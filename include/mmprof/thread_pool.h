@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "mmprof/counters.h"
+#include "mmprof/disturbance.h"
 #include "mmprof/error.h"
 #include "mmprof/probe.h"
 #include "mmprof/topology.h"
@@ -39,10 +40,10 @@ struct mmp_worker {
 	struct mmp_thread_place place;
 	struct mmp_counters counters;
 	struct mmp_count *counts; /* this repetition's, one per event */
-	/* The private control's reference count: this thread's own word, on
-	 * lines of its own. */
-	_Alignas(MMP_PAD) _Atomic int64_t own_refcount;
-	char pad[MMP_PAD - sizeof(int64_t)];
+	int schedstat_fd;         /* this thread's /proc/thread-self/schedstat */
+	struct mmp_thread_sample sample; /* this repetition, as the kernel saw it */
+	/* Workers sit in one array: keep each on lines of its own. */
+	char pad[MMP_PAD];
 };
 
 struct mmp_thread_pool {
@@ -55,6 +56,7 @@ struct mmp_thread_pool {
 	pthread_mutex_t gate; /* held while threads are being created */
 	int abort;            /* set under gate: threads leave without work */
 	pthread_barrier_t ready, start, done;
+	_Atomic unsigned arrived; /* threads past the start barrier this repetition */
 	int quit;
 };
 

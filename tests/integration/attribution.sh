@@ -54,17 +54,16 @@ run_mmprof --config "$TMP/planted.ini" --csv "$TMP/planted.csv"
 check "planted config runs" test "$rc" -eq 0
 attr=$TMP/planted.attribution.csv
 check "attribution CSV beside the CSV" test -s "$attr"
-check "attribution CSV header" test "$(head -1 "$attr")" = "schema_version,run_id,job,probe,kernel,threads,access,buffer,refcount,tally,placement,cache,bytes,cause,detail,ns_per_byte,share,significant,noise_ns_per_byte,cv_before,cv_after,control,evidence,evidence_before,evidence_after,evidence_missing"
+check "attribution CSV header" test "$(head -1 "$attr")" = "$("$MMPROF" --list-columns | awk '/^NAME.attribution.csv:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }' | paste -sd,)"
 
-# attr_rows JOB: that job's rows, fields by name: cause, detail, ns, share,
-# significant, evidence, before, after.
+# attr_rows JOB: that job's rows, fields: cause, detail, ns, share,
+# significant, evidence, before, after, threads.
 attr_rows() {
-	awk -F, -v job="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["job"] == job { print $c["cause"] "|" $c["detail"] "|" $c["ns_per_byte"] "|" $c["share"] "|" \
-			$c["significant"] "|" $c["evidence"] "|" $c["evidence_before"] "|" $c["evidence_after"] "|" $c["threads"] }' "$attr"
+	csv_rows "$attr" job cause detail ns_per_byte share significant evidence evidence_before \
+		evidence_after threads | awk -v job="$1" '{ n = index($0, "|") } substr($0, 1, n - 1) == job { print substr($0, n + 1) }'
 }
-top() { # the largest significant cause of a job, unexplained aside
-	attr_rows "$1" | awk -F'|' '$5 == "true" && $1 != "unexplained" && ($3 + 0 > best || !found) {
+top() { # the largest significant cause of a job, the remainder aside
+	attr_rows "$1" | awk -F'|' '$5 == "true" && $1 != "limit" && $1 != "remaining" && ($3 + 0 > best || !found) {
 		best = $3 + 0; cause = $1; found = 1 } END { print cause }'
 }
 check "refcount shared at 2 threads: true sharing ($(top true_sharing))" test "$(top true_sharing)" = "true sharing"
@@ -73,32 +72,40 @@ check "cold lazy mmap: page faults ($(top page_faults))" test "$(top page_faults
 check "ReadByte with the reference once, 1 thread: per-call ($(top per_call))" test "$(top per_call)" = "per-call"
 check "oversubscription named for $((pus * 4)) threads on $pus PUs" grep -q "^oversubscription|.*|$((pus * 4))$" <<<"$(attr_rows oversubscribed)"
 check "the true sharing is the refcount" grep -q '^true sharing|refcount|' <<<"$(attr_rows true_sharing)"
-check "shares add up to 1 for every job" test -z "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	{ s[$c["job"]] += $c["share"] } END { for (j in s) if (s[j] < 0.99 || s[j] > 1.01) print j, s[j] }' "$attr")"
+check "shares add up to 1 for every job" test -z "$(csv_rows "$attr" job share | awk -F'|' '{ s[$1] += $2 }
+	END { for (j in s) if (s[j] < 0.99 || s[j] > 1.01) print j, s[j] }')"
 check "fault evidence counted" grep -Eq '^page faults\|.*\|faults/MiB\|[0-9.]+\|0\|' <<<"$(attr_rows page_faults)"
 
-check "verdict line with fix" grep -q '^true_sharing accessor_byte t=2 a=1: .* ns/B = true sharing (refcount) [0-9]*%.*; fix: take the reference once per thread' <<<"$out"
+check "verdict line with fix" grep -q '^\[true_sharing\] accessor_byte threads=2 access=1 .*: [0-9.]* ns/B = true sharing (refcount) [0-9]*% \[[-0-9]*, [0-9]*\].*; fix: take the reference once per thread' <<<"$out"
+check "the remainder is the limit, not unexplained" grep -q '^\[true_sharing\] .* · limit (the memory system' <<<"$out"
 check "evidence line" grep -q '^    evidence: faults/MiB' <<<"$out"
-check "ladder line" grep -q '^    ladder, ns per byte of the file: job [0-9.]* | +private [0-9.]* | +bulk ' <<<"$out"
+check "ladder line" grep -q '^    ladder (means over [0-9]* rounds side by side, ns per byte of the job): job [0-9.]* | +private [0-9.]* | +bulk ' <<<"$out"
 check "controls are CSV rows" test "$(csv_col "$TMP/planted.csv" control | sort -u | grep -c .)" -ge 5
-check "control rows interleave with the job's (A B A B)" test "$(awk -F, '$2 == "per_call" { printf "%s;", $11 }' "$TMP/planted.csv")" = ";bulk;;bulk;;bulk;;bulk;;bulk;"
+# per_call is job, +prefault? no: prefault = yes; its ladder is bulk, limit.
+check "a job and its rungs run in the same rounds, once each" test "$(csv_rows "$TMP/planted.csv" job round | awk -F'|' '$1 == "per_call" { n[$2]++ } END { for (r in n) printf "%s ", n[r] }')" = "3 3 3 3 3 "
+check "the order within rounds is shuffled" test "$(csv_rows "$TMP/planted.csv" job control position | awk -F'|' '$1 == "per_call" && $2 == "" { print $3 }' | sort -u | wc -l)" -ge 2
 
 # The seed's questions on a small copy of byte_8t.ini.
-sed -e 's/^size = 100M/size = 8M/' -e 's/^repeat = 5/repeat = 3/' configs/byte_8t.ini >"$TMP/seed.ini"
+sed -e 's/^size = 100M/size = 8M/' -e 's/^repeat = auto/repeat = 3/' configs/byte_8t.ini >"$TMP/seed.ini"
 run_mmprof --config "$TMP/seed.ini" --csv "$TMP/seed.csv" --quiet
 check "seed config runs" test "$rc" -eq 0
-check "answers block" grep -q '^answers (dotnet_fixed fixes dotnet_like; baseline java_like):' <<<"$out"
-check "1. the gap" grep -q '^ 1\. Is the gap reproduced?  dotnet_like vs java_like, 1-byte reads: [0-9.]*x at 1 thread, [0-9.]*x at 8 threads' <<<"$out"
-# (Which cause wins on 8 MiB depends on the machine's load; the planted
-# cases above pin the causes down.  Here: both runs get a named cause.)
-check "2. a cause for the 1-byte runs at 1 and 8 threads" grep -Eq '^ 2\. What causes it\?  threads=1 access=1: [a-z -]+(\([a-z, ]+\))? [0-9]+%; threads=8 access=1: [a-z -]+(\([a-z, ]+\))? [0-9]+%' <<<"$out"
-check "3. the fix, side by side" grep -q '^ 3\. Does dotnet_fixed resolve it without slowing multi-byte reads?  1-byte reads: .* side by side.*; multi-byte reads: ' <<<"$out"
-check "twin rows in the CSV" grep -q ',twin of dotnet_fixed,' "$TMP/seed.csv"
+check "answers block" grep -q '^answers (yes, no or inconclusive; ratios with 95% intervals from rounds measured side by side):' <<<"$out"
+for t in "1 thread" "8 threads"; do
+	check "the gap, $t" grep -Eq "^  \[(yes|no|inconclusive)\] Is dotnet_like's gap to java_like reproduced, 1-byte reads at $t\?  [0-9.]+x \[[0-9.]+, [0-9.]+\]: " <<<"$out"
+	check "the cause, $t" grep -Eq "^  \[(yes|inconclusive)\] What causes dotnet_like's time, 1-byte reads at $t\?  " <<<"$out"
+	check "the fix, $t" grep -Eq "^  \[(yes|no|inconclusive)\] Is dotnet_fixed faster than dotnet_like, 1-byte reads at $t\?  [0-9.]+x \[" <<<"$out"
+	check "the regression, $t" grep -Eq "^  \[(yes|no|inconclusive)\] Does dotnet_fixed slow 1024-byte reads by more than 10% at $t\?  [0-9.]+x \[" <<<"$out"
+done
+ans=$TMP/seed.answers.csv
+check "answers CSV: one row per answer (the ratio blocks' lines and the answers')" test "$(($(wc -l <"$ans") - 1))" -eq "$(grep -Ec '^  (\[|threads=)' <<<"$out")"
+check "answers CSV: outcomes are yes, no, inconclusive" test -z "$(csv_col "$ans" outcome | grep -Evx 'yes|no|inconclusive')"
+check "the fix and its target ran in the same comparison sets" test -z "$(csv_rows "$TMP/seed.csv" control job threads access set | awk -F'|' '$1 == "" && ($2 == "dotnet_like" || $2 == "dotnet_fixed") { s[$3 "/" $4 "/" $2] = $5 }
+	END { for (k in s) { split(k, p, "/"); o = p[1] "/" p[2] "/" (p[3] == "dotnet_like" ? "dotnet_fixed" : "dotnet_like"); if (s[o] != s[k]) print k } }')"
 
-# A fix with more repetitions than the job it fixes: its twin runs as many.
+# Runs compared side by side run the same rounds: the most any asks for.
 printf '[global]\nsize = 256K\nprobe = accessor_block\naccess = 1K\n[like]\nrepeat = 2\n[fixed]\nrefcount = once\nfixes = like\nrepeat = 7\n' >"$TMP/twin.ini"
 run_mmprof --config "$TMP/twin.ini" --csv "$TMP/twin.csv" --quiet
-check "twin repeats as the fix does" test "$(grep -c ',twin of fixed,' "$TMP/twin.csv")" -eq 7
+check "the target runs as many rounds as its fix" test "$(csv_col "$TMP/twin.csv" job | grep -c '^like$')" -eq 7
 
 # Bad controls are config errors.
 printf '[j]\nprobe = limit\nsize = 4K\ncontrols = prefualt\n' >"$TMP/bad.ini"

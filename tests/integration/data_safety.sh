@@ -2,7 +2,7 @@
 source "$(dirname "$0")/tap.bash"
 
 printf '[j]\nprobe = limit\nsize = 8K\nseed = 5\nrepeat = 1\nwarmup = 0\n' >"$TMP/d.ini"
-target=$("$MMPROF" --config "$TMP/d.ini" --dry-run | sed -n 's/^    data //p')
+target=$("$MMPROF" --config "$TMP/d.ini" --dry-run | sed -n 's/^ *data //p')
 check "dry-run names the data file" test -n "$target"
 
 mkdir -p "$(dirname "$target")"

@@ -34,8 +34,7 @@ for r in 1 6; do
 done
 perf_count() { awk -F, -v e="$2" '$3 == e { print $1 }' "$1"; }
 # mmprof's sum over repetitions 1..5 of both jobs
-mine() { awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
-	$12 >= 1 { s += $c } END { print s + 0 }' "$TMP/x6.csv"; }
+mine() { csv_rows "$TMP/x6.csv" rep "$1" | awk -F'|' '$1 >= 1 { s += $2 } END { print s + 0 }'; }
 close_enough() { # close_enough A B: within 2% or 4 counts
 	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (a > b ? a : b) * 0.02;
 		exit !(d <= m || d <= 4) }'

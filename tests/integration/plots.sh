@@ -91,19 +91,23 @@ for kind in sizes slowdown attribution scaling; do
 	fi
 done
 
-# The slowdown plot's ratios are mmprof's own baseline ratios (2 decimals).
+# The slowdown plot's ratios are mmprof's own baseline ratios, with their
+# intervals, as mmprof prints them.
 plot_ratios=$("$PY" - "$TMP/all.csv" <<'PY'
 import sys
 sys.path.insert(0, "analysis")
 import mmprof_csv, mmprof_plots
 t = mmprof_plots.slowdowns(mmprof_csv.load(sys.argv[1]), "java_like")
 t = t[t.over.str.startswith("over java_like") & (t.job == "dotnet_like")]
+def fmt(v, e):
+    return f"{v:.0f}" if e >= 100 else f"{v:.1f}" if e >= 10 else f"{v:.2f}"
 for r in t.itertuples():
-    print(f"threads={r.threads} access={r.access} {r.ratio:.2f}x")
+    print(f"threads={r.threads} access={r.access} {fmt(r.ratio, r.ratio)}x "
+          f"[{fmt(r.ratio_low, r.ratio)}, {fmt(r.ratio_high, r.ratio)}]")
 PY
 )
 mmprof_ratios=$(awk '/^dotnet_like vs java_like/ { on = 1; next } on && NF == 0 { exit }
-	on { print $1, $2, $3 }' <<<"$baseline_out")
+	on { print $1, $2, $3, $4, $5 }' <<<"$baseline_out")
 check "slowdown ratios equal mmprof's ratio lines" same "$plot_ratios" "$mmprof_ratios"
 same "$plot_ratios" "$mmprof_ratios" ||
 	printf '# plot:   %s\n# mmprof: %s\n' "$plot_ratios" "$mmprof_ratios"

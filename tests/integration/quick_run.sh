@@ -11,16 +11,20 @@ check "exit 0" test "$rc" -eq 0
 header=$(head -1 "$csv")
 # The documented list, with its EVENT/EVENT_run_ratio pair standing for
 # every counted event's two columns.
-want=$("$MMPROF" --list-columns | awk '{print $1}' | grep -v '^EVENT' | paste -sd,)
+want=$("$MMPROF" --list-columns | awk 'NF == 0 { exit } { print $1 }' | grep -v '^EVENT' | paste -sd,)
 events=$(sed 's/.*,result_ok,//; s/,oversubscribed,.*//' <<<"$header")
 fixed=$(sed "s/,result_ok,.*,oversubscribed,/,result_ok,oversubscribed,/" <<<"$header")
 check "CSV header is the documented column list" test "$fixed" = "$want"
 check "counter columns come in pairs (EVENT, EVENT_run_ratio)" test -z "$(tr , '\n' <<<"$events" | paste - - | awk '$2 != $1 "_run_ratio"')"
 check "the default events are columns" grep -q ',task-clock,task-clock_run_ratio,page-faults,' <<<"$header"
-check "CSV header starts as the contract" grep -q '^schema_version,job,probe,kernel,threads,access,buffer,refcount,tally,placement,control,rep,bytes,elapsed_ns,ns_per_byte,result,result_ok,' <<<"$header"
-check "CSV metadata columns" grep -q ',oversubscribed,run_id,host,cpu_model,kernel_release,mmprof_version,started_at' <<<"$header"
+check "CSV header starts as the contract" grep -q '^schema_version,job,probe,kernel,threads,access,buffer,refcount,tally,placement,control,run,parent,set,rep,round,position,bytes,elapsed_ns,ns_per_byte,result,result_ok,' <<<"$header"
+check "CSV disturbance columns" grep -q ',oversubscribed,disturbed,disturbed_why,overlap,wait_max,busy,cpu_pressure,nivcsw,' <<<"$header"
+check "CSV metadata columns" grep -q ',run_id,host,cpu_model,kernel_release,mmprof_version,started_at,order_seed,' <<<"$header"
 
-reps=$("$MMPROF" --config configs/quick.ini --dry-run | sed -n 's/.* run(s), \([0-9]*\) recorded.*/\1/p')
+plan=$("$MMPROF" --config configs/quick.ini --dry-run | head -1)
+reps=$(sed -n 's/.*; \([0-9]*\) recorded.*/\1/p' <<<"$plan")
+points=$(sed -n 's/.* \([0-9]*\) job point(s).*/\1/p' <<<"$plan")
+runs=$(sed -n 's/.*: \([0-9]*\) run(s) in .*/\1/p' <<<"$plan")
 rows=$(($(wc -l <"$csv") - 1))
 check "one CSV row per recorded repetition ($reps)" test "$rows" -eq "$reps"
 check "every result_ok is true" test "$(csv_col "$csv" result_ok | sort -u)" = "true"
@@ -34,15 +38,16 @@ check "histogram kernel ran" grep -q ",histogram," "$csv"
 check "one run_id for the whole run" test "$(csv_col "$csv" run_id | sort -u | wc -l)" -eq 1
 check "started_at is ISO 8601 UTC" grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' <<<"$(csv_col "$csv" started_at | head -1)"
 check "elapsed_ns are positive integers" test -z "$(csv_col "$csv" elapsed_ns | grep -Ev '^[1-9][0-9]*$')"
-check "zero counts agree across probes" test "$(awk -F, 'NR > 1 && $4 == "zeros" {print $16}' "$csv" | sort -u | wc -l)" -eq 1
+check "zero counts agree across probes" test "$(csv_rows "$csv" kernel result | awk -F'|' '$1 == "zeros" { print $2 }' | sort -u | wc -l)" -eq 1
+check "every round has each run of its set once" test -z "$(csv_rows "$csv" run round | sort | uniq -d)"
 
 # Pinning as the threads saw it: every thread on its planned PU.
-check "pus_seen equals pus_planned" test -z "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["pus_seen"] != $c["pus_planned"] { print }' "$csv")"
+check "pus_seen equals pus_planned" test -z "$(csv_rows "$csv" pus_seen pus_planned | awk -F'|' '$1 != $2')"
 
-check "table header" grep -Eq '^job +probe .*median ms +mean ms +min ms +cv +ns/byte +GB/s +x limit +result' <<<"$out"
-check "table rows all ok" test "$(grep -c ' ok *$' <<<"$out")" -eq "$("$MMPROF" --config configs/quick.ini --dry-run | grep -c '^run ')"
-check "ratio block" grep -q '^dotnet_like vs java_like (median time ratio, >1 = slower):' <<<"$out"
+check "table header" grep -Eq '^job +probe .*rounds +median ms +mean ms +min ms +cv +ns/byte +GB/s +x limit \[95% CI\] +disturbed +result' <<<"$out"
+check "table rows all ok: one per job point ($points)" test "$(grep -c ' ok *$' <<<"$out")" -eq "$points"
+check "x limit with its interval" grep -Eq ' [0-9.]+x \[[0-9.]+, [0-9.]+\] ' <<<"$out"
+check "ratio block" grep -q '^dotnet_like vs java_like (time ratio: geometric mean of rounds measured side by side, 95% interval; >1 = slower; the same = within 5%):' <<<"$out"
 check "ratio rows for 1-byte reads" test "$(grep -Ec '^  threads=[12] +access=1 +[0-9.]+x' <<<"$out")" -eq 4
 check "summary on stderr" grep -q "run(s), $reps row(s) in $csv" <<<"$err"
 check "no progress line when stderr is not a TTY" bash -c '! grep -q "rep 1/" <<<"$1"' _ "$err"
@@ -51,6 +56,6 @@ check "no progress line when stderr is not a TTY" bash -c '! grep -q "rep 1/" <<
 run_mmprof --config configs/quick.ini --csv "$TMP/q2.csv" --quiet --repeat 1
 check "--quiet: exit 0" test "$rc" -eq 0
 check "--quiet: empty stderr" test -z "$err"
-check "--repeat 1: one row per run" test "$(($(wc -l <"$TMP/q2.csv") - 1))" -eq "$("$MMPROF" --config configs/quick.ini --dry-run | grep -c '^run ')"
+check "--repeat 1: one row per run ($runs)" test "$(($(wc -l <"$TMP/q2.csv") - 1))" -eq "$runs"
 
 done_testing

@@ -25,9 +25,17 @@ run_mmprof() {
 	err=$(cat "$TMP/stderr")
 }
 
-# csv_col FILE NAME: the values of one column, one per line (no quoted commas
-# in the columns tests read).
-csv_col() {
-	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
-		{ print $c }' "$1"
+# csv_rows FILE NAME...: the named columns of every row, '|' between them
+# (an RFC 4180 reader: free-text cells carry quoted commas).
+csv_rows() {
+	/usr/bin/python3 - "$@" <<'PY'
+import csv, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # | head: stop quietly
+path, names = sys.argv[1], sys.argv[2:]
+for row in csv.DictReader(open(path, newline="")):
+    print("|".join(row[n] for n in names))
+PY
 }
+
+# csv_col FILE NAME: the values of one column, one per line.
+csv_col() { csv_rows "$1" "$2"; }

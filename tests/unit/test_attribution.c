@@ -1,14 +1,20 @@
 /* Controls and attribution: parsing `controls`, which rungs a job's ladder
- * gets (on a synthetic two-PU machine), and the arithmetic of the causes:
- * costs add up to the job, noise decides significance, the top cause. */
+ * gets (on a synthetic two-PU machine), and the arithmetic of the causes on
+ * synthetic rounds: shares sum to 1, intervals decide significance,
+ * interacting controls are merged instead of printing 129% and -53%, the
+ * remainder after the limit rung is named, the top cause is decided. */
 #include "helpers.h"
 
 #include <errno.h>
 
+#include <math.h>
+
 #include "mmprof/attribution.h"
 #include "mmprof/config.h"
 #include "mmprof/controls.h"
+#include "mmprof/plan.h"
 #include "mmprof/probe.h"
+#include "mmprof/result.h"
 #include "mmprof/topology.h"
 
 static void test_parse(void **state)
@@ -26,13 +32,24 @@ static void test_parse(void **state)
 	assert_non_null(strstr(err, "unknown control 'prefualt' (did you mean 'prefault'?)"));
 	assert_int_equal(mmp_controls_parse("auto, bulk", &m, err, sizeof(err)), -EINVAL);
 	assert_int_equal(mmp_controls_parse(" ", &m, err, sizeof(err)), -EINVAL);
-	assert_string_equal(mmp_control_name(MMP_CONTROL_SOLO), "solo");
+	assert_string_equal(mmp_control_by_bit(MMP_CONTROL_SOLO)->name, "solo");
+	/* One row per control: names, causes and functions all present. */
+	size_t n;
+	const struct mmp_control_info *t = mmp_controls(&n);
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(t[i].name);
+		assert_non_null(t[i].cause);
+		assert_non_null(t[i].apply);
+		assert_non_null(t[i].fix);
+		assert_ptr_equal(mmp_control_by_bit(t[i].bit), &t[i]);
+	}
+	assert_non_null(strstr(mmp_controls_names(), "tally"));
 }
 
 /* The runs of a config, on a machine of 2 PUs (synthetic). */
 struct fixture {
 	struct mmp_config cfg;
-	struct mmp_plan plan;
+	struct mmp_sweep plan;
 	struct mmp_topology *topo;
 };
 
@@ -50,7 +67,7 @@ static void load(struct fixture *f, const char *text)
 
 static void unload(struct fixture *f)
 {
-	mmp_plan_free(&f->plan);
+	mmp_sweep_free(&f->plan);
 	mmp_config_free(&f->cfg);
 	mmp_topology_free(f->topo);
 }
@@ -67,12 +84,13 @@ static void ladder_is(struct fixture *f, size_t i, const char *const *want, size
 			 0);
 	assert_int_equal(mmp_ladder_build(run, &plan, f->topo, out, &err), 0);
 	mmp_pin_plan_free(&plan);
-	if (out->n != n + 1) {
+	if (out->n != (n ? n + 1 : 0)) {
 		for (size_t k = 0; k < out->n; k++)
 			print_message("# rung %zu: %s\n", k, out->rung[k].run.control_name);
 		fail_msg("run %zu: %zu rungs, want %zu", i, out->n - 1, n);
 	}
-	assert_string_equal(out->rung[0].run.control_name, "");
+	if (n)
+		assert_string_equal(out->rung[0].run.control_name, "");
 	for (size_t k = 0; k < n; k++)
 		assert_string_equal(out->rung[k + 1].run.control_name, want[k]);
 }
@@ -85,141 +103,220 @@ static void test_ladders(void **state)
 	load(&f, "[global]\nsize = 1M\ncontrols = auto\n"
 		 "[seed8]\nprobe = accessor_byte\nthreads = 8\ntally = atomic\n"
 		 "[packed]\nprobe = mmap_byte\nthreads = 2\ntally = packed\nprefault = yes\n"
-		 "[once1]\nprobe = accessor_byte\nrefcount = once\n"
+		 "[once1]\nprobe = accessor_byte\nrefcount = once\ntally = atomic\n"
 		 "[limit2]\nprobe = limit\nthreads = 2\n"
 		 "[some]\nprobe = accessor_byte\nthreads = 2\ncontrols = bulk, prefault\n"
 		 "[off]\nprobe = accessor_byte\ncontrols = none\n");
 
-	static const char *const seed8[] = { "fit", "fit+prefault", "fit+prefault+private",
-					     "fit+prefault+private+bulk",
-					     "fit+prefault+private+bulk+solo" };
-	ladder_is(&f, 0, seed8, 5, &l);
+	static const char *const seed8[] = {
+		"fit", "fit+prefault", "fit+prefault+private", "fit+prefault+private+tally",
+		"fit+prefault+private+tally+bulk", "fit+prefault+private+tally+bulk+solo",
+		"fit+prefault+private+tally+bulk+solo+limit",
+	};
+	ladder_is(&f, 0, seed8, 7, &l);
 	assert_int_equal(l.rung[1].run.p.threads, 2); /* fit: the 2 PUs */
-	assert_int_equal(l.rung[1].plan.nthreads, 2);
-	assert_false(l.rung[1].plan.oversubscribed);
+	assert_int_equal(l.rung[1].pins.nthreads, 2);
+	assert_false(l.rung[1].pins.oversubscribed);
 	assert_true(l.rung[2].run.p.prefault);
 	assert_int_equal(l.rung[3].run.p.tally, MMP_TALLY_PADDED);
-	assert_true(l.rung[3].run.control & MMP_CONTROL_PRIVATE);
-	assert_string_equal(l.rung[4].run.p.probe->name, "accessor_block");
-	assert_int_equal(mmp_params_access(&l.rung[4].run.p), 4096);
-	assert_int_equal(l.rung[5].run.p.threads, 1);
-	assert_int_equal(l.rung[5].solo_of, 2);
-	assert_int_equal(l.rung[5].plan.pu[0], l.rung[4].plan.pu[0]);
+	assert_int_equal(l.rung[3].run.p.refcount, MMP_REFCOUNT_PRIVATE);
+	assert_int_equal(l.rung[4].run.p.tally, MMP_TALLY_LOCAL);
+	assert_string_equal(l.rung[5].run.p.probe->name, "accessor_block");
+	assert_int_equal(mmp_params_access(&l.rung[5].run.p), 4096);
+	assert_int_equal(l.rung[6].run.p.threads, 1);
+	assert_int_equal(l.rung[6].end, (1 << 20) / 2); /* the first of 2 slices */
+	assert_int_equal(l.rung[6].pins.pu[0], l.rung[5].pins.pu[0]);
+	assert_string_equal(l.rung[7].run.p.probe->name, "limit");
+	assert_true(l.rung[7].run.p.prefault);
+	assert_int_equal(l.rung[7].end, l.rung[6].end); /* the same bytes */
 	assert_int_equal(l.rung[0].run.p.threads, 8); /* the job itself, untouched */
 	mmp_ladder_free(&l);
 
-	static const char *const packed[] = { "padded", "padded+bulk", "padded+bulk+solo" };
-	ladder_is(&f, 1, packed, 3, &l);
-	assert_string_equal(l.rung[2].run.p.probe->name, "mmap_block");
+	static const char *const packed[] = { "padded", "padded+tally", "padded+tally+bulk",
+					      "padded+tally+bulk+solo",
+					      "padded+tally+bulk+solo+limit" };
+	ladder_is(&f, 1, packed, 5, &l);
+	assert_string_equal(l.rung[3].run.p.probe->name, "mmap_block");
 	mmp_ladder_free(&l);
 
-	static const char *const once1[] = { "prefault", "prefault+bulk" };
-	ladder_is(&f, 2, once1, 2, &l); /* one thread: nothing is shared */
+	/* One thread: nothing is shared, but the atomic tally still costs. */
+	static const char *const once1[] = { "prefault", "prefault+tally", "prefault+tally+bulk",
+					     "prefault+tally+bulk+limit" };
+	ladder_is(&f, 2, once1, 4, &l);
 	mmp_ladder_free(&l);
 
 	static const char *const limit2[] = { "prefault", "prefault+solo" };
-	ladder_is(&f, 3, limit2, 2, &l); /* no bulk path, nothing shared */
+	ladder_is(&f, 3, limit2, 2, &l); /* no bulk path, nothing shared, no limit of itself */
 	mmp_ladder_free(&l);
 
 	static const char *const some[] = { "prefault", "prefault+bulk" };
 	ladder_is(&f, 4, some, 2, &l); /* only what was asked, in ladder order */
 	mmp_ladder_free(&l);
 
-	ladder_is(&f, 5, NULL, 0, &l);
+	ladder_is(&f, 5, NULL, 0, &l); /* none: no ladder at all */
 	mmp_ladder_free(&l);
 	unload(&f);
 }
 
-/* A job of 100 ns per byte over 1 MiB and its rungs with given medians. */
-static void fake(struct mmp_run_result *r, struct mmp_run *run, double median_ns,
-		 double sd_ns)
+/* A job point and its rungs, planned for real (a 2-PU synthetic machine),
+ * with synthetic times per round. */
+struct synthetic {
+	struct fixture f;
+	struct mmp_plan plan;
+	struct mmp_results res;
+	struct mmp_datafile df;
+};
+
+static void synth_load(struct synthetic *s, const char *text)
 {
-	memset(r, 0, sizeof(*r));
-	r->run = run;
-	r->bytes = 1 << 20;
-	r->n = 5;
-	r->state = MMP_RUN_DONE;
-	r->st.median = median_ns;
-	r->st.mean = median_ns;
-	r->st.stddev = sd_ns;
-	r->st.cv = sd_ns / median_ns;
+	load(&s->f, text);
+	assert_int_equal(mmp_plan_build(&s->f.cfg, &s->f.plan, s->f.topo, &s->plan), 0);
+	assert_int_equal(mmp_results_init(&s->res, &s->plan), 0);
+	s->df.size = 1 << 20;
+	for (size_t i = 0; i < s->plan.nruns; i++)
+		mmp_results_start(&s->res, i, &s->df, NULL);
+}
+
+/* Round r of run i takes ns[i] (ns per byte of the job) with a little
+ * noise, times a factor the whole round shares. */
+static void synth_rounds(struct synthetic *s, const double *ns, size_t nrounds, double noise,
+			 int disturb_from)
+{
+	uint64_t x = 12345;
+	for (size_t r = 0; r < nrounds; r++) {
+		double round = 1 + 0.2 * (double)(r % 3);
+		for (size_t i = 0; i < s->plan.nruns; i++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			double jitter = 1 + noise * ((double)(x >> 11) / 9007199254740992.0 - 0.5);
+			struct mmp_rep rep = { .index = (unsigned)r, .result_ok = 1 };
+			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * round * jitter);
+			rep.dist.disturbed = disturb_from >= 0 && (int)r >= disturb_from && i == 0;
+			snprintf(rep.dist.why, sizeof(rep.dist.why), "threads overlapped 40%% of the time");
+			assert_int_equal(mmp_results_record(&s->res, i, &rep), 0);
+		}
+	}
+	for (size_t i = 0; i < s->plan.nruns; i++)
+		mmp_results_finish(&s->res, i, MMP_RUN_DONE, NULL);
+	assert_int_equal(mmp_results_compute(&s->res), 0);
+}
+
+static void synth_free(struct synthetic *s)
+{
+	mmp_results_free(&s->res);
+	mmp_plan_free(&s->plan);
+	unload(&s->f);
+}
+
+static double share_sum(const struct mmp_attribution *a)
+{
+	double sum = 0;
+	for (size_t i = 0; i < a->n; i++)
+		sum += a->cause[i].share;
+	return sum;
 }
 
 static void test_arithmetic(void **state)
 {
-	static struct mmp_job job = { .name = "j" };
-	static const unsigned added[] = { 0, MMP_CONTROL_FIT, MMP_CONTROL_PREFAULT,
-					  MMP_CONTROL_PRIVATE, MMP_CONTROL_BULK };
-	/* ns per byte at each rung: 100, then 98 (fit, within noise), 90
-	 * (faults 8), 20 (sharing 70), 21 (bulk: 1 slower, significant). */
-	static const double per_byte[] = { 100, 98, 90, 20, 21 };
-	struct mmp_rung rungs[5];
-	struct mmp_ladder ladder = { rungs, 5 };
-	struct mmp_run_result r, controls[4];
-	struct mmp_attribution a;
-	const double bytes = 1 << 20;
+	struct synthetic s;
 	(void)state;
+	/* ReadByte at 2 threads: job, +prefault, +private, +tally, +bulk,
+	 * +solo, +limit. */
+	synth_load(&s, "[global]\nsize = 1M\ncontrols = auto\n"
+		       "[j]\nprobe = accessor_byte\nthreads = 2\ntally = atomic\n");
+	assert_int_equal(s.plan.nruns, 7);
+	static const double ns[] = { 10.0, 9.6, 2.6, 2.4, 0.30, 0.29, 0.05 };
+	synth_rounds(&s, ns, 8, 0.02, -1);
+	const struct mmp_attribution *a = &s.res.attr[0];
+	assert_ptr_equal(a->job, &s.res.run[0]);
+	assert_int_equal(a->rounds, 8);
+	assert_false(a->disturbed);
+	assert_true(fabs(share_sum(a) - 1) < 1e-9);
+	assert_int_equal(a->n, 7); /* six controls and the limit */
+	assert_string_equal(a->cause[0].name, "page faults");
+	assert_string_equal(a->cause[1].name, "true sharing");
+	assert_string_equal(a->cause[1].detail, "refcount, atomic tally");
+	assert_true(a->cause[1].significant);
+	assert_true(fabs(a->cause[1].share - 0.70) < 0.02);
+	assert_true(a->cause[1].share_low < a->cause[1].share &&
+		    a->cause[1].share < a->cause[1].share_high);
+	assert_string_equal(a->cause[2].name, "atomic tally");
+	assert_string_equal(a->cause[3].name, "per-call");
+	assert_string_equal(a->cause[6].name, "limit");
+	assert_null(a->cause[6].control);
+	assert_ptr_equal(a->top, &a->cause[1]);
+	assert_true(a->top_decided);
+	assert_non_null(strstr(a->top->control->fix(a->top->detail), "reference once per thread"));
+	assert_string_equal(a->order, "prefault, private, tally, bulk, solo, limit");
+	/* The loop cause names the path the last rung before limit takes. */
+	assert_string_equal(a->cause[5].name, "loop");
+	assert_non_null(strstr(a->cause[5].detail, "a call per block"));
+	synth_free(&s);
+}
 
-	memset(rungs, 0, sizeof(rungs));
-	for (int k = 0; k < 5; k++) {
-		rungs[k].added = added[k];
-		rungs[k].run.job = &job;
-		rungs[k].run.p.probe = mmp_probe_find("accessor_byte");
-		rungs[k].run.applies = ~UINT64_C(0);
-		rungs[k].run.p.refcount = MMP_REFCOUNT_SHARED;
-		rungs[k].run.p.tally = MMP_TALLY_LOCAL;
-	}
-	fake(&r, &rungs[0].run, per_byte[0] * bytes, 2 * bytes);
-	for (int k = 1; k < 5; k++)
-		fake(&controls[k - 1], &rungs[k].run, per_byte[k] * bytes, 0.1 * bytes);
-	r.ladder = &ladder;
-	r.controls = controls;
-	r.ncontrols = 4;
+/* A control that makes the job slower given the ones below it is merged
+ * with the next: one interacting cause, not 129% and -53%. */
+static void test_interaction_merged(void **state)
+{
+	struct synthetic s;
+	(void)state;
+	synth_load(&s, "[global]\nsize = 1M\ncontrols = private, bulk\n"
+		       "[j]\nprobe = accessor_byte\nthreads = 2\nprefault = yes\n");
+	assert_int_equal(s.plan.nruns, 3);
+	static const double ns[] = { 10.0, 15.3, 2.0 };
+	synth_rounds(&s, ns, 6, 0.02, -1);
+	const struct mmp_attribution *a = &s.res.attr[0];
+	assert_int_equal(a->n, 2);
+	assert_string_equal(a->cause[0].name, "true sharing + per-call");
+	assert_true(a->cause[0].interacting);
+	assert_true(fabs(a->cause[0].share - 0.8) < 0.02);
+	assert_string_equal(a->cause[1].name, "remaining");
+	assert_true(fabs(share_sum(a) - 1) < 1e-9);
+	for (size_t i = 0; i < a->n; i++)
+		assert_true(a->cause[i].share > 0 && a->cause[i].share < 1);
+	synth_free(&s);
+}
 
-	assert_int_equal(mmp_attribute(&r, &a), 0);
-	assert_int_equal(a.n, 5);
-	assert_float_equal(a.total, 100, 1e-9);
-	double sum = 0, share = 0;
-	for (size_t i = 0; i < a.n; i++) {
-		sum += a.cause[i].ns_per_byte;
-		share += a.cause[i].share;
-	}
-	assert_float_equal(sum, 100, 1e-9); /* the ladder adds up */
-	assert_float_equal(share, 1, 1e-12);
+/* Within the noise: no cause is significant, none is named the fix. */
+static void test_noise_decides_nothing(void **state)
+{
+	struct synthetic s;
+	(void)state;
+	synth_load(&s, "[global]\nsize = 1M\ncontrols = prefault, bulk\n"
+		       "[j]\nprobe = mmap_byte\n");
+	static const double ns[] = { 1.0, 0.99, 1.01 };
+	synth_rounds(&s, ns, 5, 0.3, -1);
+	const struct mmp_attribution *a = &s.res.attr[0];
+	assert_false(a->cause[0].significant);
+	assert_false(a->cause[1].significant);
+	assert_false(a->top_decided);
+	synth_free(&s);
+}
 
-	assert_int_equal(a.cause[0].kind, MMP_CAUSE_OVERSUBSCRIPTION);
-	assert_float_equal(a.cause[0].ns_per_byte, 2, 1e-9);
-	assert_false(a.cause[0].significant); /* 2 < 2 + 0.1 */
-	assert_int_equal(a.cause[1].kind, MMP_CAUSE_FAULTS);
-	assert_true(a.cause[1].significant);
-	assert_int_equal(a.cause[2].kind, MMP_CAUSE_TRUE_SHARING);
-	assert_string_equal(a.cause[2].detail, "refcount");
-	assert_float_equal(a.cause[2].share, 0.70, 1e-9);
-	assert_int_equal(a.cause[3].kind, MMP_CAUSE_PER_CALL);
-	assert_float_equal(a.cause[3].ns_per_byte, -1, 1e-9); /* shown, not hidden */
-	assert_true(a.cause[3].significant);
-	assert_int_equal(a.cause[4].kind, MMP_CAUSE_UNEXPLAINED);
-	assert_float_equal(a.cause[4].ns_per_byte, 21, 1e-9);
+/* Disturbed rounds are left out when enough clean ones remain; when they
+ * cannot be, sharing causes are marked understated. */
+static void test_disturbed_rounds(void **state)
+{
+	struct synthetic s;
+	(void)state;
+	synth_load(&s, "[global]\nsize = 1M\ncontrols = private\n"
+		       "[j]\nprobe = accessor_byte\nthreads = 2\nprefault = yes\n");
+	static const double ns[] = { 10.0, 3.0 };
+	synth_rounds(&s, ns, 6, 0.02, 3); /* rounds 3, 4, 5 of the job disturbed */
+	const struct mmp_attribution *a = &s.res.attr[0];
+	assert_int_equal(a->rounds, 3);
+	assert_false(a->disturbed);
+	assert_false(a->cause[0].understated);
+	assert_int_equal(s.res.run[0].ndisturbed, 3);
+	synth_free(&s);
 
-	const struct mmp_cause *top = mmp_attribution_top(&a);
-	assert_non_null(top);
-	assert_int_equal(top->kind, MMP_CAUSE_TRUE_SHARING);
-	assert_non_null(strstr(mmp_cause_fix(top), "reference once per thread"));
-	/* No counters in this fake: the evidence says what was missing. */
-	assert_false(a.cause[2].evidence.counted);
-	assert_non_null(strstr(a.cause[2].evidence.missing, "contention"));
-
-	/* Everything within noise: no top cause. */
-	for (int k = 1; k < 5; k++)
-		controls[k - 1].st.median = per_byte[0] * bytes, controls[k - 1].st.stddev = 3 * bytes;
-	assert_int_equal(mmp_attribute(&r, &a), 0);
-	assert_null(mmp_attribution_top(&a));
-
-	/* Without every rung's data there is no attribution. */
-	controls[2].n = 0;
-	assert_int_equal(mmp_attribute(&r, &a), -ENODATA);
-	r.ncontrols = 0;
-	assert_int_equal(mmp_attribute(&r, &a), -ENODATA);
+	synth_load(&s, "[global]\nsize = 1M\ncontrols = private\n"
+		       "[j]\nprobe = accessor_byte\nthreads = 2\nprefault = yes\n");
+	synth_rounds(&s, ns, 6, 0.02, 1); /* only round 0 clean */
+	a = &s.res.attr[0];
+	assert_int_equal(a->rounds, 6);
+	assert_true(a->disturbed);
+	assert_true(a->cause[0].understated);
+	synth_free(&s);
 }
 
 int main(void)
@@ -228,6 +325,9 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_ladders),
 		cmocka_unit_test(test_arithmetic),
+		cmocka_unit_test(test_interaction_merged),
+		cmocka_unit_test(test_noise_decides_nothing),
+		cmocka_unit_test(test_disturbed_rounds),
 	};
 	return cmocka_run_group_tests_name("attribution", tests, NULL, NULL);
 }

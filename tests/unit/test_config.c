@@ -17,7 +17,7 @@ static int setup(void **state)
 }
 
 /* Load (and, when that passes, expand) a config given as text. */
-static int load(const char *text, struct mmp_config *cfg, struct mmp_plan *plan)
+static int load(const char *text, struct mmp_config *cfg, struct mmp_sweep *plan)
 {
 	test_write_file(path, text);
 	memset(plan, 0, sizeof(*plan));
@@ -37,7 +37,7 @@ static void print_diags(const struct mmp_config *cfg)
 static void expect_error(const char *text, const char *want)
 {
 	struct mmp_config cfg;
-	struct mmp_plan plan;
+	struct mmp_sweep plan;
 	char full[1400];
 	int found = 0;
 
@@ -50,7 +50,7 @@ static void expect_error(const char *text, const char *want)
 		print_diags(&cfg);
 	}
 	assert_true(found);
-	mmp_plan_free(&plan);
+	mmp_sweep_free(&plan);
 	mmp_config_free(&cfg);
 }
 
@@ -188,7 +188,7 @@ static void test_placement_syntax(void **state)
 static void test_inheritance_and_defaults(void **state)
 {
 	struct mmp_config cfg;
-	struct mmp_plan plan;
+	struct mmp_sweep plan;
 	(void)state;
 	assert_int_equal(load("; comment\n[global]\nsize = 4K\nthreads = 2\ntally = packed\n\n"
 			      "[a]\nprobe = mmap_byte\n\n[b]\nprobe = mmap_block ; inline\n"
@@ -214,14 +214,14 @@ static void test_inheritance_and_defaults(void **state)
 	assert_int_equal(b->line[MMP_KEY_THREADS], 12);
 	assert_int_equal(b->p.kernel, MMP_KERNEL_HISTOGRAM);
 	assert_int_equal(mmp_params_access(&b->p), 4096);
-	mmp_plan_free(&plan);
+	mmp_sweep_free(&plan);
 	mmp_config_free(&cfg);
 }
 
 static void test_sweep_product_and_order(void **state)
 {
 	struct mmp_config cfg;
-	struct mmp_plan plan;
+	struct mmp_sweep plan;
 	char buf[64];
 	(void)state;
 	assert_int_equal(load("[global]\nsize = 512, 32K, 1M\n[j]\nprobe = mmap_byte\n"
@@ -241,14 +241,14 @@ static void test_sweep_product_and_order(void **state)
 			    "1MiB");
 	for (size_t i = 0; i < plan.nruns; i++)
 		assert_int_equal(plan.runs[i].index, i);
-	mmp_plan_free(&plan);
+	mmp_sweep_free(&plan);
 	mmp_config_free(&cfg);
 }
 
 static void test_zip(void **state)
 {
 	struct mmp_config cfg;
-	struct mmp_plan plan;
+	struct mmp_sweep plan;
 	(void)state;
 	assert_int_equal(load("[global]\nsize = 1M\nthreads = 1, 8\n[j]\n"
 			      "probe = accessor_byte, accessor_block\naccess = 1, 1K\n"
@@ -265,7 +265,7 @@ static void test_zip(void **state)
 	assert_int_equal(plan.runs[3].p.threads, 8);
 	for (size_t i = 0; i < 4; i++)
 		assert_int_equal(plan.runs[i].p.refcount, MMP_REFCOUNT_ONCE);
-	mmp_plan_free(&plan);
+	mmp_sweep_free(&plan);
 	mmp_config_free(&cfg);
 }
 
@@ -274,7 +274,7 @@ static void test_zip(void **state)
 static void test_inherited_keys_collapse(void **state)
 {
 	struct mmp_config cfg;
-	struct mmp_plan plan;
+	struct mmp_sweep plan;
 	char buf[64];
 	(void)state;
 	assert_int_equal(load("[global]\nsize = 1M\nrefcount = shared, once\naccess = 1K, 4K\n"
@@ -287,14 +287,14 @@ static void test_inherited_keys_collapse(void **state)
 	assert_int_equal(mmp_params_access(&plan.runs[0].p), 1);
 	assert_string_equal(mmp_run_format(&plan.runs[2], MMP_KEY_REFCOUNT, buf, sizeof(buf)),
 			    "once");
-	mmp_plan_free(&plan);
+	mmp_sweep_free(&plan);
 	mmp_config_free(&cfg);
 }
 
 static void test_placement_lists(void **state)
 {
 	struct mmp_config cfg;
-	struct mmp_plan plan;
+	struct mmp_sweep plan;
 	(void)state;
 	assert_int_equal(load(JOB "placement = pus:0-1,3, compact, numa:0, pus:2\n", &cfg, &plan), 0);
 	assert_int_equal(plan.nruns, 4);
@@ -303,7 +303,7 @@ static void test_placement_lists(void **state)
 	assert_int_equal(plan.runs[1].p.placement.kind, MMP_PLACE_COMPACT);
 	assert_int_equal(plan.runs[2].p.placement.kind, MMP_PLACE_NUMA);
 	assert_string_equal(plan.runs[3].p.placement.spec, "pus:2");
-	mmp_plan_free(&plan);
+	mmp_sweep_free(&plan);
 	mmp_config_free(&cfg);
 }
 
@@ -311,7 +311,7 @@ static void test_placement_lists(void **state)
 static void test_all_errors_reported(void **state)
 {
 	struct mmp_config cfg;
-	struct mmp_plan plan;
+	struct mmp_sweep plan;
 	(void)state;
 	assert_int_equal(load("[j]\nprobe = limit\nsize = 1M\nthreds = 1\nkernel = hist\nfoo\n", &cfg,
 			      &plan),

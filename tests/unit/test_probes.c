@@ -46,22 +46,25 @@ static void run_probe(const struct mmp_probe *p, enum mmp_kernel kernel,
 		      uint64_t bufsize, const uint64_t *cuts, size_t ncuts, uint64_t bins[256])
 {
 	_Atomic uint64_t *slots = calloc(256 * stride + 1, sizeof(*slots));
-	_Alignas(64) _Atomic int64_t state = 0;
 	uint8_t *buffer = malloc(access > bufsize ? access : bufsize);
+	struct mmp_params params = { .probe = p, .kernel = kernel, .refcount = refcount };
+	struct mmp_probe_env env = { .params = &params, .nthreads = (unsigned)ncuts - 1 };
+	void *priv = NULL;
 
+	if (p->setup)
+		assert_int_equal(p->setup(&env, &priv), 0);
 	memset(bins, 0, 256 * sizeof(bins[0]));
 	for (size_t c = 0; c + 1 < ncuts; c++) {
 		struct mmp_sink sink = { .slot = memory ? slots : NULL, .stride = stride };
 		struct mmp_slice s = {
 			.map = data, .fd = -1, .path = path, .file_size = N, .begin = cuts[c],
 			.end = cuts[c + 1], .access = access, .buffer_size = bufsize,
-			.kernel = kernel, .refcount = refcount,
-			.view = { .base = data, .capacity = N, .open = 1, .readable = 1,
-				  .state = &state },
-			.buffer = buffer, .sink = &sink,
+			.kernel = kernel, .params = &params, .thread = (unsigned)c,
+			.nthreads = env.nthreads, .priv = priv, .buffer = buffer, .sink = &sink,
 		};
 		assert_int_equal(p->run(&s), 0);
-		assert_int_equal(atomic_load(&state), 0); /* every reference given back */
+		if (p->check) /* every reference given back */
+			assert_int_equal(p->check(priv), 0);
 		bins[0] += sink.zeros;
 		for (int b = 0; b < 256; b++)
 			bins[b] += sink.hist[b];
@@ -70,6 +73,8 @@ static void run_probe(const struct mmp_probe *p, enum mmp_kernel kernel,
 		bins[b] += atomic_load(&slots[(size_t)b * stride]);
 	free((void *)slots);
 	free(buffer);
+	if (p->teardown)
+		p->teardown(priv);
 }
 
 static void check(const struct mmp_probe *p, enum mmp_kernel kernel, int memory,
@@ -79,7 +84,7 @@ static void check(const struct mmp_probe *p, enum mmp_kernel kernel, int memory,
 	uint64_t bufsize = (p->uses & MMP_KEY_BIT(MMP_KEY_BUFFER)) ? access : 0;
 	static const uint64_t whole[] = { 0, N };
 	static const uint64_t pieces[] = { 0, 1, 4999, 7777, 7778, 65536, N };
-	int refcounts = (p->uses & MMP_KEY_BIT(MMP_KEY_REFCOUNT)) ? 2 : 1;
+	int refcounts = (p->uses & MMP_KEY_BIT(MMP_KEY_REFCOUNT)) ? 3 : 1;
 	uint64_t bins[256];
 
 	for (int rc = 0; rc < refcounts; rc++) {
@@ -206,25 +211,55 @@ static void test_view_checks(void **state)
 static void test_probe_reports_api_error(void **state)
 {
 	const struct mmp_probe *p = mmp_probe_find("accessor_byte");
-	_Atomic int64_t refcount = MMP_VIEW_CLOSED;
+	struct mmp_params params = { .probe = p, .refcount = MMP_REFCOUNT_SHARED };
+	struct mmp_probe_env env = { .params = &params, .nthreads = 1 };
 	struct mmp_sink sink = { 0 };
-	struct mmp_slice s = { .map = data, .file_size = N, .begin = 0, .end = 100,
-			       .kernel = MMP_KERNEL_ZEROS, .sink = &sink,
-			       .view = { .base = data, .capacity = N, .open = 1, .readable = 1,
-					 .state = &refcount } };
+	void *priv;
 	(void)state;
+	assert_int_equal(p->setup(&env, &priv), 0);
+	struct mmp_slice s = { .map = data, .file_size = N, .begin = 0, .end = 100,
+			       .kernel = MMP_KERNEL_ZEROS, .params = &params, .nthreads = 1,
+			       .priv = priv, .sink = &sink };
+	/* The handle is closed: every call refuses, and the check sees a
+	 * state word that is not back to zero. */
+	atomic_store(mmp_view_of(&s).state, MMP_VIEW_CLOSED);
 	assert_int_equal(p->run(&s), -EBADF);
-	s.refcount = MMP_REFCOUNT_ONCE;
+	params.refcount = MMP_REFCOUNT_ONCE;
 	assert_int_equal(p->run(&s), -EBADF);
+	assert_int_equal(p->check(priv), -EPROTO);
+	p->reset(priv);
+	assert_int_equal(p->check(priv), 0);
 	/* A slice past the end of the mapping is an out-of-bounds read. */
-	refcount = 0;
-	s.refcount = MMP_REFCOUNT_SHARED;
-	s.view.capacity = 50;
+	params.refcount = MMP_REFCOUNT_SHARED;
+	s.file_size = 50;
 	assert_int_equal(p->run(&s), -ERANGE);
+	p->teardown(priv);
 	assert_int_equal(mmp_probe_find("mmap_byte")->run(
 				 &(struct mmp_slice){ .map = data, .file_size = 50, .begin = 0,
 						      .end = 100, .sink = &sink }),
 			 -ERANGE);
+}
+
+/* refcount = private: each thread's word is its own, on lines of its own. */
+static void test_private_words(void **state)
+{
+	const struct mmp_probe *p = mmp_probe_find("accessor_byte");
+	struct mmp_params params = { .probe = p, .refcount = MMP_REFCOUNT_PRIVATE };
+	struct mmp_probe_env env = { .params = &params, .nthreads = 3 };
+	void *priv;
+	(void)state;
+	assert_int_equal(p->setup(&env, &priv), 0);
+	struct mmp_slice a = { .params = &params, .thread = 0, .priv = priv };
+	struct mmp_slice b = { .params = &params, .thread = 1, .priv = priv };
+	uintptr_t x = (uintptr_t)mmp_view_of(&a).state, y = (uintptr_t)mmp_view_of(&b).state;
+	assert_true(y - x >= 128);
+	assert_int_equal(x % 128, 0);
+	params.refcount = MMP_REFCOUNT_SHARED;
+	p->teardown(priv);
+	assert_int_equal(p->setup(&env, &priv), 0);
+	a.priv = b.priv = priv;
+	assert_ptr_equal(mmp_view_of(&a).state, mmp_view_of(&b).state);
+	p->teardown(priv);
 }
 
 int main(void)
@@ -235,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_memory_tally_is_written),
 		cmocka_unit_test(test_view_checks),
 		cmocka_unit_test(test_probe_reports_api_error),
+		cmocka_unit_test(test_private_words),
 	};
 	return cmocka_run_group_tests_name("probes", tests, setup, teardown);
 }

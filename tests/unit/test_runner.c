@@ -35,17 +35,14 @@ struct seen {
 	int pu_seen[8];
 	char allowed[8][MMP_CPULIST_MAX];
 	unsigned nthreads;
-	int stop_after;
-	volatile sig_atomic_t *stop;
 };
 
-static int on_rep(const struct mmp_run_info *info, const struct mmp_rep *rep, void *arg)
+static void on_rep(const struct mmp_run_info *info, const struct mmp_rep *rep, struct seen *s)
 {
-	struct seen *s = arg;
 	if (rep->warmup)
 		s->warmups++;
 	else
-		assert_int_equal(rep->index, s->reps++);
+		s->reps++;
 	if (!rep->result_ok || rep->probe_rc) {
 		print_message("# [%s] %s: result %llu ok=%d rc=%d\n", info->run->job->name,
 			      info->run->p.probe->name, (unsigned long long)rep->result,
@@ -61,9 +58,30 @@ static int on_rep(const struct mmp_run_info *info, const struct mmp_rep *rep, vo
 		s->pu_seen[t] = info->places[t].pu_seen;
 		snprintf(s->allowed[t], MMP_CPULIST_MAX, "%s", info->places[t].allowed);
 	}
-	if (s->stop_after && s->warmups + s->reps == (unsigned)s->stop_after)
-		*s->stop = 1;
-	return 0;
+	/* Judged: overlap is a share, one thread always overlaps itself. */
+	assert_true(rep->dist.overlap >= 0 && rep->dist.overlap <= 1);
+	if (info->plan->nthreads == 1)
+		assert_true(rep->dist.overlap == 1);
+}
+
+/* warmup + repeat repetitions of one run, as a set of one. */
+static void run_one(const struct mmp_run *run, const struct mmp_datafile *df,
+		    const struct mmp_pin_plan *pins, struct seen *seen)
+{
+	struct mmp_runner_item item = { .run = run, .data = df, .plan = pins };
+	struct mmp_runner *r;
+	struct mmp_error err = { 0 };
+	if (mmp_runner_open(&r, &item, 1, topo, &err))
+		fail_msg("open: %s", err.msg);
+	for (unsigned i = 0; i < run->p.warmup + run->p.repeat; i++) {
+		struct mmp_rep *rep;
+		const struct mmp_run_info *info;
+		if (mmp_runner_rep(r, 0, &rep, &info, &err))
+			fail_msg("rep %u: %s", i, err.msg);
+		rep->warmup = i < run->p.warmup;
+		on_rep(info, rep, seen);
+	}
+	mmp_runner_close(r);
 }
 
 /* Run every run of a config; returns the number of runs. */
@@ -71,7 +89,7 @@ static size_t run_config(const char *text, struct seen *seen, size_t max)
 {
 	char path[700];
 	struct mmp_config cfg;
-	struct mmp_plan plan;
+	struct mmp_sweep plan;
 	struct mmp_datafiles files = { .dir = dir };
 	struct mmp_error err = { 0 };
 
@@ -85,19 +103,17 @@ static size_t run_config(const char *text, struct seen *seen, size_t max)
 		struct mmp_pin_plan pins;
 		struct mmp_datafile *df;
 		struct mmp_data_spec spec = { run->p.file, run->p.size, run->p.fill, run->p.seed };
-		struct mmp_runner_opts opts = { .topo = topo, .on_rep = on_rep, .arg = &seen[i] };
 
 		assert_int_equal(mmp_topology_plan(topo, &run->p.placement, run->p.threads, &pins,
 						   &err),
 				 0);
 		assert_int_equal(mmp_datafiles_get(&files, &spec, &df, &err), 0);
-		if (mmp_runner_run(run, df, &pins, NULL, &opts, &err))
-			fail_msg("run %zu: %s", i, err.msg);
+		run_one(run, df, &pins, &seen[i]);
 		mmp_pin_plan_free(&pins);
 	}
 	size_t n = plan.nruns;
 	mmp_datafiles_free(&files);
-	mmp_plan_free(&plan);
+	mmp_sweep_free(&plan);
 	mmp_config_free(&cfg);
 	return n;
 }
@@ -149,36 +165,19 @@ static void test_pinning_seen_from_threads(void **state)
 	assert_int_equal(seen[1].pu_seen[0], (int)mmp_topology_pus(topo) - 1);
 }
 
-static void test_stop_between_repetitions(void **state)
+/* The accessor's private state: refcount = private gives every thread a
+ * word of its own, and every reference comes back. */
+static void test_private_refcount(void **state)
 {
-	volatile sig_atomic_t stop = 0;
-	struct seen seen = { .stop_after = 2, .stop = &stop };
-	char path[700];
-	struct mmp_config cfg;
-	struct mmp_plan plan;
-	struct mmp_datafiles files = { .dir = dir };
-	struct mmp_error err = { 0 };
-	struct mmp_pin_plan pins;
-	struct mmp_datafile *df;
+	struct seen seen[2] = { 0 };
 	(void)state;
-
-	snprintf(path, sizeof(path), "%s/stop.ini", dir);
-	test_write_file(path, "[j]\nprobe = mmap_byte\nsize = 4K\nrepeat = 10\nwarmup = 1\n");
-	assert_int_equal(mmp_config_load(path, &cfg), 0);
-	assert_int_equal(mmp_config_expand(&cfg, &plan), 0);
-	const struct mmp_run *run = &plan.runs[0];
-	struct mmp_data_spec spec = { NULL, run->p.size, run->p.fill, run->p.seed };
-	struct mmp_runner_opts opts = { .topo = topo, .stop = &stop, .on_rep = on_rep,
-					.arg = &seen };
-	assert_int_equal(mmp_topology_plan(topo, &run->p.placement, 1, &pins, &err), 0);
-	assert_int_equal(mmp_datafiles_get(&files, &spec, &df, &err), 0);
-	assert_int_equal(mmp_runner_run(run, df, &pins, NULL, &opts, &err), -EINTR);
-	assert_int_equal(seen.warmups, 1);
-	assert_int_equal(seen.reps, 1);
-	mmp_pin_plan_free(&pins);
-	mmp_datafiles_free(&files);
-	mmp_plan_free(&plan);
-	mmp_config_free(&cfg);
+	assert_int_equal(run_config("[global]\nsize = 64K\nrepeat = 2\nwarmup = 0\nthreads = 2\n"
+				    "[p]\nprobe = accessor_byte, accessor_block\n"
+				    "refcount = private\n",
+				    seen, 2),
+			 2);
+	assert_int_equal(seen[0].bad + seen[1].bad, 0);
+	assert_int_equal(seen[1].reps, 2);
 }
 
 int main(void)
@@ -186,7 +185,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_probe_and_tally),
 		cmocka_unit_test(test_pinning_seen_from_threads),
-		cmocka_unit_test(test_stop_between_repetitions),
+		cmocka_unit_test(test_private_refcount),
 	};
 	return cmocka_run_group_tests_name("runner", tests, setup, teardown);
 }

@@ -7,7 +7,9 @@
 #include <fcntl.h>
 
 #include "mmprof/config.h"
+#include "mmprof/plan.h"
 #include "mmprof/probe.h"
+#include "mmprof/report.h"
 #include "mmprof/session.h"
 #include "mmprof/topology.h"
 
@@ -44,6 +46,7 @@ static void test_broken_probe_is_caught(void **state)
 {
 	char dir[600], ini[700], csv[700], out[700], err[700], data[700];
 	struct mmp_config cfg;
+	struct mmp_sweep sweep;
 	struct mmp_plan plan;
 	struct mmp_topology *topo;
 	struct mmp_error e = { 0 };
@@ -60,14 +63,17 @@ static void test_broken_probe_is_caught(void **state)
 	test_write_file(ini, "[global]\nsize = 64K\nrepeat = 2\nwarmup = 0\ntable = both\n"
 			     "[good]\nprobe = mmap_byte\n[bad]\nprobe = mmap_byte\n");
 	assert_int_equal(mmp_config_load(ini, &cfg), 0);
-	assert_int_equal(mmp_config_expand(&cfg, &plan), 0);
-	assert_int_equal(plan.nruns, 2);
-	plan.runs[1].p.probe = &broken;
+	assert_int_equal(mmp_config_expand(&cfg, &sweep), 0);
+	assert_int_equal(sweep.nruns, 2);
+	sweep.runs[1].p.probe = &broken;
 	assert_int_equal(mmp_topology_load(&topo, NULL, &e), 0);
+	assert_int_equal(mmp_plan_build(&cfg, &sweep, topo, &plan), 0);
+	/* table = both: one file, so the two methods are one comparison set. */
+	assert_int_equal(plan.nsets, 1);
 
 	struct mmp_session s = { .cfg = &cfg, .plan = &plan, .topo = topo, .csv_path = csv,
 				 .stop = &stop };
-	assert_int_equal(mmp_session_place(&s), 0);
+	struct mmp_session_out so;
 
 	fflush(stdout);
 	fflush(stderr);
@@ -76,7 +82,9 @@ static void test_broken_probe_is_caught(void **state)
 	int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	dup2(fo, 1);
 	dup2(fe, 2);
-	int status = mmp_session_run(&s);
+	assert_int_equal(mmp_session_run(&s, &so), 0);
+	mmp_report_table(stdout, &so.res);
+	mmp_report_sizes(stdout, &so.res);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(saved_out, 1);
@@ -85,7 +93,8 @@ static void test_broken_probe_is_caught(void **state)
 	close(fe);
 
 	char *o = slurp(out), *e2 = slurp(err), *c = slurp(csv);
-	assert_int_equal(status, 1);
+	assert_true(so.wrong);
+	assert_false(so.failed);
 	assert_non_null(strstr(e2, "mmprof: error: [bad] skip_half threads=1 access=1 rep 0: "
 				   "result "));
 	assert_non_null(strstr(e2, "differs from the reference (zeros of "));
@@ -100,20 +109,35 @@ static void test_broken_probe_is_caught(void **state)
 		print_message("# %s\n", o);
 	assert_non_null(strstr(o, "Better method: mmap_byte"));
 	assert_non_null(strstr(o, "; 1 method(s) with a WRONG result left out"));
-	/* 2 rows each; the good ones true, the bad ones false. */
-	int t = 0, f = 0;
-	for (char *p = c; (p = strstr(p, ",true,")) != NULL; p++)
-		t++;
-	for (char *p = c; (p = strstr(p, ",false,")) != NULL; p++)
-		f++;
-	assert_int_equal(t, 2);   /* good: result_ok (oversubscribed is false) */
-	assert_int_equal(f, 2 + 2 + 2); /* bad: result_ok; all: oversubscribed */
+	/* 2 rows each; result_ok true for the good ones, false for the bad. */
+	int col = -1, k = 0, rows = 0, good = 0, bad = 0;
+	for (char *p = c; *p && *p != '\n'; k++) {
+		if (strncmp(p, "result_ok,", 10) == 0)
+			col = k;
+		p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p);
+	}
+	assert_true(col > 0);
+	for (char *line = strchr(c, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		char *f = line + 1;
+		for (int i = 0; i < col; i++)
+			f = strchr(f, ',') + 1;
+		rows++;
+		int is_bad = strstr(line + 1, ",bad,") != NULL && strstr(line + 1, ",bad,") < f;
+		if (strncmp(f, "true,", 5) == 0)
+			good += !is_bad;
+		else if (strncmp(f, "false,", 6) == 0)
+			bad += is_bad;
+	}
+	assert_int_equal(rows, 4);
+	assert_int_equal(good, 2);
+	assert_int_equal(bad, 2);
 	free(o);
 	free(e2);
 	free(c);
-	mmp_session_free(&s);
+	mmp_session_out_free(&so);
 	mmp_topology_free(topo);
 	mmp_plan_free(&plan);
+	mmp_sweep_free(&sweep);
 	mmp_config_free(&cfg);
 }
 

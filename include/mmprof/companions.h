@@ -1,0 +1,21 @@
+/* The files beside NAME.csv, written from the results computed once:
+ *
+ *   NAME.attribution.csv  one row per job point with controls and cause
+ *   NAME.answers.csv      one row per answer (answers.h)
+ *
+ * Each is written only when it has rows; *wrote says whether it was. */
+#ifndef MMPROF_COMPANIONS_H
+#define MMPROF_COMPANIONS_H
+
+#include "mmprof/error.h"
+#include "mmprof/result.h"
+
+int mmp_attribution_csv(const char *path, const struct mmp_results *res, const char *run_id,
+			int *wrote, struct mmp_error *err);
+int mmp_answers_csv(const char *path, const struct mmp_results *res, const char *run_id,
+		    int *wrote, struct mmp_error *err);
+
+/* Column names and meanings, for --list-columns. */
+void mmp_companions_print_columns(FILE *out, int markdown);
+
+#endif

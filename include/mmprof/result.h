@@ -1,0 +1,106 @@
+/* Results: what each run of the plan measured, round by round, and what it
+ * means -- statistics, "x limit", attribution and answers -- computed once,
+ * after (or between) rounds, and read by every report.
+ *
+ * Runs of one comparison set are compared round by round: a pair of
+ * samples is the two runs' times in the same round.  Rounds in which a run
+ * was disturbed (disturbance.h) are left out of a comparison when at least
+ * MMP_MIN_CLEAN_ROUNDS others remain; otherwise the comparison uses every
+ * round and says it was measured on disturbed runs.
+ */
+#ifndef MMPROF_RESULT_H
+#define MMPROF_RESULT_H
+
+#include <stdint.h>
+
+#include "mmprof/attribution.h"
+#include "mmprof/answers.h"
+#include "mmprof/datafile.h"
+#include "mmprof/events.h"
+#include "mmprof/intervals.h"
+#include "mmprof/plan.h"
+#include "mmprof/runner.h"
+#include "mmprof/stats.h"
+
+#define MMP_MIN_CLEAN_ROUNDS 3
+
+enum mmp_run_state {
+	MMP_RUN_PENDING,     /* not reached (interrupted before it) */
+	MMP_RUN_DONE,        /* every round ran */
+	MMP_RUN_FAILED,      /* could not be carried out: see error */
+	MMP_RUN_INTERRUPTED, /* some rounds ran */
+};
+
+struct mmp_run_result {
+	const struct mmp_planned *planned;
+	const struct mmp_run *run; /* &planned->run */
+	const struct mmp_datafile *data;
+	enum mmp_run_state state;
+	char error[MMP_ERROR_MSG_MAX];
+	uint64_t access; /* bytes per call, 0: whole slice */
+	uint64_t bytes;
+	/* Recorded rounds, by round: elapsed time, and whether it was
+	 * disturbed (with the first reason seen). */
+	double *elapsed_ns;
+	unsigned char *disturbed;
+	size_t n, cap;
+	unsigned ndisturbed;
+	char disturbed_why[96];
+	struct mmp_stats st; /* of every recorded round */
+	int results_ok;      /* every recorded repetition matched the reference */
+	/* Counters: per round, each event's value, and whether every round
+	 * counted it (else no value is shown). */
+	const struct mmp_event_set *events;
+	double *ev_values; /* [round][events] */
+	int *ev_ok;        /* [events] */
+	/* Computed by mmp_results_compute. */
+	const struct mmp_run_result *limit; /* the limit run over the same bytes */
+	struct mmp_interval x_limit;        /* this run's time / limit's, paired */
+};
+
+struct mmp_results {
+	const struct mmp_plan *plan;
+	struct mmp_run_result *run;     /* [plan->nruns] */
+	struct mmp_attribution *attr;   /* [plan->nruns]: job points with rungs */
+	struct mmp_answers answers;
+	uint64_t varying; /* MMP_KEY_BIT of keys whose values differ between job points */
+};
+
+int mmp_results_init(struct mmp_results *res, const struct mmp_plan *plan);
+void mmp_results_free(struct mmp_results *res);
+
+/* The run starts: its data and what it counts. */
+void mmp_results_start(struct mmp_results *res, size_t run, const struct mmp_datafile *data,
+		       const struct mmp_event_set *events);
+/* One recorded repetition (its rep->index is its round). */
+int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep *rep);
+void mmp_results_finish(struct mmp_results *res, size_t run, enum mmp_run_state state,
+			const char *error);
+
+/* Statistics, x limit, attribution and answers from what is recorded. */
+int mmp_results_compute(struct mmp_results *res);
+
+/* Rounds usable to compare runs: recorded by all of them, without the
+ * rounds any was disturbed in when MMP_MIN_CLEAN_ROUNDS remain.  Returns
+ * their number (rounds[] gets them, at most cap); *disturbed is set when
+ * disturbed rounds had to be used. */
+size_t mmp_results_rounds(const struct mmp_run_result *const *runs, size_t n, unsigned *rounds,
+			  size_t cap, int *disturbed);
+/* a / b over their shared rounds. */
+void mmp_results_ratio(const struct mmp_run_result *a, const struct mmp_run_result *b,
+		       struct mmp_interval *out, int *disturbed);
+
+/* Has recorded repetitions to report (done, or interrupted after some). */
+int mmp_result_has_data(const struct mmp_run_result *r);
+/* Median of one event role over a run's rounds (summing events that share
+ * the role); 0 and no value when none was counted. */
+int mmp_result_metric(const struct mmp_run_result *r, int role, double *out);
+/* Bytes per call as text: "1024", or "whole" for whole-slice scans. */
+const char *mmp_result_access(const struct mmp_run_result *r, char *buf, size_t len);
+/* "[job] probe threads=8 access=1 tally=atomic +prefault" for messages:
+ * the keys that vary between the plan's job points, so no two differ
+ * only in what is hidden. */
+const char *mmp_result_label(const struct mmp_results *res, const struct mmp_run_result *r,
+			     char *buf, size_t len);
+
+#endif

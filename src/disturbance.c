@@ -1,0 +1,102 @@
+/* Judging a repetition (see disturbance.h). */
+#include "mmprof/disturbance.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
+			   unsigned npus, int oversubscribed, double pressure,
+			   struct mmp_disturbance *out)
+{
+	uint64_t first = UINT64_MAX, last = 0, last_start = 0, first_end = UINT64_MAX;
+	uint64_t shortest = UINT64_MAX;
+	double cpu = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->pressure = pressure;
+	out->busy = -1;
+	out->wait_max = 0;
+	for (unsigned i = 0; i < nthreads; i++) {
+		first = t[i].start < first ? t[i].start : first;
+		last = t[i].end > last ? t[i].end : last;
+		last_start = t[i].start > last_start ? t[i].start : last_start;
+		first_end = t[i].end < first_end ? t[i].end : first_end;
+		if (t[i].end - t[i].start < shortest)
+			shortest = t[i].end - t[i].start;
+		cpu += (double)t[i].cpu_ns;
+		out->nivcsw += t[i].nivcsw;
+		if (out->wait_max >= 0 && t[i].wait_ns == UINT64_MAX)
+			out->wait_max = -1;
+		else if (out->wait_max >= 0 && t[i].wall_ns) {
+			double w = (double)t[i].wait_ns / (double)t[i].wall_ns;
+			out->wait_max = w > out->wait_max ? w : out->wait_max;
+		}
+	}
+	double span = last > first ? (double)(last - first) : 0;
+	/* Measured against the shortest thread: a thread that simply had less
+	 * to do (a lighter slice) is not a disturbance, one that started late
+	 * or stalled is. */
+	out->overlap = nthreads < 2 || !shortest ? 1
+		       : first_end > last_start ? (double)(first_end - last_start) / (double)shortest
+						: 0;
+	if (out->overlap > 1)
+		out->overlap = 1;
+	if (oversubscribed) {
+		out->busy = span > 0 && npus ? cpu / (span * npus) : 1;
+		if (out->busy < MMP_DISTURB_MIN_BUSY) {
+			out->disturbed = 1;
+			snprintf(out->why, sizeof(out->why),
+				 "its %u PUs were %.0f%% busy with its threads", npus, out->busy * 100);
+		}
+		return;
+	}
+	if (out->overlap < MMP_DISTURB_MIN_OVERLAP) {
+		out->disturbed = 1;
+		snprintf(out->why, sizeof(out->why), "threads overlapped %.0f%% of the time",
+			 out->overlap * 100);
+	} else if (out->wait_max > MMP_DISTURB_MAX_WAIT) {
+		out->disturbed = 1;
+		snprintf(out->why, sizeof(out->why), "a thread waited %.0f%% of its time for a CPU",
+			 out->wait_max * 100);
+	}
+}
+
+int mmp_pressure_open(void)
+{
+	return open("/proc/pressure/cpu", O_RDONLY | O_CLOEXEC);
+}
+
+int64_t mmp_pressure_read(int fd)
+{
+	char buf[256];
+	if (fd < 0)
+		return -1;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *p = strstr(buf, "some ");
+	p = p ? strstr(p, "total=") : NULL;
+	return p ? (int64_t)strtoll(p + 6, NULL, 10) : -1;
+}
+
+int mmp_schedstat_open(void)
+{
+	return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+}
+
+int mmp_schedstat_read(int fd, uint64_t *cpu_ns, uint64_t *wait_ns)
+{
+	char buf[128];
+	if (fd < 0)
+		return -1;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return sscanf(buf, "%" SCNu64 " %" SCNu64, cpu_ns, wait_ns) == 2 ? 0 : -1;
+}

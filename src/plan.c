@@ -1,0 +1,489 @@
+/* Building the plan: job points, their ladders, comparison sets (see
+ * plan.h). */
+#include "mmprof/plan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mmprof/controls.h"
+#include "mmprof/lists.h"
+#include "mmprof/probe.h"
+
+static int push(struct mmp_plan *plan, size_t *cap, const struct mmp_planned *r)
+{
+	if (plan->nruns == *cap) {
+		size_t grown_cap = *cap ? 2 * *cap : 64;
+		struct mmp_planned *grown = realloc(plan->runs, grown_cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		plan->runs = grown;
+		*cap = grown_cap;
+	}
+	plan->runs[plan->nruns] = *r;
+	plan->runs[plan->nruns].run.index = plan->nruns;
+	plan->nruns++;
+	return 0;
+}
+
+static const char *diag_section(const struct mmp_run *run, enum mmp_key_id key)
+{
+	return run->from[key] ? run->from[key] : run->job->name;
+}
+
+/* `file =` without `size`: the file's own size is the run's, so every
+ * figure per byte (and the solo control's slice) is known before running.
+ * A file that is not there yet is the data check's to report. */
+static void resolve_size(struct mmp_run *run)
+{
+	struct stat st;
+	if (!run->p.size && run->p.file && stat(run->p.file, &st) == 0 && S_ISREG(st.st_mode))
+		run->p.size = (uint64_t)st.st_size;
+}
+
+/* One job point and its rungs; problems become diagnostics. */
+static int add_point(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
+		     const struct mmp_run *point, const struct mmp_topology *topo, char *last,
+		     size_t lastlen)
+{
+	struct mmp_planned p = { .run = *point, .copy_of = -1 };
+	struct mmp_error err = { 0 };
+	struct mmp_ladder ladder = { 0 };
+	int rc;
+
+	resolve_size(&p.run);
+	p.data = (struct mmp_data_spec){ p.run.p.file, p.run.p.size, p.run.p.fill, p.run.p.seed };
+	if (mmp_topology_plan(topo, &p.run.p.placement, p.run.p.threads, &p.pins, &err)) {
+		/* The same placement swept over threads fails the same way: once. */
+		if (strcmp(err.msg, last) != 0)
+			mmp_config_diag(cfg, p.run.line[MMP_KEY_PLACEMENT],
+					diag_section(&p.run, MMP_KEY_PLACEMENT), "%s", err.msg);
+		snprintf(last, lastlen, "%s", err.msg);
+		return 0;
+	}
+	rc = mmp_ladder_build(&p.run, &p.pins, topo, &ladder, &err);
+	if (rc) {
+		mmp_pin_plan_free(&p.pins);
+		if (rc == -ENOMEM)
+			return rc;
+		mmp_config_diag(cfg, p.run.line[MMP_KEY_CONTROLS],
+				diag_section(&p.run, MMP_KEY_CONTROLS), "controls: %s", err.msg);
+		return 0;
+	}
+	size_t self = plan->nruns;
+	p.point = self;
+	p.nrungs = ladder.n ? (unsigned)ladder.n - 1 : 0;
+	rc = push(plan, cap, &p);
+	for (size_t k = 1; !rc && k < ladder.n; k++) {
+		struct mmp_rung *g = &ladder.rung[k];
+		struct mmp_planned r = {
+			.run = g->run, .pins = g->pins, .data = p.data, .end = g->end,
+			.point = self, .rung = (unsigned)k, .added = g->added, .copy_of = -1,
+		};
+		rc = push(plan, cap, &r);
+		if (!rc)
+			memset(&g->pins, 0, sizeof(g->pins)); /* the plan owns them now */
+	}
+	if (rc && plan->nruns == self)
+		mmp_pin_plan_free(&p.pins);
+	mmp_ladder_free(&ladder);
+	return rc;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static int same_data(const struct mmp_planned *a, const struct mmp_planned *b)
+{
+	return same_str(a->data.file, b->data.file) && a->data.size == b->data.size &&
+	       a->data.fill == b->data.fill && a->data.seed == b->data.seed;
+}
+
+/* The same bytes read in the same conditions: what a ratio between two
+ * access paths needs to mean something. */
+static int comparable(const struct mmp_planned *a, const struct mmp_planned *b)
+{
+	const struct mmp_params *x = &a->run.p, *y = &b->run.p;
+	return same_data(a, b) && x->kernel == y->kernel && x->threads == y->threads &&
+	       strcmp(x->placement.spec, y->placement.spec) == 0 && x->prefault == y->prefault &&
+	       x->advice == y->advice && x->cache == y->cache &&
+	       mmp_params_access(x) == mmp_params_access(y);
+}
+
+/* Union-find over job points. */
+static size_t find(size_t *parent, size_t i)
+{
+	while (parent[i] != i)
+		i = parent[i] = parent[parent[i]];
+	return i;
+}
+
+static void unite(size_t *parent, size_t a, size_t b)
+{
+	a = find(parent, a);
+	b = find(parent, b);
+	if (a != b)
+		parent[a > b ? a : b] = a < b ? a : b;
+}
+
+static int is_limit(const struct mmp_planned *r)
+{
+	return strcmp(r->run.p.probe->name, "limit") == 0;
+}
+
+static const struct mmp_plan *sort_plan; /* qsort has no context argument */
+
+static int by_data(const void *x, const void *y)
+{
+	const struct mmp_data_spec *a = &sort_plan->runs[*(const size_t *)x].data;
+	const struct mmp_data_spec *b = &sort_plan->runs[*(const size_t *)y].data;
+	int c = strcmp(a->file ? a->file : "", b->file ? b->file : "");
+	if (c)
+		return c;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	if (a->fill != b->fill)
+		return a->fill < b->fill ? -1 : 1;
+	if (a->seed != b->seed)
+		return a->seed < b->seed ? -1 : 1;
+	return (*(const size_t *)x > *(const size_t *)y) - (*(const size_t *)x < *(const size_t *)y);
+}
+
+/* Job points compared with each other share a set.  Linear in the points
+ * but for the jobs that name others (baseline, fixes), so a long sweep of
+ * one job plans at once. */
+static int link_points(const struct mmp_plan *plan, size_t *parent)
+{
+	size_t *points = malloc((plan->npoints + 1) * sizeof(*points));
+	size_t np = 0;
+
+	if (!points)
+		return -ENOMEM;
+	for (size_t i = 0; i < plan->nruns; i++)
+		if (!plan->runs[i].rung)
+			points[np++] = i;
+	for (size_t x = 0; x < np; x++) {
+		const struct mmp_planned *a = &plan->runs[points[x]];
+		for (size_t y = 0; (a->run.p.baseline || a->run.p.fixes) && y < np; y++) {
+			const struct mmp_planned *b = &plan->runs[points[y]];
+			const char *bjob = b->run.job->name;
+			if ((mmp_list_has(a->run.p.baseline, bjob) || same_str(a->run.p.fixes, bjob)) &&
+			    a != b && comparable(a, b))
+				unite(parent, points[x], points[y]);
+		}
+	}
+	/* table = sizes: the methods of one file are one table column set. */
+	if (plan->table != MMP_TABLE_RUNS) {
+		sort_plan = plan;
+		qsort(points, np, sizeof(*points), by_data);
+		for (size_t x = 1; x < np; x++)
+			if (same_data(&plan->runs[points[x - 1]], &plan->runs[points[x]]))
+				unite(parent, points[x - 1], points[x]);
+	}
+	free(points);
+	return 0;
+}
+
+static int limit_serves(const struct mmp_planned *lim, const struct mmp_planned *a)
+{
+	return !a->rung && !is_limit(a) && same_data(a, lim) && a->run.p.kernel == lim->run.p.kernel &&
+	       a->run.p.threads == lim->run.p.threads &&
+	       strcmp(a->run.p.placement.spec, lim->run.p.placement.spec) == 0;
+}
+
+/* Each limit job point joins the first set it serves, and a copy of it
+ * joins every other one, so that every "x limit" is measured side by side
+ * without merging sets that compare nothing else. */
+static int place_limits(struct mmp_plan *plan, size_t **parent, size_t *cap)
+{
+	size_t n = plan->nruns;
+	for (size_t l = 0; l < n; l++) {
+		if (plan->runs[l].rung || !is_limit(&plan->runs[l]))
+			continue;
+		size_t joined = SIZE_MAX;
+		for (size_t i = 0; i < n; i++) {
+			if (!limit_serves(&plan->runs[l], &plan->runs[i]))
+				continue;
+			size_t root = find(*parent, i);
+			if (joined == SIZE_MAX) {
+				unite(*parent, l, root);
+				joined = find(*parent, l);
+				continue;
+			}
+			if (find(*parent, i) == joined)
+				continue;
+			/* A set that has a copy already is joined to it. */
+			int have = 0;
+			for (size_t c = n; c < plan->nruns && !have; c++)
+				have = plan->runs[c].copy_of == (long)l && find(*parent, c) == root;
+			if (have)
+				continue;
+			struct mmp_planned copy = plan->runs[l];
+			copy.nrungs = 0;
+			copy.copy_of = (long)l;
+			copy.pins.pu = malloc(sizeof(int) * (copy.pins.nthreads ? copy.pins.nthreads : 1));
+			if (!copy.pins.pu)
+				return -ENOMEM;
+			memcpy(copy.pins.pu, plan->runs[l].pins.pu, sizeof(int) * copy.pins.nthreads);
+			if (push(plan, cap, &copy)) {
+				free(copy.pins.pu);
+				return -ENOMEM;
+			}
+			size_t *grown = realloc(*parent, (plan->nruns + 1) * sizeof(size_t));
+			if (!grown)
+				return -ENOMEM;
+			*parent = grown;
+			size_t c = plan->nruns - 1;
+			plan->runs[c].point = c;
+			(*parent)[c] = c;
+			unite(*parent, c, root);
+		}
+	}
+	return 0;
+}
+
+static void describe_set(const struct mmp_plan *plan, struct mmp_cset *set)
+{
+	size_t used = 0;
+	used += (size_t)snprintf(set->why, sizeof(set->why), "jobs ");
+	for (size_t k = 0; k < set->n && used < sizeof(set->why); k++) {
+		const struct mmp_planned *r = &plan->runs[set->runs[k]];
+		int seen = 0;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = plan->runs[set->runs[j]].run.job == r->run.job;
+		if (!seen)
+			used += (size_t)snprintf(set->why + used, sizeof(set->why) - used, "%s%s",
+						 used > 5 ? ", " : "", r->run.job->name);
+	}
+}
+
+static int build_sets(struct mmp_plan *plan, size_t *cap)
+{
+	size_t *parent = malloc((plan->nruns + 1) * sizeof(*parent));
+	size_t *set_of_root = NULL;
+	int rc = -ENOMEM;
+
+	if (!parent)
+		goto out;
+	for (size_t i = 0; i < plan->nruns; i++)
+		parent[i] = plan->runs[i].point; /* rungs join their point */
+	if (link_points(plan, parent) || place_limits(plan, &parent, cap))
+		goto out;
+	set_of_root = malloc((plan->nruns + 1) * sizeof(*set_of_root));
+	if (!set_of_root)
+		goto out;
+	for (size_t i = 0; i < plan->nruns; i++)
+		set_of_root[i] = SIZE_MAX;
+	for (size_t i = 0; i < plan->nruns; i++) {
+		size_t root = find(parent, i);
+		if (set_of_root[root] == SIZE_MAX) {
+			struct mmp_cset *grown = realloc(plan->sets, (plan->nsets + 1) * sizeof(*grown));
+			if (!grown)
+				goto out;
+			plan->sets = grown;
+			memset(&plan->sets[plan->nsets], 0, sizeof(plan->sets[0]));
+			set_of_root[root] = plan->nsets++;
+		}
+		plan->runs[i].set = set_of_root[root];
+	}
+	for (size_t i = 0; i < plan->nruns; i++)
+		plan->sets[plan->runs[i].set].n++;
+	for (size_t s = 0; s < plan->nsets; s++) {
+		plan->sets[s].runs = malloc(plan->sets[s].n * sizeof(size_t));
+		if (!plan->sets[s].runs)
+			goto out;
+		plan->sets[s].n = 0;
+	}
+	for (size_t i = 0; i < plan->nruns; i++) {
+		struct mmp_cset *set = &plan->sets[plan->runs[i].set];
+		set->runs[set->n++] = i;
+	}
+	for (size_t s = 0; s < plan->nsets; s++) {
+		struct mmp_cset *set = &plan->sets[s];
+		for (size_t k = 0; k < set->n; k++) {
+			const struct mmp_params *p = &plan->runs[set->runs[k]].run.p;
+			/* Runs compared side by side run the same rounds: the most
+			 * any of them asks for. */
+			if (p->warmup > set->warmup)
+				set->warmup = p->warmup;
+			if (p->repeat == 0)
+				set->auto_rounds = 1;
+			else if (p->repeat > set->rounds)
+				set->rounds = p->repeat;
+			if (p->max_repeat > set->max_rounds)
+				set->max_rounds = p->max_repeat;
+			if (p->max_time > set->max_time)
+				set->max_time = p->max_time;
+		}
+		if (set->auto_rounds) {
+			unsigned floor = MMP_AUTO_MIN_ROUNDS;
+			if (set->rounds > floor)
+				floor = set->rounds; /* a fixed repeat in the set is a floor too */
+			set->rounds = floor < set->max_rounds ? floor : set->max_rounds;
+		} else {
+			set->max_rounds = set->rounds;
+		}
+		describe_set(plan, set);
+	}
+	rc = 0;
+out:
+	free(parent);
+	free(set_of_root);
+	return rc;
+}
+
+static uint64_t draw_seed(void)
+{
+	uint64_t seed = 0;
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != (ssize_t)sizeof(seed))
+		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	return seed ? seed : 1;
+}
+
+int mmp_plan_build(struct mmp_config *cfg, const struct mmp_sweep *sweep,
+		   const struct mmp_topology *topo, struct mmp_plan *out)
+{
+	size_t before = cfg->ndiags, cap = 0;
+	char last[MMP_ERROR_MSG_MAX] = "";
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (sweep->nruns) {
+		const struct mmp_params *g = &sweep->runs[0].p; /* [global]-only keys */
+		out->order = g->order;
+		out->seed = g->order_seed ? g->order_seed : draw_seed();
+		out->table = g->table;
+	}
+	for (size_t i = 0; i < sweep->nruns; i++) {
+		rc = add_point(out, &cap, cfg, &sweep->runs[i], topo, last, sizeof(last));
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < out->nruns; i++)
+		out->npoints += out->runs[i].rung == 0; /* copies come later, not points */
+	if (cfg->ndiags != before)
+		return -EINVAL;
+	return build_sets(out, &cap);
+}
+
+void mmp_plan_free(struct mmp_plan *plan)
+{
+	for (size_t i = 0; i < plan->nruns; i++)
+		mmp_pin_plan_free(&plan->runs[i].pins);
+	free(plan->runs);
+	for (size_t s = 0; s < plan->nsets; s++)
+		free(plan->sets[s].runs);
+	free(plan->sets);
+	memset(plan, 0, sizeof(*plan));
+}
+
+unsigned long mmp_plan_repetitions(const struct mmp_plan *plan)
+{
+	unsigned long reps = 0;
+	for (size_t s = 0; s < plan->nsets; s++)
+		reps += (unsigned long)plan->sets[s].n * plan->sets[s].rounds;
+	return reps;
+}
+
+const char *mmp_planned_label(const struct mmp_planned *r, char *buf, size_t len)
+{
+	char acc[32];
+	uint64_t a = mmp_params_access(&r->run.p);
+	snprintf(acc, sizeof(acc), a ? "%llu" : "whole", (unsigned long long)a);
+	snprintf(buf, len, "[%s] %s threads=%u access=%s%s%s", r->run.job->name,
+		 r->run.p.probe->name, r->run.p.threads, acc, r->run.control_name[0] ? " +" : "",
+		 r->run.control_name);
+	return buf;
+}
+
+/* Keys never shown per run: where the data and the CSV go are said once. */
+static int hidden_key(size_t k)
+{
+	return k == MMP_KEY_FILE || k == MMP_KEY_CSV || k == MMP_KEY_ORDER ||
+	       k == MMP_KEY_ORDER_SEED || k == MMP_KEY_TABLE;
+}
+
+static void print_point(const struct mmp_planned *r, FILE *out)
+{
+	char v[256], pus[512], path[4096];
+	fprintf(out, "  run %-4zu [%s]", r->run.index + 1, r->run.job->name);
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
+		if (!hidden_key(k) && *mmp_run_format(&r->run, (enum mmp_key_id)k, v, sizeof(v)))
+			fprintf(out, " %s=%s", mmp_keys[k].name, v);
+	if (mmp_datafile_path(&r->data, mmp_data_dir(), path, sizeof(path)) == 0)
+		fprintf(out, "\n             data %s", path);
+	fprintf(out, "\n             PUs %s (%u distinct)%s\n",
+		mmp_pin_plan_format(&r->pins, pus, sizeof(pus)), r->pins.npus,
+		r->pins.oversubscribed ? ", oversubscribed" : "");
+}
+
+/* A rung: what it changes from the rung below it. */
+static void print_rung(const struct mmp_planned *r, const struct mmp_planned *below, FILE *out)
+{
+	const struct mmp_control_info *c = mmp_control_by_bit(r->added);
+	char a[256], b[256], pus[512];
+	fprintf(out, "  run %-4zu   rung %u +%s (%s):", r->run.index + 1, r->rung, c->name,
+		c->cause);
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+		mmp_run_format(&r->run, (enum mmp_key_id)k, a, sizeof(a));
+		mmp_run_format(&below->run, (enum mmp_key_id)k, b, sizeof(b));
+		if (!hidden_key(k) && strcmp(a, b) != 0)
+			fprintf(out, " %s=%s", mmp_keys[k].name, a[0] ? a : "-");
+	}
+	if (r->end != below->end)
+		fprintf(out, " reads bytes 0-%llu", (unsigned long long)r->end);
+	if (r->pins.nthreads != below->pins.nthreads)
+		fprintf(out, " PUs %s", mmp_pin_plan_format(&r->pins, pus, sizeof(pus)));
+	fputc('\n', out);
+}
+
+static void print_rounds(const struct mmp_cset *set, FILE *out)
+{
+	if (set->auto_rounds)
+		fprintf(out, "auto: %u to %u rounds within %gs", set->rounds, set->max_rounds,
+			set->max_time);
+	else
+		fprintf(out, "%u round%s", set->rounds, set->rounds == 1 ? "" : "s");
+	fprintf(out, ", %u warmup", set->warmup);
+}
+
+void mmp_plan_print(const struct mmp_plan *plan, const struct mmp_config *cfg, FILE *out)
+{
+	int any_auto = 0;
+	for (size_t s = 0; s < plan->nsets; s++)
+		any_auto |= plan->sets[s].auto_rounds;
+	size_t copies = 0;
+	for (size_t i = 0; i < plan->nruns; i++)
+		copies += plan->runs[i].copy_of >= 0;
+	fprintf(out, "%s: %zu job(s), %zu job point(s), %zu control rung(s) and %zu copies of "
+		     "limit: %zu run(s) in %zu comparison set(s), %s, order seed %llu; %s%lu "
+		     "recorded repetition(s)\n",
+		cfg->path, cfg->njobs, plan->npoints, plan->nruns - plan->npoints - copies, copies,
+		plan->nruns, plan->nsets, mmp_order_names[plan->order],
+		(unsigned long long)plan->seed, any_auto ? "at least " : "",
+		mmp_plan_repetitions(plan));
+	for (size_t s = 0; s < plan->nsets; s++) {
+		const struct mmp_cset *set = &plan->sets[s];
+		fprintf(out, "\nset %zu: %zu run(s), ", s + 1, set->n);
+		print_rounds(set, out);
+		fprintf(out, "; %s\n", set->why);
+		for (size_t k = 0; k < set->n; k++) {
+			const struct mmp_planned *r = &plan->runs[set->runs[k]];
+			if (r->rung)
+				print_rung(r, &plan->runs[set->runs[k] - 1], out);
+			else if (r->copy_of >= 0)
+				fprintf(out, "  run %-4zu [%s] a copy of run %ld, the x limit of this "
+					     "set's runs\n",
+					r->run.index + 1, r->run.job->name, r->copy_of + 1);
+			else
+				print_point(r, out);
+		}
+	}
+}

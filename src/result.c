@@ -1,0 +1,296 @@
+/* Results of the plan's runs, and what is computed from them once (see
+ * result.h). */
+#include "mmprof/result.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmprof/probe.h"
+
+/* Keys shown in labels and tables when their value differs between job
+ * points (threads and access are always shown). */
+static const enum mmp_key_id label_keys[] = {
+	MMP_KEY_SIZE,	  MMP_KEY_FILL,	    MMP_KEY_SEED,   MMP_KEY_KERNEL,
+	MMP_KEY_BUFFER,	  MMP_KEY_REFCOUNT, MMP_KEY_TALLY,  MMP_KEY_PLACEMENT,
+	MMP_KEY_PREFAULT, MMP_KEY_ADVICE,   MMP_KEY_CACHE,  MMP_KEY_FILE,
+};
+#define NLABEL_KEYS (sizeof(label_keys) / sizeof(label_keys[0]))
+
+static uint64_t varying_keys(const struct mmp_plan *plan)
+{
+	uint64_t mask = 0;
+	char a[256], b[256];
+	const struct mmp_run *first = NULL;
+	for (size_t i = 0; i < plan->nruns; i++) {
+		const struct mmp_run *r = &plan->runs[i].run;
+		if (!mmp_planned_is_point(&plan->runs[i]))
+			continue;
+		if (!first) {
+			first = r;
+			continue;
+		}
+		for (size_t k = 0; k < NLABEL_KEYS; k++)
+			if (strcmp(mmp_run_format(r, label_keys[k], a, sizeof(a)),
+				   mmp_run_format(first, label_keys[k], b, sizeof(b))) != 0)
+				mask |= MMP_KEY_BIT(label_keys[k]);
+	}
+	return mask;
+}
+
+int mmp_results_init(struct mmp_results *res, const struct mmp_plan *plan)
+{
+	memset(res, 0, sizeof(*res));
+	res->plan = plan;
+	res->run = calloc(plan->nruns ? plan->nruns : 1, sizeof(*res->run));
+	res->attr = calloc(plan->nruns ? plan->nruns : 1, sizeof(*res->attr));
+	if (!res->run || !res->attr)
+		return -ENOMEM;
+	for (size_t i = 0; i < plan->nruns; i++) {
+		struct mmp_run_result *r = &res->run[i];
+		r->planned = &plan->runs[i];
+		r->run = &plan->runs[i].run;
+		r->access = mmp_params_access(&r->run->p);
+		r->results_ok = 1;
+	}
+	res->varying = varying_keys(plan);
+	return 0;
+}
+
+static void free_attributions(struct mmp_results *res)
+{
+	for (size_t i = 0; res->attr && i < res->plan->nruns; i++)
+		mmp_attribution_free(&res->attr[i]);
+}
+
+void mmp_results_free(struct mmp_results *res)
+{
+	for (size_t i = 0; res->run && i < res->plan->nruns; i++) {
+		free(res->run[i].elapsed_ns);
+		free(res->run[i].disturbed);
+		free(res->run[i].ev_values);
+		free(res->run[i].ev_ok);
+	}
+	free_attributions(res);
+	free(res->run);
+	free(res->attr);
+	mmp_answers_free(&res->answers);
+	memset(res, 0, sizeof(*res));
+}
+
+void mmp_results_start(struct mmp_results *res, size_t run, const struct mmp_datafile *data,
+		       const struct mmp_event_set *events)
+{
+	struct mmp_run_result *r = &res->run[run];
+	r->data = data;
+	r->events = events;
+	r->bytes = r->planned->end ? r->planned->end : data->size;
+}
+
+static int grow(struct mmp_run_result *r, size_t need)
+{
+	size_t nev = r->events ? r->events->n : 0;
+	if (need <= r->cap)
+		return 0;
+	size_t cap = r->cap ? 2 * r->cap : 16;
+	while (cap < need)
+		cap *= 2;
+	double *e = realloc(r->elapsed_ns, cap * sizeof(*e));
+	if (e)
+		r->elapsed_ns = e;
+	unsigned char *d = realloc(r->disturbed, cap);
+	if (d)
+		r->disturbed = d;
+	double *v = realloc(r->ev_values, cap * (nev ? nev : 1) * sizeof(*v));
+	if (v)
+		r->ev_values = v;
+	if (!r->ev_ok && (r->ev_ok = malloc((nev ? nev : 1) * sizeof(int))) != NULL)
+		for (size_t i = 0; i < nev; i++)
+			r->ev_ok[i] = 1;
+	if (!e || !d || !v || !r->ev_ok)
+		return -ENOMEM;
+	r->cap = cap;
+	return 0;
+}
+
+int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep *rep)
+{
+	struct mmp_run_result *r = &res->run[run];
+	size_t nev = r->events ? r->events->n : 0;
+	size_t round = rep->index;
+
+	if (grow(r, round + 1))
+		return -ENOMEM;
+	/* Rounds arrive in order; a run that missed one (it failed) has no
+	 * more rounds after it, so index == n. */
+	if (round != r->n)
+		return -EINVAL;
+	r->elapsed_ns[round] = (double)rep->elapsed_ns;
+	r->disturbed[round] = (unsigned char)rep->dist.disturbed;
+	if (rep->dist.disturbed && !r->ndisturbed++)
+		snprintf(r->disturbed_why, sizeof(r->disturbed_why), "%s", rep->dist.why);
+	for (size_t i = 0; i < nev; i++) {
+		r->ev_values[round * nev + i] = rep->counts[i].value;
+		r->ev_ok[i] &= mmp_count_valid(&rep->counts[i]);
+	}
+	r->results_ok &= rep->result_ok && !rep->probe_rc;
+	r->n++;
+	return 0;
+}
+
+void mmp_results_finish(struct mmp_results *res, size_t run, enum mmp_run_state state,
+			const char *error)
+{
+	struct mmp_run_result *r = &res->run[run];
+	r->state = state == MMP_RUN_INTERRUPTED && !r->n ? MMP_RUN_PENDING : state;
+	if (error)
+		snprintf(r->error, sizeof(r->error), "%s", error);
+}
+
+int mmp_result_has_data(const struct mmp_run_result *r)
+{
+	return r->n > 0 && (r->state == MMP_RUN_DONE || r->state == MMP_RUN_INTERRUPTED);
+}
+
+size_t mmp_results_rounds(const struct mmp_run_result *const *runs, size_t n, unsigned *rounds,
+			  size_t cap, int *disturbed)
+{
+	size_t common = SIZE_MAX, clean = 0, m = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t nk = mmp_result_has_data(runs[k]) ? runs[k]->n : 0;
+		common = nk < common ? nk : common;
+	}
+	if (common == SIZE_MAX)
+		common = 0;
+	for (size_t r = 0; r < common; r++) {
+		int bad = 0;
+		for (size_t k = 0; k < n && !bad; k++)
+			bad = runs[k]->disturbed[r];
+		clean += !bad;
+	}
+	*disturbed = clean < MMP_MIN_CLEAN_ROUNDS && clean < common;
+	for (size_t r = 0; r < common && m < cap; r++) {
+		int bad = 0;
+		for (size_t k = 0; k < n && !bad && !*disturbed; k++)
+			bad = runs[k]->disturbed[r];
+		if (!bad)
+			rounds[m++] = (unsigned)r;
+	}
+	return m;
+}
+
+#define MAX_ROUNDS 4096
+
+void mmp_results_ratio(const struct mmp_run_result *a, const struct mmp_run_result *b,
+		       struct mmp_interval *out, int *disturbed)
+{
+	const struct mmp_run_result *both[2] = { a, b };
+	static _Thread_local unsigned rounds[MAX_ROUNDS];
+	static _Thread_local double x[MAX_ROUNDS], y[MAX_ROUNDS];
+	size_t m = mmp_results_rounds(both, 2, rounds, MAX_ROUNDS, disturbed);
+	for (size_t i = 0; i < m; i++) {
+		x[i] = a->elapsed_ns[rounds[i]];
+		y[i] = b->elapsed_ns[rounds[i]];
+	}
+	mmp_interval_ratio(x, y, m, out);
+}
+
+int mmp_result_metric(const struct mmp_run_result *r, int role, double *out)
+{
+	size_t nev = r->events ? r->events->n : 0;
+	int found = 0;
+	*out = 0;
+	for (size_t i = 0; i < nev && r->n; i++) {
+		if ((int)r->events->ev[i].role != role)
+			continue;
+		if (!r->ev_ok[i])
+			return 0; /* one of its events was not counted: no sum */
+		double *v = malloc(r->n * sizeof(*v));
+		struct mmp_stats st;
+		if (!v)
+			return 0;
+		for (size_t k = 0; k < r->n; k++)
+			v[k] = r->ev_values[k * nev + i];
+		int rc = mmp_stats_compute(v, r->n, &st);
+		free(v);
+		if (rc)
+			return 0;
+		*out += st.median;
+		found = 1;
+	}
+	return found;
+}
+
+const char *mmp_result_access(const struct mmp_run_result *r, char *buf, size_t len)
+{
+	if (r->access)
+		snprintf(buf, len, "%" PRIu64, r->access);
+	else
+		snprintf(buf, len, "whole");
+	return buf;
+}
+
+const char *mmp_result_label(const struct mmp_results *res, const struct mmp_run_result *r,
+			     char *buf, size_t len)
+{
+	char access[32], v[256];
+	size_t used = (size_t)snprintf(buf, len, "[%s] %s threads=%u access=%s", r->run->job->name,
+				       r->run->p.probe->name, r->run->p.threads,
+				       mmp_result_access(r, access, sizeof(access)));
+	for (size_t k = 0; k < NLABEL_KEYS && used < len; k++)
+		if ((res->varying & MMP_KEY_BIT(label_keys[k])) &&
+		    *mmp_run_format(r->run, label_keys[k], v, sizeof(v)))
+			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
+						 mmp_keys[label_keys[k]].name, v);
+	if (used < len && r->run->control_name[0])
+		snprintf(buf + used, len - used, " +%s", r->run->control_name);
+	return buf;
+}
+
+/* The limit run over the same bytes, kernel, threads and placement, in the
+ * same set (so it ran in the same rounds). */
+static const struct mmp_run_result *limit_of(const struct mmp_results *res, size_t i)
+{
+	const struct mmp_plan *plan = res->plan;
+	const struct mmp_planned *a = &plan->runs[i];
+	const struct mmp_cset *set = &plan->sets[a->set];
+	for (size_t k = 0; k < set->n; k++) {
+		const struct mmp_planned *b = &plan->runs[set->runs[k]];
+		if (b->rung || strcmp(b->run.p.probe->name, "limit") != 0 || b == a ||
+		    res->run[set->runs[k]].data != res->run[i].data ||
+		    b->run.p.kernel != a->run.p.kernel ||
+		    b->run.p.threads != a->run.p.threads ||
+		    strcmp(b->run.p.placement.spec, a->run.p.placement.spec) != 0)
+			continue;
+		return &res->run[set->runs[k]];
+	}
+	return NULL;
+}
+
+int mmp_results_compute(struct mmp_results *res)
+{
+	const struct mmp_plan *plan = res->plan;
+	int disturbed;
+
+	for (size_t i = 0; i < plan->nruns; i++) {
+		struct mmp_run_result *r = &res->run[i];
+		memset(&r->st, 0, sizeof(r->st));
+		if (r->n)
+			mmp_stats_compute(r->elapsed_ns, r->n, &r->st);
+		r->limit = mmp_planned_is_point(r->planned) ? limit_of(res, i) : NULL;
+		memset(&r->x_limit, 0, sizeof(r->x_limit));
+		if (r->limit && mmp_result_has_data(r) && mmp_result_has_data(r->limit))
+			mmp_results_ratio(r, r->limit, &r->x_limit, &disturbed);
+	}
+	free_attributions(res);
+	for (size_t i = 0; i < plan->nruns; i++) {
+		if (plan->runs[i].rung || !plan->runs[i].nrungs)
+			continue;
+		int rc = mmp_attribute(res, i, &res->attr[i]);
+		if (rc == -ENOMEM)
+			return rc;
+	}
+	mmp_answers_free(&res->answers);
+	return mmp_answers_build(res, &res->answers);
+}

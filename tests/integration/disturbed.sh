@@ -1,0 +1,76 @@
+# A machine that is busy elsewhere is detected, not mistaken for a cause.
+# The planted two-thread cases (one shared reference count; per-thread
+# counters packed into one line) run twice: with another process keeping
+# one CPU busy, each either names its planted cause on top or says it
+# cannot decide (disturbed, inconclusive) -- never a different cause as if
+# it were sure; on the idle machine each names its planted cause.
+source "$(dirname "$0")/tap.bash"
+
+if [ "$(nproc)" -lt 2 ]; then
+	skip_rest "needs two PUs for two threads to share anything (this machine has $(nproc))"
+fi
+cat >"$TMP/planted.ini" <<'INI'
+[global]
+size = 16M
+repeat = 5
+warmup = 1
+controls = auto
+events = faults, sched
+threads = 2
+prefault = yes
+
+[refcount]
+probe = accessor_byte
+refcount = shared
+
+[packed]
+probe = mmap_byte
+fill = zero
+tally = packed
+INI
+
+# verdict JOB: the job's verdict line; top JOB: its largest significant
+# cause in NAME.attribution.csv, the remainder aside.
+verdict() { grep "^\[$1\] " <<<"$out"; }
+top() {
+	csv_rows "$2" job cause significant ns_per_byte | awk -F'|' -v job="$1" '$1 == job && $3 == "true" &&
+		$2 != "limit" && $2 != "remaining" && ($4 + 0 > best || !found) { best = $4 + 0; cause = $2; found = 1 }
+		END { print cause }'
+}
+# judge LABEL JOB CAUSE CSV: the planted cause on top and decided, or an
+# inconclusive verdict that says why -- a fix for another cause is wrong.
+judge() {
+	local label=$1 job=$2 cause=$3 csv=$4 line t
+	line=$(verdict "$job")
+	t=$(top "$job" "$csv")
+	if [ "$t" = "$cause" ] && grep -q '; fix: ' <<<"$line"; then
+		ok "$label: $job names $cause"
+	elif grep -q '; inconclusive: ' <<<"$line"; then
+		ok "$label: $job is inconclusive ($(sed 's/.*; inconclusive: //' <<<"$line"))"
+	else
+		fail "$label: $job names '$t' with a fix, the planted cause is $cause" "$line"
+	fi
+}
+
+# Another process keeps PU 1 busy for the whole run.
+taskset -c 1 sh -c 'while :; do :; done' &
+hog=$!
+trap 'kill $hog 2>/dev/null' EXIT
+run_mmprof --config "$TMP/planted.ini" --csv "$TMP/busy.csv" --quiet
+kill $hog 2>/dev/null
+wait $hog 2>/dev/null
+check "busy: runs" test "$rc" -eq 0
+check "busy: rounds are marked disturbed in the CSV" grep -q ',true,a thread waited' "$TMP/busy.csv"
+check "busy: the verdicts say so" grep -q '^    disturbed: a thread waited [0-9]*% of its time for a CPU' <<<"$out"
+judge busy refcount "true sharing" "$TMP/busy.attribution.csv"
+judge busy packed "false sharing" "$TMP/busy.attribution.csv"
+
+run_mmprof --config "$TMP/planted.ini" --csv "$TMP/idle.csv" --quiet
+check "idle: runs" test "$rc" -eq 0
+check "idle: refcount names true sharing ($(top refcount "$TMP/idle.attribution.csv"))" \
+	test "$(top refcount "$TMP/idle.attribution.csv")" = "true sharing"
+check "idle: packed names false sharing ($(top packed "$TMP/idle.attribution.csv"))" \
+	test "$(top packed "$TMP/idle.attribution.csv")" = "false sharing"
+check "idle: refcount's fix" grep -q '; fix: take the reference once per thread' <<<"$(verdict refcount)"
+check "idle: packed's fix" grep -q '; fix: pad per-thread counters' <<<"$(verdict packed)"
+done_testing
