@@ -22,13 +22,15 @@
 // Parallel.For lambda starts as unoptimised tier-0 code and its loop is moved
 // to optimised code by on-stack replacement after some thousands of
 // iterations; the framework's ReadByte/ReadArray/SafeBuffer methods start as
-// precompiled ReadyToRun code and are recompiled at tier 1 (with dynamic PGO)
+// precompiled ReadyToRun code and are recompiled at tier 1, with dynamic PGO,
 // only after 30 calls plus a ~100 ms call-counting delay, on a background
 // thread.  So roughly the first 100-200 ms of each timed region run slower
-// code than the rest; on a 100 MiB file at ReadByte speed (seconds) that is
-// a few percent, on fast paths (ReadArray, pointer) it can be most of the
-// time.  DOTNET_TieredCompilation=0 (environment, no rebuild) JITs fully
-// optimised code from the start, to see how much of a time is warm-up.
+// code than the rest: a few percent of a 100 MiB ReadByte run (seconds), but
+// most of a fast run (ReadArray, pointer: tens of ms).  Environment knobs,
+// no rebuild: DOTNET_TC_CallCountingDelayMs=0 reaches tier 1 sooner (the
+// warm-up's share).  DOTNET_TieredCompilation=0 is not "warm-up free": it
+// also turns dynamic PGO off, and ReadByte ran ~1.5x SLOWER with it here
+// (repro/README.md).
 
 using System.Buffers;
 using System.Diagnostics;
