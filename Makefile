@@ -32,9 +32,14 @@ LIB       = $(BUILD)/libmmprof.a
 UNIT_SRC  = $(wildcard tests/unit/test_*.c)
 UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run check unit-tests bench clean install uninstall
+.PHONY: all deps run check unit-tests bench clean install uninstall repro
 
-all: $(BIN)
+all: $(BIN) repro
+
+# The seed's real .NET and Java programs (repro/README.md), each skipped
+# with one line when its SDK is missing.
+repro:
+	@$(MAKE) --no-print-directory -f repro/Makefile BUILD=$(BUILD)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
