@@ -138,14 +138,22 @@ static void print_caches(const struct mmp_topology *t, FILE *out)
 	const char *sep = "caches:";
 	hwloc_obj_t c;
 
-	for (hwloc_obj_type_t type = HWLOC_OBJ_L1CACHE; type <= HWLOC_OBJ_L2CACHE; type++)
-		if ((c = hwloc_get_obj_by_type(t->topo, type, 0)) != NULL) {
-			fprintf(out, "%s L%u%s %s x%d", sep, c->attr->cache.depth,
-				c->attr->cache.type == HWLOC_OBJ_CACHE_DATA ? "d" : "",
-				mmp_format_size(c->attr->cache.size, size, sizeof(size)),
-				hwloc_get_nbobjs_by_type(t->topo, type));
-			sep = ",";
-		}
+	int cores = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_CORE);
+	for (hwloc_obj_type_t type = HWLOC_OBJ_L1CACHE; type <= HWLOC_OBJ_L2CACHE; type++) {
+		int n = hwloc_get_nbobjs_by_type(t->topo, type);
+		if ((c = hwloc_get_obj_by_type(t->topo, type, 0)) == NULL)
+			continue;
+		fprintf(out, "%s L%u%s %s", sep, c->attr->cache.depth,
+			c->attr->cache.type == HWLOC_OBJ_CACHE_DATA ? "d" : "",
+			mmp_format_size(c->attr->cache.size, size, sizeof(size)));
+		if (n == cores)
+			fprintf(out, " per core");
+		else if (n > 0 && cores > n && cores % n == 0)
+			fprintf(out, " per %d cores", cores / n);
+		else
+			fprintf(out, " x%d", n);
+		sep = ",";
+	}
 	if (*sep == ',')
 		fprintf(out, "\n");
 	if (!mmp_topology_l3_domains(t)) {

@@ -195,6 +195,7 @@ static void test_print_two_sockets(void **state)
 	has(text, "             node 0   node 1\n"
 		  "  node 0         10       21\n"
 		  "  node 1         21       10\n");
+	has(text, "caches: L1d 32KiB per core, L2 1MiB per core\n");
 	has(text, "  L3 1: 22MiB, node 1, PUs 8-15,24-31\n");
 	has(text, "  core 0: PUs 0,16    core 1: PUs 1,17");
 	assert_null(strstr(text, "allowed PUs"));
