@@ -53,11 +53,15 @@ static void print_header(const struct mmp_topology *t, FILE *out)
 	unsigned pus = mmp_topology_pus(t), cores = mmp_topology_cores(t);
 	char list[128], all[128];
 
-	fprintf(out, "machine: %u package%s, %u NUMA node%s, %u L3 domain%s, %u core%s, %u PU%s",
+	unsigned l3 = mmp_topology_l3_domains(t);
+	char l3_text[32] = "";
+
+	if (l3)
+		snprintf(l3_text, sizeof(l3_text), " %u L3 domain%s,", l3, plural(l3) ? "s" : "");
+	fprintf(out, "machine: %u package%s, %u NUMA node%s,%s %u core%s, %u PU%s",
 		mmp_topology_packages(t), plural(mmp_topology_packages(t)) ? "s" : "",
 		mmp_topology_numa_nodes(t), plural(mmp_topology_numa_nodes(t)) ? "s" : "",
-		mmp_topology_l3_domains(t), plural(mmp_topology_l3_domains(t)) ? "s" : "", cores,
-		plural(cores) ? "s" : "", pus, plural(pus) ? "s" : "");
+		l3_text, cores, plural(cores) ? "s" : "", pus, plural(pus) ? "s" : "");
 	if (cores && pus % cores == 0)
 		fprintf(out, " (%u per core)", pus / cores);
 	fprintf(out, "\n");
