@@ -83,20 +83,28 @@ enum mmp_advice {
 	MMP_ADVICE_HUGEPAGE
 };
 
+/* Where a run's threads go (include/mmprof/topology.h says how each kind
+ * is planned; src/placement.c has one table row per kind). */
 enum mmp_placement_kind {
 	MMP_PLACE_COMPACT, /* fill PUs in topology order: SMT siblings, cores, packages */
 	MMP_PLACE_SCATTER, /* round-robin over packages, one PU per core first */
 	MMP_PLACE_CORES,   /* one PU per core, SMT siblings left idle */
 	MMP_PLACE_PUS,     /* an explicit list of OS PU numbers */
-	MMP_PLACE_NUMA     /* compact within one NUMA node */
+	MMP_PLACE_NUMA,    /* numa:LIST: node by node, compact within each */
+	MMP_PLACE_PACKAGE, /* package:N: compact within one package (logical index) */
+	MMP_PLACE_L3,      /* l3:N: compact within one L3 domain (logical index) */
+	MMP_PLACE_SPREAD,  /* round-robin over nodes, then L3 domains, then cores */
+	MMP_PLACE_PAIRS,   /* two threads swept over PU pairs (mmp_topology_pairs) */
+	MMP_PLACE_KIND_COUNT
 };
 
 #define MMP_PLACEMENT_SPEC_MAX 160
 
 struct mmp_placement {
 	enum mmp_placement_kind kind;
-	unsigned numa_node;                /* MMP_PLACE_NUMA: OS index */
-	char spec[MMP_PLACEMENT_SPEC_MAX]; /* as written: "pus:0-3,8" */
+	unsigned numa_node;                /* MMP_PLACE_NUMA: the first node listed (OS index) */
+	unsigned index;                    /* MMP_PLACE_PACKAGE, MMP_PLACE_L3: logical index */
+	char spec[MMP_PLACEMENT_SPEC_MAX]; /* as written: "pus:0-3,8"; lists are read from it */
 };
 
 struct mmp_params {

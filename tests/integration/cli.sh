@@ -53,7 +53,8 @@ check "--topology prints placements" grep -q "\[dotnet_like\] accessor_byte thre
 
 # A synthetic two-socket machine through hwloc's own environment variable.
 out=$(HWLOC_SYNTHETIC="pack:2 core:2 pu:2" "$MMPROF" --config configs/byte_8t.ini --topology 2>&1)
-check "--topology on a synthetic machine" grep -q "machine: 2 package(s), 1 NUMA node(s), 4 core(s), 8 PU(s)" <<<"$out"
+check "--topology on a synthetic machine" grep -q "^machine: 2 packages, 1 NUMA node, 4 cores, 8 PUs (2 per core)$" <<<"$out"
+check "--topology says the machine is described" grep -q "^source: described by synthetic: pack:2 core:2 pu:2 (from HWLOC_SYNTHETIC); not this system" <<<"$out"
 check "8 threads on 8 PUs: not oversubscribed" bash -c '! grep -q "threads=8.*oversubscribed" <<<"$1"' _ "$out"
 
 done_testing

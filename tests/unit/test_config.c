@@ -175,14 +175,14 @@ static void test_placement_syntax(void **state)
 {
 	(void)state;
 	expect_error(JOB "placement = compat\n",
-		     "4: [j] 'compat' is not a placement (compact, scatter, cores, pus:LIST, "
-		     "numa:N) (did you mean 'compact'?)");
+		     "4: [j] 'compat' is not a placement (compact, scatter, cores, spread, pairs, "
+		     "pus:LIST, numa:LIST, package:N, l3:N) (did you mean 'compact'?)");
 	expect_error(JOB "placement = pus:3-1\n",
 		     "4: [j] 'pus:3-1' is not a PU list (e.g. pus:0-3,8; ranges go up)");
 	expect_error(JOB "placement = pus:\n",
 		     "4: [j] pus: needs a list of PU numbers, e.g. pus:0-3,8");
 	expect_error(JOB "placement = numa:x\n",
-		     "4: [j] 'numa:x' is not numa:N with N a NUMA node number");
+		     "4: [j] 'numa:x' is not a NUMA node list (e.g. numa:0,2; ranges go up)");
 }
 
 static void test_inheritance_and_defaults(void **state)

@@ -1,0 +1,367 @@
+/* Memory policies: parsed, checked against a topology, and applied with
+ * hwloc (hwloc-bind's messages: the call, the nodeset, the flags,
+ * strerror). Page census in memory_pages.c, huge pages in memory_huge.c. */
+#include "mmprof/memory.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "mmprof/suggest.h"
+#include "mmprof/units.h"
+#include "topology_internal.h"
+
+struct policy_row {
+	enum mmp_membind_kind kind;
+	const char *name;
+	const char *arg; /* NULL, "N", "LIST" (interleave's is optional) */
+};
+
+static const struct policy_row policies[] = {
+	{ MMP_MEMBIND_FIRSTTOUCH, "firsttouch", NULL },
+	{ MMP_MEMBIND_LOCAL, "local", NULL },
+	{ MMP_MEMBIND_NODE, "node", "N" },
+	{ MMP_MEMBIND_INTERLEAVE, "interleave", "LIST" },
+};
+#define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
+
+/* interleave's list is optional, so the table alone cannot spell it. */
+static const char syntax[] = "firsttouch, local, node:N, interleave, interleave:LIST";
+
+static int unknown_policy(const char *text, char *err, size_t errlen)
+{
+	const char *names[NPOLICIES];
+	const char *colon = strchr(text, ':');
+	char head[MMP_MEMBIND_SPEC_MAX], hint[MMP_MEMBIND_SPEC_MAX + 32] = "";
+
+	for (size_t i = 0; i < NPOLICIES; i++)
+		names[i] = policies[i].name;
+	snprintf(head, sizeof(head), "%.*s", colon ? (int)(colon - text) : (int)strlen(text), text);
+	const char *best = mmp_suggest(head, names, NPOLICIES);
+	if (best)
+		snprintf(hint, sizeof(hint), " (did you mean '%s%s'?)", best, colon ? colon : "");
+	snprintf(err, errlen, "'%s' is not a memory policy (%s)%s", text, syntax, hint);
+	return -EINVAL;
+}
+
+int mmp_membind_parse(const char *text, struct mmp_membind *out, char *err, size_t errlen)
+{
+	struct mmp_membind m = { 0 };
+	const char *colon = strchr(text, ':');
+	size_t head = colon ? (size_t)(colon - text) : strlen(text);
+	const struct policy_row *row = NULL;
+
+	if (strlen(text) >= sizeof(m.spec)) {
+		snprintf(err, errlen, "memory policy is longer than %zu characters",
+			 sizeof(m.spec) - 1);
+		return -EINVAL;
+	}
+	snprintf(m.spec, sizeof(m.spec), "%s", text);
+	for (size_t i = 0; i < NPOLICIES; i++)
+		if (strlen(policies[i].name) == head && strncmp(policies[i].name, text, head) == 0)
+			row = &policies[i];
+	if (!row)
+		return unknown_policy(text, err, errlen);
+	m.kind = row->kind;
+	if (colon && !row->arg) {
+		snprintf(err, errlen, "'%s': %s takes nothing after it", text, row->name);
+		return -EINVAL;
+	}
+	if (row->kind == MMP_MEMBIND_NODE) {
+		uint64_t n;
+		if (!colon || !colon[1]) {
+			snprintf(err, errlen, "node: needs a NUMA node number, e.g. node:0");
+			return -EINVAL;
+		}
+		if (mmp_parse_u64(colon + 1, &n) || n > MMP_MAX_OS_INDEX) {
+			snprintf(err, errlen, "'%s' is not node:N with N a NUMA node number", text);
+			return -EINVAL;
+		}
+		m.node = (unsigned)n;
+	} else if (row->kind == MMP_MEMBIND_INTERLEAVE) {
+		m.all_nodes = !colon;
+		if (colon && mmp_idlist_walk(colon + 1, MMP_MAX_OS_INDEX, NULL, NULL)) {
+			snprintf(err, errlen,
+				 "'%s' is not interleave:LIST with NUMA node numbers (e.g. "
+				 "interleave:0,2 or interleave:0-3; ranges go up)",
+				 text);
+			return -EINVAL;
+		}
+	}
+	*out = m;
+	return 0;
+}
+
+int mmp_bind_mode_parse(const char *text, enum mmp_bind_mode *out, char *err, size_t errlen)
+{
+	static const char *const names[] = { "strict", "best-effort" };
+	for (int i = 0; i < 2; i++)
+		if (strcmp(text, names[i]) == 0) {
+			*out = (enum mmp_bind_mode)i;
+			return 0;
+		}
+	const char *best = mmp_suggest(text, names, 2);
+	snprintf(err, errlen, "'%s' is not a binding mode (strict, best-effort)%s%s%s", text,
+		 best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+	return -EINVAL;
+}
+
+const char *mmp_bind_mode_name(enum mmp_bind_mode mode)
+{
+	return mode == MMP_BIND_STRICT ? "strict" : "best-effort";
+}
+
+struct node_walk {
+	const struct mmp_topology *t;
+	const struct mmp_membind *m;
+	hwloc_bitmap_t set; /* the nodes named, when not NULL */
+	struct mmp_error *err;
+	int rc;
+};
+
+/* One named node: it exists, has memory, and the process may use it. */
+static void check_node(void *arg, unsigned node)
+{
+	struct node_walk *w = arg;
+	char nodes[128];
+	if (w->rc)
+		return;
+	hwloc_obj_t obj = hwloc_get_numanode_obj_by_os_index(w->t->topo, node);
+	if (!obj) {
+		w->rc = mmp_error_set(w->err, -EINVAL,
+				      "membind %s: node %u is not a NUMA node here (nodes: %s)",
+				      w->m->spec, node,
+				      mmp_topology_node_list(w->t, nodes, sizeof(nodes)));
+	} else if (obj->attr && obj->attr->numanode.local_memory == 0) {
+		w->rc = mmp_error_set(w->err, -EINVAL, "membind %s: NUMA node %u has no memory",
+				      w->m->spec, node);
+	} else if (!hwloc_bitmap_isset(hwloc_topology_get_allowed_nodeset(w->t->topo), node)) {
+		w->rc = mmp_error_set(w->err, -EINVAL,
+				      "membind %s: node %u is not allowed for this process "
+				      "(allowed nodes: %s, the cgroup's cpuset.mems)",
+				      w->m->spec, node,
+				      mmp_bitmap_text(hwloc_topology_get_allowed_nodeset(w->t->topo),
+						      nodes, sizeof(nodes)));
+	} else if (w->set) {
+		hwloc_bitmap_set(w->set, node);
+	}
+}
+
+/* Check m and, when set is not NULL, collect the nodes it names. */
+static int named_nodes(const struct mmp_membind *m, const struct mmp_topology *t,
+		       hwloc_bitmap_t set, struct mmp_error *err)
+{
+	struct node_walk w = { t, m, set, err, 0 };
+	if (m->kind == MMP_MEMBIND_NODE)
+		check_node(&w, m->node);
+	else if (m->kind == MMP_MEMBIND_INTERLEAVE && !m->all_nodes)
+		mmp_idlist_walk(strchr(m->spec, ':') + 1, MMP_MAX_OS_INDEX, check_node, &w);
+	else if (m->kind == MMP_MEMBIND_INTERLEAVE && set)
+		hwloc_bitmap_copy(set, hwloc_topology_get_allowed_nodeset(t->topo));
+	return w.rc;
+}
+
+int mmp_membind_check(const struct mmp_membind *m, const struct mmp_topology *t,
+		      struct mmp_error *err)
+{
+	return named_nodes(m, t, NULL, err);
+}
+
+int mmp_memory_local_node(const struct mmp_topology *t, int *node, struct mmp_error *err)
+{
+	hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
+	char text[128];
+	int rc = 0;
+
+	if (!cpus)
+		return mmp_error_set(err, -ENOMEM, "out of memory");
+	if (hwloc_get_cpubind(t->topo, cpus, HWLOC_CPUBIND_THREAD) != 0) {
+		rc = mmp_error_errno(err, -errno, "hwloc_get_cpubind(THREAD) for membind local");
+		goto out;
+	}
+	/* The first node holding all of them: "local" has one answer only
+	 * when the thread cannot wander to another node's PUs. */
+	for (hwloc_obj_t n = NULL; (n = hwloc_get_next_obj_by_type(t->topo, HWLOC_OBJ_NUMANODE, n));)
+		if (n->cpuset && hwloc_bitmap_isincluded(cpus, n->cpuset)) {
+			*node = (int)n->os_index;
+			goto out;
+		}
+	rc = mmp_error_set(err, -EINVAL,
+			   "membind local: the calling thread may run on PUs %s, which span NUMA "
+			   "nodes; bind it inside one node first (mmp_topology_bind_self)",
+			   mmp_bitmap_text(cpus, text, sizeof(text)));
+out:
+	hwloc_bitmap_free(cpus);
+	return rc;
+}
+
+static const char *policy_name(hwloc_membind_policy_t p)
+{
+	return p == HWLOC_MEMBIND_FIRSTTOUCH ? "FIRSTTOUCH"
+	       : p == HWLOC_MEMBIND_INTERLEAVE ? "INTERLEAVE"
+					       : "BIND";
+}
+
+static const char *flags_text(int flags, char *buf, size_t len)
+{
+	snprintf(buf, len, "BYNODESET%s%s", flags & HWLOC_MEMBIND_STRICT ? "|STRICT" : "",
+		 flags & HWLOC_MEMBIND_MIGRATE ? "|MIGRATE" : "");
+	return buf;
+}
+
+/* The nodeset and hwloc policy m means for the calling thread. */
+static int resolve(const struct mmp_topology *t, const struct mmp_membind *m,
+		   hwloc_bitmap_t set, hwloc_membind_policy_t *policy, struct mmp_error *err)
+{
+	int node;
+	switch (m->kind) {
+	case MMP_MEMBIND_FIRSTTOUCH:
+		/* hwloc asks for the complete nodeset with FIRSTTOUCH (MPOL_LOCAL). */
+		*policy = HWLOC_MEMBIND_FIRSTTOUCH;
+		hwloc_bitmap_copy(set, hwloc_topology_get_complete_nodeset(t->topo));
+		return 0;
+	case MMP_MEMBIND_LOCAL: {
+		int rc = mmp_memory_local_node(t, &node, err);
+		if (rc)
+			return rc;
+		*policy = HWLOC_MEMBIND_BIND;
+		hwloc_bitmap_only(set, (unsigned)node);
+		return 0;
+	}
+	case MMP_MEMBIND_NODE:
+		*policy = HWLOC_MEMBIND_BIND;
+		return named_nodes(m, t, set, err);
+	case MMP_MEMBIND_INTERLEAVE:
+		*policy = HWLOC_MEMBIND_INTERLEAVE;
+		return named_nodes(m, t, set, err);
+	}
+	return mmp_error_set(err, -EINVAL, "membind %s: unknown policy", m->spec);
+}
+
+static int this_system(const struct mmp_topology *t, const char *what, struct mmp_error *err)
+{
+	if (!t->described)
+		return 0;
+	return mmp_error_set(err, -EPERM, "%s on a described topology (%s): it is for planning only",
+			     what, t->source);
+}
+
+/* Some page of the range is present (hwloc_get_area_memlocation). */
+static int has_pages(const struct mmp_topology *t, const void *addr, size_t len)
+{
+	hwloc_bitmap_t where = hwloc_bitmap_alloc();
+	int present = where &&
+		      hwloc_get_area_memlocation(t->topo, addr, len, where, HWLOC_MEMBIND_BYNODESET) ==
+			      0 &&
+		      !hwloc_bitmap_iszero(where);
+	hwloc_bitmap_free(where);
+	return present;
+}
+
+int mmp_memory_bind(const struct mmp_topology *t, void *addr, size_t len,
+		    const struct mmp_membind *m, enum mmp_bind_mode mode,
+		    struct mmp_bind_result *res, struct mmp_error *err)
+{
+	hwloc_membind_policy_t policy = HWLOC_MEMBIND_FIRSTTOUCH;
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	struct mmp_error why = { 0 };
+	char fl[48], call[256];
+	int flags = HWLOC_MEMBIND_BYNODESET, rc;
+
+	memset(res, 0, sizeof(*res));
+	if (!set)
+		return mmp_error_set(err, -ENOMEM, "out of memory");
+	rc = this_system(t, "membind", err);
+	if (rc)
+		goto out;
+	rc = resolve(t, m, set, &policy, &why);
+	if (rc) {
+		if (mode == MMP_BIND_STRICT || rc == -ENOMEM) {
+			mmp_error_set(err, rc, "%s", why.msg);
+			goto out;
+		}
+		res->fell_back = true;
+		snprintf(res->note, sizeof(res->note), "best-effort: %.900s; pages stay first-touch",
+			 why.msg);
+		rc = 0;
+		goto out;
+	}
+	if (mode == MMP_BIND_STRICT)
+		flags |= HWLOC_MEMBIND_STRICT;
+	/* MPOL_LOCAL with MPOL_MF_MOVE would pull pages to the caller's
+	 * node: first-touch leaves pages where they already are. */
+	if (policy != HWLOC_MEMBIND_FIRSTTOUCH && has_pages(t, addr, len)) {
+		flags |= HWLOC_MEMBIND_MIGRATE;
+		res->migrated = true;
+	}
+	if (policy != HWLOC_MEMBIND_FIRSTTOUCH)
+		mmp_bitmap_text(set, res->nodes, sizeof(res->nodes));
+	snprintf(call, sizeof(call), "hwloc_set_area_membind(%p, %zu bytes, nodeset %s, %s, %s)",
+		 addr, len, policy == HWLOC_MEMBIND_FIRSTTOUCH ? "all" : res->nodes,
+		 policy_name(policy), flags_text(flags, fl, sizeof(fl)));
+	if (hwloc_set_area_membind(t->topo, addr, len, set, policy, flags) == 0) {
+		snprintf(res->note, sizeof(res->note), "%s", call);
+	} else if (mode == MMP_BIND_STRICT) {
+		rc = mmp_error_errno(err, -errno, "membind %s strict: %s", m->spec, call);
+	} else {
+		res->fell_back = true;
+		snprintf(res->note, sizeof(res->note), "best-effort: %s failed: %s; pages stay "
+			 "first-touch", call, strerror(errno));
+	}
+out:
+	hwloc_bitmap_free(set);
+	return rc;
+}
+
+int mmp_memory_alloc(const struct mmp_topology *t, size_t len, const struct mmp_membind *m,
+		     enum mmp_bind_mode mode, void **out, struct mmp_bind_result *res,
+		     struct mmp_error *err)
+{
+	hwloc_membind_policy_t policy = HWLOC_MEMBIND_FIRSTTOUCH;
+	char fl[48];
+	int rc;
+
+	*out = NULL;
+	memset(res, 0, sizeof(*res));
+	rc = this_system(t, "membind", err);
+	if (rc)
+		return rc;
+	if (mode == MMP_BIND_BEST_EFFORT) {
+		/* hwloc_alloc_membind without STRICT hides whether the
+		 * binding took; binding separately can say so. */
+		void *p = hwloc_alloc(t->topo, len);
+		if (!p)
+			return mmp_error_errno(err, -errno, "hwloc_alloc(%zu bytes)", len);
+		rc = mmp_memory_bind(t, p, len, m, mode, res, err);
+		if (rc) {
+			hwloc_free(t->topo, p, len);
+			return rc;
+		}
+		*out = p;
+		return 0;
+	}
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	if (!set)
+		return mmp_error_set(err, -ENOMEM, "out of memory");
+	rc = resolve(t, m, set, &policy, err);
+	if (rc == 0) {
+		int flags = HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT;
+		if (policy != HWLOC_MEMBIND_FIRSTTOUCH)
+			mmp_bitmap_text(set, res->nodes, sizeof(res->nodes));
+		snprintf(res->note, sizeof(res->note),
+			 "hwloc_alloc_membind(%zu bytes, nodeset %s, %s, %s)", len,
+			 policy == HWLOC_MEMBIND_FIRSTTOUCH ? "all" : res->nodes,
+			 policy_name(policy), flags_text(flags, fl, sizeof(fl)));
+		*out = hwloc_alloc_membind(t->topo, len, set, policy, flags);
+		if (!*out)
+			rc = mmp_error_errno(err, -errno, "membind %s strict: %s", m->spec,
+					     res->note);
+	}
+	hwloc_bitmap_free(set);
+	return rc;
+}
+
+void mmp_memory_free(const struct mmp_topology *t, void *addr, size_t len)
+{
+	if (addr)
+		hwloc_free(t->topo, addr, len);
+}
