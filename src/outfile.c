@@ -430,6 +430,11 @@ int mmp_outfile_commit(struct mmp_outfile *out, struct mmp_error *err)
 	return 0;
 }
 
+int mmp_outfile_rescue(const struct mmp_outfile *out)
+{
+	return out->tmp[0] ? rename(out->tmp, out->path) : 0;
+}
+
 void mmp_outfile_abandon(struct mmp_outfile *out)
 {
 	if (out->f) {

@@ -106,6 +106,12 @@ int mmp_outfile_flush(struct mmp_outfile *out, struct mmp_error *err);
  * is removed and the previous file is left as it was. */
 int mmp_outfile_commit(struct mmp_outfile *out, struct mmp_error *err);
 
+/* For a signal handler about to _exit (main's second Ctrl-C): rename the
+ * temporary into place as it is, keeping every row already flushed.  Only
+ * rename(2), which is async-signal-safe: no fsync, no pruning, no lock
+ * release (the kernel drops it at exit).  0, or -1 with errno. */
+int mmp_outfile_rescue(const struct mmp_outfile *out);
+
 /* Close and remove the temporary: the previous file stays as it was. */
 void mmp_outfile_abandon(struct mmp_outfile *out);
 

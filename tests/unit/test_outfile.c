@@ -153,6 +153,20 @@ static void test_temporary_then_rename(void **state)
 	mmp_outset_close(&set);
 	assert_string_equal(slurp(path), "a,b\n1,2\n");
 	assert_false(exists(tmp));
+
+	/* A second Ctrl-C: the rows flushed so far are renamed into place
+	 * from the signal handler. */
+	open_set(&set, path);
+	assert_int_equal(mmp_outfile_open(&set, MMP_OUT_CSV, &out, &err), 0);
+	fputs("a,b\n3,4\n", out.f);
+	assert_int_equal(mmp_outfile_flush(&out, &err), 0);
+	fputs("not flushed", out.f);
+	assert_int_equal(mmp_outfile_rescue(&out), 0);
+	assert_string_equal(slurp(path), "a,b\n3,4\n");
+	assert_false(exists(tmp));
+	out.tmp[0] = '\0';
+	mmp_outfile_abandon(&out);
+	mmp_outset_close(&set);
 }
 
 /* One writer per result set; "x" and "x.csv" are one set (their
