@@ -3,6 +3,9 @@
 #include "helpers.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "mmprof/config.h"
 #include "mmprof/probe.h"
@@ -331,6 +334,145 @@ static void test_missing_file(void **state)
 	mmp_config_free(&cfg);
 }
 
+/* Loading what is not a config file must return at once: before, a
+ * device was read forever and a FIFO without a writer blocked the open.
+ * The alarm turns such a hang into a failed test. */
+static int load_path(const char *p, struct mmp_config *cfg)
+{
+	alarm(10);
+	int rc = mmp_config_load(p, cfg);
+	alarm(0);
+	return rc;
+}
+
+/* One diagnostic, "PATH: want". */
+static void expect_only(const struct mmp_config *cfg, const char *p, const char *want)
+{
+	char full[1400];
+	snprintf(full, sizeof(full), "%s: %s", p, want);
+	if (cfg->ndiags != 1 || strcmp(cfg->diags[0], full) != 0) {
+		print_message("# wanted: %s\n", full);
+		print_diags(cfg);
+		fail();
+	}
+}
+
+static void test_not_a_config(void **state)
+{
+	struct mmp_config cfg;
+	char dir[512], fifo[600], big[600];
+	(void)state;
+
+	snprintf(dir, sizeof(dir), "%s", test_tmpdir());
+	assert_int_equal(load_path(dir, &cfg), -EISDIR);
+	expect_only(&cfg, dir, "is a directory, not a config file");
+	mmp_config_free(&cfg);
+
+	assert_int_equal(load_path("/dev/zero", &cfg), -ENODEV);
+	expect_only(&cfg, "/dev/zero", "is a character device, not a config file");
+	mmp_config_free(&cfg);
+	assert_int_equal(load_path("/dev/urandom", &cfg), -ENODEV);
+	mmp_config_free(&cfg);
+
+	/* A FIFO nobody writes to: refused at once, not waited for. */
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(load_path(fifo, &cfg), -ENODATA);
+	expect_only(&cfg, fifo, "is a FIFO and nothing was written to it");
+	mmp_config_free(&cfg);
+
+	/* Larger than the limit. */
+	snprintf(big, sizeof(big), "%s/big.ini", dir);
+	FILE *f = fopen(big, "w");
+	assert_non_null(f);
+	for (int i = 0; i < MMP_CONFIG_MAX_BYTES / 32 + 1; i++)
+		fputs("; a comment line of 32 bytes...\n", f);
+	fclose(f);
+	assert_int_equal(load_path(big, &cfg), -EFBIG);
+	expect_only(&cfg, big, "is 1048608 bytes: not a config file (the limit is 1048576 bytes)");
+	mmp_config_free(&cfg);
+}
+
+/* A FIFO or pipe with a writer is read: bash's <(...) gives one. */
+static void test_config_from_a_pipe(void **state)
+{
+	struct mmp_config cfg;
+	char fifo[600];
+	(void)state;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", test_tmpdir());
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		FILE *w = fopen(fifo, "w"); /* waits for the reader */
+		if (!w)
+			_exit(1);
+		fputs("[j]\nprobe = limit\nsize = 4K\n", w);
+		_exit(fclose(w) ? 1 : 0);
+	}
+	/* The open does not wait for the writer: give it time to arrive. */
+	usleep(200000);
+	assert_int_equal(load_path(fifo, &cfg), 0);
+	assert_int_equal(cfg.njobs, 1);
+	mmp_config_free(&cfg);
+	waitpid(child, NULL, 0);
+}
+
+static void test_byte_order_mark(void **state)
+{
+	struct mmp_config cfg;
+	struct mmp_plan plan;
+	(void)state;
+	assert_int_equal(load("\xEF\xBB\xBF[j]\nprobe = limit\nsize = 4K\n", &cfg, &plan), 0);
+	assert_int_equal(plan.nruns, 1);
+	mmp_plan_free(&plan);
+	mmp_config_free(&cfg);
+	/* Only at the start of the file. */
+	expect_error("[j]\n\xEF\xBB\xBFprobe = limit\nsize = 4K\n",
+		     "2: [j] unknown key '\xEF\xBB\xBFprobe' (see mmprof --help)");
+}
+
+static void test_nul_byte(void **state)
+{
+	struct mmp_config cfg;
+	FILE *f = fopen(path, "w");
+	(void)state;
+	assert_non_null(f);
+	fwrite("[j]\nprobe = limit\0\nsize = 4K\n", 1, 29, f);
+	fclose(f);
+	assert_int_equal(mmp_config_load(path, &cfg), -EINVAL);
+	char want[700];
+	snprintf(want, sizeof(want), "%s:2: a NUL byte: this is not a text file (a config is INI text)",
+		 path);
+	assert_int_equal(cfg.ndiags, 1);
+	assert_string_equal(cfg.diags[0], want);
+	mmp_config_free(&cfg);
+}
+
+/* Past fifty errors the rest are counted, and the summary says so. */
+static void test_errors_cut_off(void **state)
+{
+	struct mmp_config cfg;
+	struct mmp_plan plan;
+	char text[4096] = "[j]\nprobe = limit\nsize = 4K\n", buf[900], want[900];
+	(void)state;
+	for (int i = 0; i < 60; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "bad%d = 1\n", i);
+	assert_int_equal(load(text, &cfg, &plan), -EINVAL);
+	assert_int_equal(cfg.ndiags, MMP_CONFIG_MAX_DIAGS);
+	assert_int_equal(cfg.truncated, 10);
+	snprintf(want, sizeof(want), "50 errors shown, 10 more not shown, in %s; nothing was run",
+		 path);
+	assert_string_equal(mmp_config_summary(&cfg, buf, sizeof(buf)), want);
+	mmp_config_free(&cfg);
+
+	assert_int_equal(load("[j]\nprobe = limit\nsize = 4K\nbad = 1\n", &cfg, &plan), -EINVAL);
+	snprintf(want, sizeof(want), "1 error(s) in %s; nothing was run", path);
+	assert_string_equal(mmp_config_summary(&cfg, buf, sizeof(buf)), want);
+	mmp_config_free(&cfg);
+}
+
 /* Every default in the table parses, and every key formats back. */
 static void test_key_table(void **state)
 {
@@ -372,6 +514,11 @@ int main(void)
 		cmocka_unit_test(test_placement_lists),
 		cmocka_unit_test(test_all_errors_reported),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_not_a_config),
+		cmocka_unit_test(test_config_from_a_pipe),
+		cmocka_unit_test(test_byte_order_mark),
+		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_errors_cut_off),
 		cmocka_unit_test(test_key_table),
 	};
 	return cmocka_run_group_tests_name("config", tests, setup, NULL);
