@@ -87,6 +87,12 @@ struct mmp_job {
  * device) is refused before it is parsed. */
 #define MMP_CONFIG_MAX_BYTES (1 << 20)
 
+/* Runs one config may expand to (the product of each job's lists, summed
+ * over its jobs), checked before any run is built: three lists of 500
+ * values are 125 million runs, which would take days to measure and
+ * minutes to even list.  Split larger sweeps into several configs. */
+#define MMP_CONFIG_MAX_RUNS 100000
+
 struct mmp_config {
 	char *path;
 	struct mmp_job global;

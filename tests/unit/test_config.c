@@ -473,6 +473,78 @@ static void test_errors_cut_off(void **state)
 	mmp_config_free(&cfg);
 }
 
+/* "key = 1, 2, ..., n" (seeds: any number is a value). */
+static void append_list(char *text, size_t len, const char *key, int n, const char *suffix)
+{
+	size_t used = strlen(text);
+	used += (size_t)snprintf(text + used, len - used, "%s = ", key);
+	for (int i = 1; i <= n; i++)
+		used += (size_t)snprintf(text + used, len - used, "%d%s%s", i, suffix,
+					 i < n ? "," : "\n");
+}
+
+/* 16384 runs expand (every one distinct, none lost to the duplicate
+ * check), duplicates are still dropped, and a sweep past the limit is
+ * refused from its size alone, before one run is built (125 million
+ * runs used to spin silently). */
+static void test_large_sweeps(void **state)
+{
+	static char text[64 * 1024];
+	struct mmp_config cfg;
+	struct mmp_plan plan;
+	(void)state;
+
+	snprintf(text, sizeof(text), "[global]\nrepeat = 1\n\n[j]\nprobe = limit\n");
+	append_list(text, sizeof(text), "seed", 256, "");
+	append_list(text, sizeof(text), "size", 64, "K");
+	alarm(120);
+	assert_int_equal(load(text, &cfg, &plan), 0);
+	alarm(0);
+	assert_int_equal(plan.nruns, 16384);
+	assert_int_equal(plan.runs[16383].p.seed, 256);
+	assert_int_equal(plan.runs[16383].p.size, 64 << 10);
+	mmp_plan_free(&plan);
+	mmp_config_free(&cfg);
+
+	/* The same value twice in a list, and a key a probe ignores: one run
+	 * per distinct thing measured. */
+	assert_int_equal(load("[j]\nprobe = limit\nsize = 4K\nseed = 1, 2, 1, 2\n"
+			      "[k]\nprobe = mmap_byte\nsize = 4K\nbuffer = 1K, 2K\n",
+			      &cfg, &plan),
+			 -EINVAL); /* buffer set in [k] for a probe that ignores it */
+	mmp_config_free(&cfg);
+	assert_int_equal(load("[global]\nbuffer = 1K, 2K\n"
+			      "[j]\nprobe = limit\nsize = 4K\nseed = 1, 2, 1, 2\n",
+			      &cfg, &plan),
+			 0);
+	assert_int_equal(plan.nruns, 2);
+	mmp_plan_free(&plan);
+	mmp_config_free(&cfg);
+
+	snprintf(text, sizeof(text), "[j]\nprobe = limit\n");
+	append_list(text, sizeof(text), "seed", 500, "");
+	append_list(text, sizeof(text), "size", 500, "K");
+	append_list(text, sizeof(text), "threads", 500, "");
+	alarm(20);
+	assert_int_equal(load(text, &cfg, &plan), -EINVAL);
+	alarm(0);
+	assert_int_equal(plan.nruns, 0);
+	expect_error(text, "1: [j] 125000000 runs (size 500 x seed 500 x threads 500): more than "
+			   "the 100000 runs a config may have (MMP_CONFIG_MAX_RUNS); split the "
+			   "sweep into several configs");
+	mmp_config_free(&cfg);
+
+	/* The limit is per config: two jobs of 60000 runs each. */
+	static char job[16 * 1024];
+	snprintf(job, sizeof(job), "probe = limit\n");
+	append_list(job, sizeof(job), "seed", 600, "");
+	append_list(job, sizeof(job), "size", 100, "K");
+	snprintf(text, sizeof(text), "[a]\n%s[b]\n%s", job, job);
+	expect_error(text, "5: [b] 60000 runs (size 100 x seed 600) bring the config to 120000 "
+			   "runs, more than the 100000 runs a config may have "
+			   "(MMP_CONFIG_MAX_RUNS); split the sweep into several configs");
+}
+
 /* Every default in the table parses, and every key formats back. */
 static void test_key_table(void **state)
 {
@@ -519,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_byte_order_mark),
 		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_errors_cut_off),
+		cmocka_unit_test(test_large_sweeps),
 		cmocka_unit_test(test_key_table),
 	};
 	return cmocka_run_group_tests_name("config", tests, setup, NULL);
