@@ -512,6 +512,7 @@ static void test_large_sweeps(void **state)
 			      "[k]\nprobe = mmap_byte\nsize = 4K\nbuffer = 1K, 2K\n",
 			      &cfg, &plan),
 			 -EINVAL); /* buffer set in [k] for a probe that ignores it */
+	mmp_plan_free(&plan);
 	mmp_config_free(&cfg);
 	assert_int_equal(load("[global]\nbuffer = 1K, 2K\n"
 			      "[j]\nprobe = limit\nsize = 4K\nseed = 1, 2, 1, 2\n",
@@ -529,6 +530,7 @@ static void test_large_sweeps(void **state)
 	assert_int_equal(load(text, &cfg, &plan), -EINVAL);
 	alarm(0);
 	assert_int_equal(plan.nruns, 0);
+	mmp_plan_free(&plan);
 	expect_error(text, "1: [j] 125000000 runs (size 500 x seed 500 x threads 500): more than "
 			   "the 100000 runs a config may have (MMP_CONFIG_MAX_RUNS); split the "
 			   "sweep into several configs");
