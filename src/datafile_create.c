@@ -71,6 +71,7 @@ static int write_marker(const char *path, const struct mmp_data_spec *spec,
 		"\ninode=%" PRIu64 "\nmtime_ns=%" PRId64 "\n",
 		(uint64_t)st->st_size, mmp_fill_names[spec->fill], spec->seed,
 		(uint64_t)st->st_ino, mmp_mtime_ns(st));
+	errno = 0;
 	int bad = fflush(f) || ferror(f);
 	int e = errno ? errno : EIO;
 	if (fclose(f) || bad) {

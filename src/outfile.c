@@ -253,7 +253,9 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t n)
 			if (!s->first_errno)
 				s->first_errno = w < 0 ? errno : EIO;
 			errno = s->first_errno;
-			return done ? (ssize_t)done : -1;
+			/* Short (0 when nothing): fopencookie(3) wants no negative
+			 * count; stdio then sets the stream's error flag. */
+			return (ssize_t)done;
 		}
 		done += (size_t)w;
 	}
