@@ -19,6 +19,16 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
+# libFuzzer harnesses (clang with libclang-rt-14-dev): the library built
+# with coverage and sanitizers, the harness linked with libFuzzer's main.
+# tests/integration/fuzz.sh:
+#   make FUZZ=1 CC=clang BUILD=build/libfuzzer build/libfuzzer/fuzz/fuzz_config
+ifeq ($(FUZZ),1)
+CFLAGS  += -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	   -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
 # Debian packages: build, tests (cmocka, clang + sanitizer runtime,
 # valgrind), the analysis notebook (pandas, matplotlib, nbconvert).
 DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
@@ -63,6 +73,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -I. -Iprobes -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
 
 unit-tests: $(UNIT_BIN)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
 # Installs what is missing; as non-root, prints the command instead.
 deps:

@@ -7,10 +7,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mmprof/probe.h"
 #include "mmprof/suggest.h"
@@ -18,7 +21,6 @@
 _Static_assert(sizeof(enum mmp_fill) == sizeof(int), "enum keys are stored as int");
 _Static_assert(sizeof(enum mmp_tally) == sizeof(int), "enum keys are stored as int");
 
-#define MAX_DIAGS 50
 #define MAX_LINE 4096
 
 void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,
@@ -27,8 +29,10 @@ void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,
 	char msg[1024], full[1400];
 	va_list ap;
 
-	if (cfg->ndiags >= MAX_DIAGS)
+	if (cfg->ndiags >= MMP_CONFIG_MAX_DIAGS) {
+		cfg->truncated++;
 		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -41,12 +45,26 @@ void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,
 	else
 		snprintf(full, sizeof(full), "%s: %s", cfg->path, msg);
 	char **grown = realloc(cfg->diags, (cfg->ndiags + 1) * sizeof(*grown));
-	if (!grown)
+	if (!grown) {
+		cfg->truncated++;
 		return;
+	}
 	cfg->diags = grown;
 	cfg->diags[cfg->ndiags] = strdup(full);
 	if (cfg->diags[cfg->ndiags])
 		cfg->ndiags++;
+	else
+		cfg->truncated++;
+}
+
+const char *mmp_config_summary(const struct mmp_config *cfg, char *buf, size_t len)
+{
+	if (cfg->truncated)
+		snprintf(buf, len, "%zu errors shown, %zu more not shown, in %s; nothing was run",
+			 cfg->ndiags, cfg->truncated, cfg->path);
+	else
+		snprintf(buf, len, "%zu error(s) in %s; nothing was run", cfg->ndiags, cfg->path);
+	return buf;
 }
 
 /* State shared by the reader and the handler while one file is parsed. */
@@ -54,6 +72,8 @@ struct parse_state {
 	struct mmp_config *cfg;
 	FILE *file;
 	int line;
+	size_t bytes;            /* read so far: MMP_CONFIG_MAX_BYTES at most */
+	int stop;                /* not a text config after all: read no further */
 	struct mmp_job *current; /* section of the last header seen */
 	int skip;                /* keys under a malformed header: already reported */
 	int nomem;
@@ -126,25 +146,65 @@ static void section_header(struct parse_state *st, const char *text)
 	st->skip = 0;
 }
 
+/* One byte of the file, or EOF; past MMP_CONFIG_MAX_BYTES the file is not
+ * a config (a FIFO or a /proc file can be larger than fstat said). */
+static int next_byte(struct parse_state *st)
+{
+	if (st->stop)
+		return EOF;
+	int c = getc(st->file);
+	if (c != EOF && ++st->bytes > MMP_CONFIG_MAX_BYTES) {
+		mmp_config_diag(st->cfg, 0, NULL,
+				"more than %d bytes: not a config file (the limit is %d bytes)",
+				MMP_CONFIG_MAX_BYTES, MMP_CONFIG_MAX_BYTES);
+		st->stop = -EFBIG;
+		return EOF;
+	}
+	return c;
+}
+
 /* libinih calls this for every physical line.  It is where line numbers,
- * section headers and lines libinih would reject are seen. */
+ * section headers and lines libinih would reject are seen; it reads byte
+ * by byte (not fgets) so that a NUL byte is seen rather than taken for the
+ * end of the line. */
 static char *count_lines(char *buf, int size, void *stream)
 {
 	struct parse_state *st = stream;
-	char *got = fgets(buf, size, st->file);
-	if (!got)
-		return NULL;
-	st->line++;
+	size_t n = 0;
+	int ch = EOF, nul = 0;
 
-	size_t len = strlen(buf);
-	if (len > 0 && buf[len - 1] != '\n' && !feof(st->file)) {
-		int c;
-		mmp_config_diag(st->cfg, st->line, NULL, "line longer than %d characters",
-				MAX_LINE - 3);
-		while ((c = fgetc(st->file)) != EOF && c != '\n')
-			;
-		buf[0] = '\0';
-		return buf;
+	while (n + 1 < (size_t)size && (ch = next_byte(st)) != EOF) {
+		nul |= ch == '\0';
+		buf[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	if (n == 0)
+		return NULL;
+	buf[n] = '\0';
+	st->line++;
+	int full = n + 1 == (size_t)size && buf[n - 1] != '\n';
+	/* A UTF-8 byte order mark, as some Windows editors write. */
+	if (st->line == 1 && n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+		memmove(buf, buf + 3, n - 2);
+		n -= 3;
+	}
+	if (nul) {
+		mmp_config_diag(st->cfg, st->line, NULL,
+				"a NUL byte: this is not a text file (a config is INI text)");
+		st->stop = -EINVAL;
+		return NULL;
+	}
+	if (full) {
+		ch = next_byte(st);
+		if (ch != EOF && ch != '\n') {
+			mmp_config_diag(st->cfg, st->line, NULL, "line longer than %d characters",
+					MAX_LINE - 3);
+			while ((ch = next_byte(st)) != EOF && ch != '\n')
+				;
+			buf[0] = '\0';
+			return buf;
+		}
 	}
 
 	char *p = buf;
@@ -298,6 +358,53 @@ void mmp_config_free(struct mmp_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 }
 
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode)    ? "a directory"
+	       : S_ISCHR(mode)  ? "a character device"
+	       : S_ISBLK(mode)  ? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+				: "not a regular file";
+}
+
+/* Open the config without trusting it to be one: O_NONBLOCK so a FIFO
+ * nobody writes to does not block the open, then refuse what cannot be a
+ * config (a directory; a device, which /dev/zero showed reads forever) and
+ * what is too large, each with one line.  A FIFO or pipe is read (bash's
+ * <(...) is one); with no writer it reads as empty at once. */
+static int open_config(struct mmp_config *cfg, const char *path, FILE **out)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	int rc = 0;
+	if (fstat(fd, &st)) {
+		rc = -errno;
+	} else if (S_ISDIR(st.st_mode)) {
+		mmp_config_diag(cfg, 0, NULL, "is a directory, not a config file");
+		rc = -EISDIR;
+	} else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		mmp_config_diag(cfg, 0, NULL, "is %s, not a config file", file_kind(st.st_mode));
+		rc = -ENODEV;
+	} else if (st.st_size > MMP_CONFIG_MAX_BYTES) {
+		mmp_config_diag(cfg, 0, NULL,
+				"is %lld bytes: not a config file (the limit is %d bytes)",
+				(long long)st.st_size, MMP_CONFIG_MAX_BYTES);
+		rc = -EFBIG;
+	} else {
+		int flags = fcntl(fd, F_GETFL);
+		if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+			rc = -errno;
+		else if (!(*out = fdopen(fd, "r")))
+			rc = -errno;
+		else
+			return S_ISFIFO(st.st_mode) ? 1 : 0;
+	}
+	close(fd);
+	return rc;
+}
+
 int mmp_config_load(const char *path, struct mmp_config *cfg)
 {
 	struct parse_state st = { .cfg = cfg };
@@ -307,9 +414,9 @@ int mmp_config_load(const char *path, struct mmp_config *cfg)
 	cfg->global.name = strdup("global");
 	if (!cfg->path || !cfg->global.name)
 		return -ENOMEM;
-	st.file = fopen(path, "r");
-	if (!st.file)
-		return -errno;
+	int fifo = open_config(cfg, path, &st.file);
+	if (fifo < 0)
+		return fifo;
 
 	/* One value per line: an indented line is a key of its own, not a
 	 * continuation, and long lines are read whole. */
@@ -322,8 +429,14 @@ int mmp_config_load(const char *path, struct mmp_config *cfg)
 	fclose(st.file);
 	if (st.nomem || rc == -2)
 		return -ENOMEM;
+	if (st.stop == -EFBIG)
+		return -EFBIG;
 	if (rc > 0 && cfg->ndiags == 0)
 		mmp_config_diag(cfg, rc, NULL, "syntax error");
+	if (fifo && st.bytes == 0 && cfg->ndiags == 0) {
+		mmp_config_diag(cfg, 0, NULL, "is a FIFO and nothing was written to it");
+		return -ENODATA;
+	}
 	if (cfg->njobs == 0 && cfg->ndiags == 0)
 		mmp_config_diag(cfg, 0, NULL,
 				"no jobs: add a section such as [scan] with probe = mmap_byte");

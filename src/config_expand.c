@@ -2,8 +2,16 @@
  * comma lists (product, or zipped for the keys named in `zip`), and reject
  * combinations that cannot mean what the user wrote (fio's post-parse
  * checks).
+ *
+ * Cost: a job's size is known from its lists before anything is built, so
+ * a sweep beyond MMP_CONFIG_MAX_RUNS is refused at once; duplicates are
+ * found through a hash set of run signatures, so expansion is linear in
+ * the runs (the comparison with every earlier run took 17 s at 4096 runs
+ * and minutes at 16384).
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,15 +152,125 @@ static void unused_keys(struct mmp_config *cfg, const struct mmp_job *job, uint6
 	}
 }
 
-static int push_run(struct mmp_sweep *plan, const struct mmp_run *run)
+/* The runs of one job already in the plan, by signature: 64-bit FNV-1a
+ * hashes in an open-addressing table, each slot naming its run (index + 1;
+ * 0 is empty).  Equal hashes are confirmed by comparing the signatures
+ * themselves, recomputed for the earlier run: a collision costs one
+ * snprintf, never a lost run. */
+struct sig_set {
+	uint64_t *hash;
+	size_t *run;
+	size_t mask;
+};
+
+static uint64_t fnv1a(const char *s)
 {
-	struct mmp_run *grown = realloc(plan->runs, (plan->nruns + 1) * sizeof(*grown));
+	uint64_t h = UINT64_C(14695981039346656037);
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= UINT64_C(1099511628211);
+	}
+	return h;
+}
+
+static int sig_set_init(struct sig_set *set, uint64_t runs)
+{
+	size_t cap = 16;
+	while (cap < 2 * runs) /* at most half full: short probe sequences */
+		cap *= 2;
+	set->mask = cap - 1;
+	set->hash = calloc(cap, sizeof(*set->hash));
+	set->run = calloc(cap, sizeof(*set->run));
+	return set->hash && set->run ? 0 : -ENOMEM;
+}
+
+static void sig_set_free(struct sig_set *set)
+{
+	free(set->hash);
+	free(set->run);
+}
+
+/* Is a run with this signature in the set?  If not, add it as run `index`
+ * (the caller appends it at that index). */
+static int sig_set_seen(struct sig_set *set, const struct mmp_sweep *plan, const char *sig,
+			size_t index)
+{
+	char other[2048];
+	uint64_t h = fnv1a(sig);
+	size_t i = (size_t)h & set->mask;
+	for (; set->run[i]; i = (i + 1) & set->mask) {
+		if (set->hash[i] != h)
+			continue;
+		signature(&plan->runs[set->run[i] - 1], other, sizeof(other));
+		if (strcmp(sig, other) == 0)
+			return 1;
+	}
+	set->hash[i] = h;
+	set->run[i] = index + 1;
+	return 0;
+}
+
+/* Room for n more runs, in one allocation per job. */
+static int reserve_runs(struct mmp_sweep *plan, uint64_t n)
+{
+	struct mmp_run *grown = realloc(plan->runs, (plan->nruns + (size_t)n) * sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
 	plan->runs = grown;
+	return 0;
+}
+
+static void push_run(struct mmp_sweep *plan, const struct mmp_run *run)
+{
 	plan->runs[plan->nruns] = *run;
 	plan->runs[plan->nruns].index = plan->nruns;
 	plan->nruns++;
+}
+
+/* The runs a job's lists multiply to (saturating: three lists of 2^22
+ * values must not wrap to a small number), and which lists, for the
+ * message: "size 500 x seed 500". */
+static uint64_t count_runs(const size_t radix[MMP_KEY_COUNT], char *why, size_t len)
+{
+	uint64_t product = 1;
+	size_t used = 0;
+	why[0] = '\0';
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+		if (radix[k] <= 1)
+			continue;
+		product = product > UINT64_MAX / radix[k] ? UINT64_MAX : product * radix[k];
+		if (used < len)
+			used += (size_t)snprintf(why + used, len - used, "%s%s %zu", used ? " x " : "",
+						 mmp_keys[k].name, radix[k]);
+	}
+	return product;
+}
+
+/* Refuse a job that would take the config past MMP_CONFIG_MAX_RUNS, from
+ * the sizes of its lists alone. */
+static int too_many_runs(struct mmp_config *cfg, const struct mmp_job *job, uint64_t runs,
+			 const char *why, size_t before)
+{
+	char count[32];
+	if (runs == UINT64_MAX)
+		snprintf(count, sizeof(count), "more than 2^64");
+	else
+		snprintf(count, sizeof(count), "%" PRIu64, runs);
+	if (runs > MMP_CONFIG_MAX_RUNS) {
+		mmp_config_diag(cfg, job->line, job->name,
+				"%s runs (%s): more than the %d runs a config may have "
+				"(MMP_CONFIG_MAX_RUNS); split the sweep into several configs",
+				count, why, MMP_CONFIG_MAX_RUNS);
+		return 1;
+	}
+	if (before + runs > MMP_CONFIG_MAX_RUNS) {
+		mmp_config_diag(cfg, job->line, job->name,
+				"%s runs (%s) bring the config to %" PRIu64 " runs, more than "
+				"the %d runs a config may have (MMP_CONFIG_MAX_RUNS); split the "
+				"sweep into several configs",
+				count, why, before + runs, MMP_CONFIG_MAX_RUNS);
+		return 1;
+	}
 	return 0;
 }
 
@@ -165,7 +283,6 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 	size_t radix[MMP_KEY_COUNT], digit[MMP_KEY_COUNT] = { 0 };
 	uint64_t zip = 0, reported = 0, used = 0;
 	const struct mmp_probe *ignored_by[MMP_KEY_COUNT] = { 0 };
-	size_t first_run = plan->nruns;
 	size_t zip_len = 1;
 
 	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
@@ -185,6 +302,16 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 	if (zip)
 		radix[__builtin_ctzll(zip)] = zip_len;
 	size_t zip_digit = zip ? (size_t)__builtin_ctzll(zip) : 0;
+
+	char why[512];
+	uint64_t nruns = count_runs(radix, why, sizeof(why));
+	if (too_many_runs(cfg, job, nruns, why, plan->nruns))
+		return 0;
+	struct sig_set seen = { 0 };
+	if (reserve_runs(plan, nruns) || sig_set_init(&seen, nruns)) {
+		sig_set_free(&seen);
+		return -ENOMEM;
+	}
 
 	for (;;) {
 		struct mmp_run run = { .job_index = j, .job = job, .p = *def };
@@ -237,15 +364,10 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 					run.p.threads, (unsigned long long)run.p.size);
 		}
 
-		char sig[2048], other[2048];
-		int duplicate = 0;
+		char sig[2048];
 		signature(&run, sig, sizeof(sig));
-		for (size_t r = first_run; r < plan->nruns && !duplicate; r++) {
-			signature(&plan->runs[r], other, sizeof(other));
-			duplicate = strcmp(sig, other) == 0;
-		}
-		if (!duplicate && push_run(plan, &run))
-			return -ENOMEM;
+		if (!sig_set_seen(&seen, plan, sig, plan->nruns))
+			push_run(plan, &run);
 
 		/* Next combination: the last key varies fastest. */
 		size_t k = MMP_KEY_COUNT;
@@ -256,6 +378,7 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 			digit[k] = 0;
 			if (k == 0) {
 				unused_keys(cfg, job, used, ignored_by);
+				sig_set_free(&seen);
 				return 0;
 			}
 		}

@@ -2,9 +2,12 @@
 #include "mmprof/paths.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int mmp_mkdirs(const char *dir, struct mmp_error *err)
 {
@@ -29,4 +32,83 @@ void mmp_sibling_path(const char *csv_path, const char *suffix, char *buf, size_
 	if (n > 4 && strcmp(csv_path + n - 4, ".csv") == 0)
 		n -= 4;
 	snprintf(buf, len, "%.*s%s", (int)n, csv_path, suffix);
+}
+
+int mmp_path_split(const char *path, char *dir, size_t len, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+	int n;
+	if (!slash) {
+		n = snprintf(dir, len, ".");
+		*base = path;
+	} else {
+		size_t d = slash == path ? 1 : (size_t)(slash - path);
+		n = snprintf(dir, len, "%.*s", (int)d, path);
+		*base = slash + 1;
+	}
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Append the components of tail to the absolute path in buf, "." dropped
+ * and ".." removing the last component (the part that does not exist yet
+ * has no symbolic links to honour). */
+static int append_lexically(char *buf, size_t len, char *tail)
+{
+	size_t used = strlen(buf);
+	for (char *save = NULL, *c = strtok_r(tail, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (strcmp(c, ".") == 0)
+			continue;
+		if (strcmp(c, "..") == 0) {
+			char *slash = strrchr(buf, '/');
+			used = slash && slash != buf ? (size_t)(slash - buf) : 1;
+			buf[used] = '\0';
+			continue;
+		}
+		size_t n = strlen(c);
+		int root = used == 1 && buf[0] == '/';
+		if (used + !root + n + 1 > len)
+			return -ENAMETOOLONG;
+		if (!root)
+			buf[used++] = '/';
+		memcpy(buf + used, c, n + 1);
+		used += n;
+	}
+	return 0;
+}
+
+int mmp_path_resolve(const char *path, char *buf, size_t len)
+{
+	char work[PATH_MAX], resolved[PATH_MAX], tail[PATH_MAX] = "";
+	int n;
+
+	if (!*path)
+		return -ENOENT;
+	if (path[0] == '/') {
+		n = snprintf(work, sizeof(work), "%s", path);
+	} else {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		n = snprintf(work, sizeof(work), "%s/%s", cwd, path);
+	}
+	if (n < 0 || (size_t)n >= sizeof(work))
+		return -ENAMETOOLONG;
+	/* Peel components off the end until what is left exists. */
+	while (!realpath(work, resolved)) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			return -errno;
+		char *slash = strrchr(work, '/');
+		if (!slash) /* cannot happen: work is absolute and "/" exists */
+			return -ENOENT;
+		char moved[PATH_MAX];
+		snprintf(moved, sizeof(moved), "%s%s%s", slash + 1, *tail ? "/" : "", tail);
+		snprintf(tail, sizeof(tail), "%s", moved);
+		if (slash == work)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if ((size_t)snprintf(buf, len, "%s", resolved) >= len)
+		return -ENAMETOOLONG;
+	return append_lexically(buf, len, tail);
 }

@@ -8,7 +8,16 @@
  *
  * Errors are collected, not printed, each as
  * "FILE:LINE: [section] message"; both functions return -EINVAL when there
- * is at least one.
+ * is at least one.  The first MMP_CONFIG_MAX_DIAGS are kept; the rest are
+ * counted in cfg->truncated (mmp_config_summary says so).
+ *
+ * A file that is not a config at all is one diagnostic (line 0) and a
+ * distinct errno from mmp_config_load: -EISDIR a directory, -ENODEV a
+ * device or socket (/dev/zero used to be read forever), -EFBIG more than
+ * MMP_CONFIG_MAX_BYTES, -ENODATA a FIFO nobody wrote to (never waited
+ * for).  A NUL byte is -EINVAL with its line.  A UTF-8 byte order mark is
+ * skipped.  Other errnos (-ENOENT, -EACCES) come from open() alone, with
+ * no diagnostic.
  */
 #ifndef MMPROF_CONFIG_H
 #define MMPROF_CONFIG_H
@@ -74,6 +83,19 @@ struct mmp_job {
 	struct mmp_setting set[MMP_KEY_COUNT];
 };
 
+/* Diagnostics kept per config: the first fifty say what is wrong; more
+ * would scroll the first ones away. */
+#define MMP_CONFIG_MAX_DIAGS 50
+/* A config is a small text file; anything larger (a log, a data file, a
+ * device) is refused before it is parsed. */
+#define MMP_CONFIG_MAX_BYTES (1 << 20)
+
+/* Runs one config may expand to (the product of each job's lists, summed
+ * over its jobs), checked before any run is built: three lists of 500
+ * values are 125 million runs, which would take days to measure and
+ * minutes to even list.  Split larger sweeps into several configs. */
+#define MMP_CONFIG_MAX_RUNS 100000
+
 struct mmp_config {
 	char *path;
 	struct mmp_job global;
@@ -81,6 +103,7 @@ struct mmp_config {
 	size_t njobs;
 	char **diags; /* "FILE:LINE: [section] message" */
 	size_t ndiags;
+	size_t truncated; /* diagnostics not kept (beyond MMP_CONFIG_MAX_DIAGS) */
 };
 
 /* One run: a job at one sweep point, or a control variant of one. */
@@ -107,6 +130,11 @@ int mmp_config_load(const char *path, struct mmp_config *cfg);
 int mmp_config_expand(struct mmp_config *cfg, struct mmp_sweep *sweep);
 void mmp_config_free(struct mmp_config *cfg);
 void mmp_sweep_free(struct mmp_sweep *sweep);
+
+/* The line to print after the diagnostics: "3 error(s) in FILE; nothing
+ * was run", or "50 errors shown, 7 more not shown, in FILE; nothing was
+ * run" when some were not kept. */
+const char *mmp_config_summary(const struct mmp_config *cfg, char *buf, size_t len);
 
 /* Add a diagnostic "FILE:LINE: [section] message" (line 0: "FILE: ..."). */
 void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,

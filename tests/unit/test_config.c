@@ -3,6 +3,9 @@
 #include "helpers.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "mmprof/config.h"
 #include "mmprof/probe.h"
@@ -331,6 +334,219 @@ static void test_missing_file(void **state)
 	mmp_config_free(&cfg);
 }
 
+/* Loading what is not a config file must return at once: before, a
+ * device was read forever and a FIFO without a writer blocked the open.
+ * The alarm turns such a hang into a failed test. */
+static int load_path(const char *p, struct mmp_config *cfg)
+{
+	alarm(10);
+	int rc = mmp_config_load(p, cfg);
+	alarm(0);
+	return rc;
+}
+
+/* One diagnostic, "PATH: want". */
+static void expect_only(const struct mmp_config *cfg, const char *p, const char *want)
+{
+	char full[1400];
+	snprintf(full, sizeof(full), "%s: %s", p, want);
+	if (cfg->ndiags != 1 || strcmp(cfg->diags[0], full) != 0) {
+		print_message("# wanted: %s\n", full);
+		print_diags(cfg);
+		fail();
+	}
+}
+
+static void test_not_a_config(void **state)
+{
+	struct mmp_config cfg;
+	char dir[512], fifo[600], big[600];
+	(void)state;
+
+	snprintf(dir, sizeof(dir), "%s", test_tmpdir());
+	assert_int_equal(load_path(dir, &cfg), -EISDIR);
+	expect_only(&cfg, dir, "is a directory, not a config file");
+	mmp_config_free(&cfg);
+
+	assert_int_equal(load_path("/dev/zero", &cfg), -ENODEV);
+	expect_only(&cfg, "/dev/zero", "is a character device, not a config file");
+	mmp_config_free(&cfg);
+	assert_int_equal(load_path("/dev/urandom", &cfg), -ENODEV);
+	mmp_config_free(&cfg);
+
+	/* A FIFO nobody writes to: refused at once, not waited for. */
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(load_path(fifo, &cfg), -ENODATA);
+	expect_only(&cfg, fifo, "is a FIFO and nothing was written to it");
+	mmp_config_free(&cfg);
+
+	/* Larger than the limit. */
+	snprintf(big, sizeof(big), "%s/big.ini", dir);
+	FILE *f = fopen(big, "w");
+	assert_non_null(f);
+	for (int i = 0; i < MMP_CONFIG_MAX_BYTES / 32 + 1; i++)
+		fputs("; a comment line of 32 bytes...\n", f);
+	fclose(f);
+	assert_int_equal(load_path(big, &cfg), -EFBIG);
+	expect_only(&cfg, big, "is 1048608 bytes: not a config file (the limit is 1048576 bytes)");
+	mmp_config_free(&cfg);
+}
+
+/* A FIFO or pipe with a writer is read: bash's <(...) gives one. */
+static void test_config_from_a_pipe(void **state)
+{
+	struct mmp_config cfg;
+	char fifo[600];
+	(void)state;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", test_tmpdir());
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		FILE *w = fopen(fifo, "w"); /* waits for the reader */
+		if (!w)
+			_exit(1);
+		fputs("[j]\nprobe = limit\nsize = 4K\n", w);
+		_exit(fclose(w) ? 1 : 0);
+	}
+	/* The open does not wait for the writer: give it time to arrive. */
+	usleep(200000);
+	assert_int_equal(load_path(fifo, &cfg), 0);
+	assert_int_equal(cfg.njobs, 1);
+	mmp_config_free(&cfg);
+	waitpid(child, NULL, 0);
+}
+
+static void test_byte_order_mark(void **state)
+{
+	struct mmp_config cfg;
+	struct mmp_sweep plan;
+	(void)state;
+	assert_int_equal(load("\xEF\xBB\xBF[j]\nprobe = limit\nsize = 4K\n", &cfg, &plan), 0);
+	assert_int_equal(plan.nruns, 1);
+	mmp_sweep_free(&plan);
+	mmp_config_free(&cfg);
+	/* Only at the start of the file. */
+	expect_error("[j]\n\xEF\xBB\xBFprobe = limit\nsize = 4K\n",
+		     "2: [j] unknown key '\xEF\xBB\xBFprobe' (see mmprof --help)");
+}
+
+static void test_nul_byte(void **state)
+{
+	struct mmp_config cfg;
+	FILE *f = fopen(path, "w");
+	(void)state;
+	assert_non_null(f);
+	fwrite("[j]\nprobe = limit\0\nsize = 4K\n", 1, 29, f);
+	fclose(f);
+	assert_int_equal(mmp_config_load(path, &cfg), -EINVAL);
+	char want[700];
+	snprintf(want, sizeof(want), "%s:2: a NUL byte: this is not a text file (a config is INI text)",
+		 path);
+	assert_int_equal(cfg.ndiags, 1);
+	assert_string_equal(cfg.diags[0], want);
+	mmp_config_free(&cfg);
+}
+
+/* Past fifty errors the rest are counted, and the summary says so. */
+static void test_errors_cut_off(void **state)
+{
+	struct mmp_config cfg;
+	struct mmp_sweep plan;
+	char text[4096] = "[j]\nprobe = limit\nsize = 4K\n", buf[900], want[900];
+	(void)state;
+	for (int i = 0; i < 60; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "bad%d = 1\n", i);
+	assert_int_equal(load(text, &cfg, &plan), -EINVAL);
+	assert_int_equal(cfg.ndiags, MMP_CONFIG_MAX_DIAGS);
+	assert_int_equal(cfg.truncated, 10);
+	snprintf(want, sizeof(want), "50 errors shown, 10 more not shown, in %s; nothing was run",
+		 path);
+	assert_string_equal(mmp_config_summary(&cfg, buf, sizeof(buf)), want);
+	mmp_config_free(&cfg);
+
+	assert_int_equal(load("[j]\nprobe = limit\nsize = 4K\nbad = 1\n", &cfg, &plan), -EINVAL);
+	snprintf(want, sizeof(want), "1 error(s) in %s; nothing was run", path);
+	assert_string_equal(mmp_config_summary(&cfg, buf, sizeof(buf)), want);
+	mmp_config_free(&cfg);
+}
+
+/* "key = 1, 2, ..., n" (seeds: any number is a value). */
+static void append_list(char *text, size_t len, const char *key, int n, const char *suffix)
+{
+	size_t used = strlen(text);
+	used += (size_t)snprintf(text + used, len - used, "%s = ", key);
+	for (int i = 1; i <= n; i++)
+		used += (size_t)snprintf(text + used, len - used, "%d%s%s", i, suffix,
+					 i < n ? "," : "\n");
+}
+
+/* 16384 runs expand (every one distinct, none lost to the duplicate
+ * check), duplicates are still dropped, and a sweep past the limit is
+ * refused from its size alone, before one run is built (125 million
+ * runs used to spin silently). */
+static void test_large_sweeps(void **state)
+{
+	static char text[64 * 1024];
+	struct mmp_config cfg;
+	struct mmp_sweep plan;
+	(void)state;
+
+	snprintf(text, sizeof(text), "[global]\nrepeat = 1\n\n[j]\nprobe = limit\n");
+	append_list(text, sizeof(text), "seed", 256, "");
+	append_list(text, sizeof(text), "size", 64, "K");
+	alarm(120);
+	assert_int_equal(load(text, &cfg, &plan), 0);
+	alarm(0);
+	assert_int_equal(plan.nruns, 16384);
+	assert_int_equal(plan.runs[16383].p.seed, 256);
+	assert_int_equal(plan.runs[16383].p.size, 64 << 10);
+	mmp_sweep_free(&plan);
+	mmp_config_free(&cfg);
+
+	/* The same value twice in a list, and a key a probe ignores: one run
+	 * per distinct thing measured. */
+	assert_int_equal(load("[j]\nprobe = limit\nsize = 4K\nseed = 1, 2, 1, 2\n"
+			      "[k]\nprobe = mmap_byte\nsize = 4K\nbuffer = 1K, 2K\n",
+			      &cfg, &plan),
+			 -EINVAL); /* buffer set in [k] for a probe that ignores it */
+	mmp_sweep_free(&plan);
+	mmp_config_free(&cfg);
+	assert_int_equal(load("[global]\nbuffer = 1K, 2K\n"
+			      "[j]\nprobe = limit\nsize = 4K\nseed = 1, 2, 1, 2\n",
+			      &cfg, &plan),
+			 0);
+	assert_int_equal(plan.nruns, 2);
+	mmp_sweep_free(&plan);
+	mmp_config_free(&cfg);
+
+	snprintf(text, sizeof(text), "[j]\nprobe = limit\n");
+	append_list(text, sizeof(text), "seed", 500, "");
+	append_list(text, sizeof(text), "size", 500, "K");
+	append_list(text, sizeof(text), "threads", 500, "");
+	alarm(20);
+	assert_int_equal(load(text, &cfg, &plan), -EINVAL);
+	alarm(0);
+	assert_int_equal(plan.nruns, 0);
+	mmp_sweep_free(&plan);
+	expect_error(text, "1: [j] 125000000 runs (size 500 x seed 500 x threads 500): more than "
+			   "the 100000 runs a config may have (MMP_CONFIG_MAX_RUNS); split the "
+			   "sweep into several configs");
+	mmp_config_free(&cfg);
+
+	/* The limit is per config: two jobs of 60000 runs each. */
+	static char job[16 * 1024];
+	snprintf(job, sizeof(job), "probe = limit\n");
+	append_list(job, sizeof(job), "seed", 600, "");
+	append_list(job, sizeof(job), "size", 100, "K");
+	snprintf(text, sizeof(text), "[a]\n%s[b]\n%s", job, job);
+	expect_error(text, "5: [b] 60000 runs (size 100 x seed 600) bring the config to 120000 "
+			   "runs, more than the 100000 runs a config may have "
+			   "(MMP_CONFIG_MAX_RUNS); split the sweep into several configs");
+}
+
 /* Every default in the table parses, and every key formats back. */
 static void test_key_table(void **state)
 {
@@ -372,6 +588,12 @@ int main(void)
 		cmocka_unit_test(test_placement_lists),
 		cmocka_unit_test(test_all_errors_reported),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_not_a_config),
+		cmocka_unit_test(test_config_from_a_pipe),
+		cmocka_unit_test(test_byte_order_mark),
+		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_errors_cut_off),
+		cmocka_unit_test(test_large_sweeps),
 		cmocka_unit_test(test_key_table),
 	};
 	return cmocka_run_group_tests_name("config", tests, setup, NULL);

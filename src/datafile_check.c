@@ -1,0 +1,209 @@
+/* What is at a data file's path: the decision to reuse, create or refuse
+ * (shared with mmp_datafile_open), the same decision taken before a run
+ * without writing anything (mmp_datafile_check), and the check that the
+ * file did not change while it was measured (mmp_datafile_recheck).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "datafile_impl.h"
+#include "mmprof/paths.h"
+#include "mmprof/units.h"
+
+struct marker {
+	uint64_t size, seed, inode;
+	int64_t mtime_ns;
+	char fill[16];
+};
+
+static int marker_read(const char *path, struct marker *m)
+{
+	char name[4200];
+	snprintf(name, sizeof(name), "%s%s", path, MMP_MARKER_SUFFIX);
+	FILE *f = fopen(name, "r");
+	if (!f)
+		return -errno;
+	int n = fscanf(f,
+		       "mmprof data file v1\nsize=%" SCNu64 "\nfill=%15s\nseed=%" SCNu64
+		       "\ninode=%" SCNu64 "\nmtime_ns=%" SCNd64,
+		       &m->size, m->fill, &m->seed, &m->inode, &m->mtime_ns);
+	fclose(f);
+	return n == 5 ? 0 : -EINVAL;
+}
+
+/* Is the file at path the one mmprof wrote for this marker? */
+static int marker_matches(const struct marker *m, const struct stat *st)
+{
+	return m->inode == (uint64_t)st->st_ino && m->mtime_ns == mmp_mtime_ns(st) &&
+	       m->size == (uint64_t)st->st_size;
+}
+
+const char *mmp_datafile_kind(unsigned mode)
+{
+	return S_ISDIR(mode)    ? "a directory"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISCHR(mode)  ? "a character device"
+	       : S_ISBLK(mode)  ? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+	       : S_ISREG(mode)  ? "a regular file"
+				: "not a regular file";
+}
+
+int mmp_datafile_decide(const char *path, const struct mmp_data_spec *spec,
+			enum mmp_data_verdict *verdict, struct mmp_error *err)
+{
+	struct stat st;
+	struct marker m;
+	char want[32], have[32];
+
+	*verdict = MMP_DATA_CREATE;
+	if (stat(path, &st)) {
+		if (errno != ENOENT)
+			return mmp_error_errno(err, -errno, "stat %s", path);
+		if (!spec->size)
+			return mmp_error_set(err, -ENOENT,
+					     "%s does not exist; set size (and fill, seed) to "
+					     "create it",
+					     path);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
+		return mmp_error_set(err, -EINVAL, "%s is not a regular file (%s)", path,
+				     mmp_datafile_kind(st.st_mode));
+	if (marker_read(path, &m) == 0 && marker_matches(&m, &st)) {
+		int same = (!spec->size || spec->size == m.size) &&
+			   strcmp(m.fill, mmp_fill_names[spec->fill]) == 0 && m.seed == spec->seed;
+		/* mmprof's own file with other contents is replaced, unless no
+		 * size is asked for: then it is read as it is. */
+		*verdict = same || !spec->size ? MMP_DATA_REUSE : MMP_DATA_CREATE;
+		return 0;
+	}
+	if (!spec->file)
+		return mmp_error_set(err, -EEXIST,
+				     "%s exists but mmprof did not create it (no matching "
+				     "%s%s); refusing to overwrite it: move it away, or "
+				     "use it with file = %s",
+				     path, path, MMP_MARKER_SUFFIX, path);
+	if (spec->size && spec->size != (uint64_t)st.st_size)
+		return mmp_error_set(err, -EEXIST,
+				     "%s exists (%s) and mmprof did not create it; "
+				     "refusing to rewrite it as size = %s: remove `size` "
+				     "to read it as it is, or name a new file",
+				     path, mmp_format_size((uint64_t)st.st_size, have, sizeof(have)),
+				     mmp_format_size(spec->size, want, sizeof(want)));
+	if (st.st_size == 0)
+		return mmp_error_set(err, -EINVAL, "%s is empty: nothing to read", path);
+	*verdict = MMP_DATA_USER;
+	return 0;
+}
+
+/* The directory a new file would be created in, or for the data directory
+ * (made when missing) the closest part of it that exists. */
+static int creatable_in(const char *path, const struct mmp_data_spec *spec, const char *dir,
+			char *where, size_t len, struct mmp_error *err)
+{
+	const char *base;
+	struct stat st;
+
+	if (spec->file) {
+		if (mmp_path_split(path, where, len, &base))
+			return mmp_error_set(err, -ENAMETOOLONG, "data file path too long");
+		if (stat(where, &st))
+			return mmp_error_errno(err, -errno,
+					       "cannot create %s: its directory %s is missing", path,
+					       where);
+		if (!S_ISDIR(st.st_mode))
+			return mmp_error_set(err, -ENOTDIR,
+					     "cannot create %s: %s is not a directory", path, where);
+		return 0;
+	}
+	if ((size_t)snprintf(where, len, "%s", dir) >= len)
+		return mmp_error_set(err, -ENAMETOOLONG, "data directory path too long");
+	while (stat(where, &st)) {
+		if (errno != ENOENT)
+			return mmp_error_errno(err, -errno, "cannot create %s: stat %s", path,
+					       where);
+		char *slash = strrchr(where, '/');
+		if (!slash)
+			snprintf(where, len, ".");
+		else if (slash == where)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if (!S_ISDIR(st.st_mode))
+		return mmp_error_set(err, -ENOTDIR, "cannot create %s: %s is not a directory",
+				     path, where);
+	return 0;
+}
+
+int mmp_datafile_check(const struct mmp_data_spec *spec, const char *dir,
+		       struct mmp_error *err)
+{
+	char path[4096], where[4096];
+	enum mmp_data_verdict v;
+	struct statvfs vfs;
+
+	if (mmp_datafile_path(spec, dir, path, sizeof(path)))
+		return mmp_error_set(err, -ENAMETOOLONG, "data file path too long");
+	int rc = mmp_datafile_decide(path, spec, &v, err);
+	if (rc)
+		return rc;
+	if (v != MMP_DATA_CREATE) {
+		if (access(path, R_OK))
+			return mmp_error_errno(err, -errno, "cannot read %s", path);
+		return 0;
+	}
+	rc = creatable_in(path, spec, dir, where, sizeof(where), err);
+	if (rc)
+		return rc;
+	if (access(where, W_OK | X_OK))
+		return mmp_error_errno(err, -errno, "cannot create %s in %s", path, where);
+	if (statvfs(where, &vfs) == 0 &&
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize < mmp_datafile_space_needed(spec->size)) {
+		char need[32], margin[32], free_[32];
+		return mmp_error_set(
+			err, -ENOSPC,
+			"not enough space for %s (%s, plus %s to spare; %s free); set "
+			"MMPROF_DATA to a larger file system",
+			path, mmp_format_size(spec->size, need, sizeof(need)),
+			mmp_format_size(mmp_datafile_space_needed(spec->size) - spec->size, margin,
+					sizeof(margin)),
+			mmp_format_size((uint64_t)vfs.f_bavail * vfs.f_frsize, free_,
+					sizeof(free_)));
+	}
+	return 0;
+}
+
+int mmp_datafile_recheck(const struct mmp_datafile *df, struct mmp_error *err)
+{
+	struct stat now, there;
+	char a[32], b[32];
+
+	if (df->fd < 0 || fstat(df->fd, &now))
+		return mmp_error_errno(err, df->fd < 0 ? -EBADF : -errno, "stat %s", df->path);
+	if ((uint64_t)now.st_size != df->size)
+		return mmp_error_set(err, -ESTALE,
+				     "the data file %s changed during the run (size %s -> %s)",
+				     df->path, mmp_format_size(df->size, a, sizeof(a)),
+				     mmp_format_size((uint64_t)now.st_size, b, sizeof(b)));
+	if (mmp_mtime_ns(&now) != df->mtime_ns)
+		return mmp_error_set(err, -ESTALE,
+				     "the data file %s changed during the run (written to; "
+				     "size %s)",
+				     df->path, mmp_format_size(df->size, a, sizeof(a)));
+	if (stat(df->path, &there))
+		return mmp_error_set(err, -ESTALE,
+				     "the data file %s changed during the run (removed)", df->path);
+	if ((uint64_t)there.st_ino != df->ino || (uint64_t)there.st_dev != df->dev)
+		return mmp_error_set(err, -ESTALE,
+				     "the data file %s changed during the run (replaced by "
+				     "another file)",
+				     df->path);
+	return 0;
+}

@@ -1,0 +1,457 @@
+/* Result files (see outfile.h). */
+#include "mmprof/outfile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mmprof/paths.h"
+
+static const char *const suffixes[MMP_OUT_COUNT] = {
+	[MMP_OUT_CSV] = ".csv",
+	[MMP_OUT_ATTRIBUTION] = ".attribution.csv",
+	[MMP_OUT_THREADS] = ".threads.csv",
+	[MMP_OUT_ANSWERS] = ".answers.csv",
+	[MMP_OUT_EVENTS] = ".events.csv",
+	[MMP_OUT_JSON] = ".json",
+};
+
+const char *mmp_out_suffix(enum mmp_out_kind kind)
+{
+	return (unsigned)kind < MMP_OUT_COUNT ? suffixes[kind] : "";
+}
+
+static void add_note(struct mmp_outset *set, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_note(struct mmp_outset *set, const char *fmt, ...)
+{
+	size_t used = strlen(set->note);
+	va_list ap;
+	if (used && used + 2 < sizeof(set->note)) {
+		memcpy(set->note + used, "; ", 3);
+		used += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(set->note + used, sizeof(set->note) - used, fmt, ap);
+	va_end(ap);
+}
+
+void mmp_outset_path(const struct mmp_outset *set, enum mmp_out_kind kind, char *buf,
+		     size_t len)
+{
+	if (kind == MMP_OUT_CSV)
+		snprintf(buf, len, "%s", set->target);
+	else
+		mmp_sibling_path(set->path, mmp_out_suffix(kind), buf, len);
+}
+
+int mmp_outset_has_companions(const struct mmp_outset *set)
+{
+	return !set->special;
+}
+
+/* Names of the process's own streams: "write there" means the stream, even
+ * when it is redirected to a regular file (renaming a temporary over that
+ * file would leave the shell's descriptor on the old, unlinked one). */
+static int stream_alias(const char *path)
+{
+	return strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/stderr") == 0 ||
+	       strncmp(path, "/dev/fd/", 8) == 0 || strncmp(path, "/proc/self/fd/", 14) == 0;
+}
+
+static const char *kind_of_file(mode_t mode)
+{
+	return S_ISDIR(mode)    ? "a directory"
+	       : S_ISBLK(mode)  ? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+				: "not a regular file";
+}
+
+/* What NAME.csv is: a device or FIFO (written directly), or a regular
+ * file or a new name (written through a temporary).  A symbolic link is
+ * followed, as fopen("w") did: the link stays and its target is replaced. */
+static int classify(struct mmp_outset *set, struct mmp_error *err)
+{
+	struct stat st;
+	snprintf(set->target, sizeof(set->target), "%s", set->path);
+	if (stream_alias(set->path)) {
+		set->special = 1;
+		return 0;
+	}
+	if (lstat(set->path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		return mmp_error_errno(err, -errno, "cannot write %s", set->path);
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char resolved[PATH_MAX];
+		if (stat(set->path, &st) || !realpath(set->path, resolved))
+			return mmp_error_set(err, -EINVAL,
+					     "%s is a symbolic link to a file that does not exist; "
+					     "name the result file itself",
+					     set->path);
+		snprintf(set->target, sizeof(set->target), "%s", resolved);
+	}
+	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+		set->special = 1;
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode))
+		return mmp_error_set(err, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+				     "cannot write results to %s: it is %s", set->path,
+				     kind_of_file(st.st_mode));
+	return 0;
+}
+
+/* Is the result file at path one of the run's inputs? */
+static int check_protected(const char *path, const char *const *protect, size_t n,
+			   struct mmp_error *err)
+{
+	char mine[PATH_MAX], theirs[PATH_MAX];
+	struct stat a, b;
+	int have_stat = stat(path, &a) == 0;
+	int have_path = mmp_path_resolve(path, mine, sizeof(mine)) == 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!protect[i])
+			continue;
+		int same = have_stat && stat(protect[i], &b) == 0 && a.st_dev == b.st_dev &&
+			   a.st_ino == b.st_ino;
+		if (!same && have_path && mmp_path_resolve(protect[i], theirs, sizeof(theirs)) == 0)
+			same = strcmp(mine, theirs) == 0;
+		if (same)
+			return mmp_error_set(err, -EEXIST,
+					     "refusing to write results to %s: it is %s, which this "
+					     "run reads (a data file, its marker or the config); "
+					     "choose another CSV path",
+					     path, protect[i]);
+	}
+	return 0;
+}
+
+/* dir/.BASE followed by more: the hidden names beside a file. */
+static int hidden_name(const char *path, const char *more, char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+	const char *base;
+	if (mmp_path_split(path, dir, sizeof(dir), &base))
+		return -ENAMETOOLONG;
+	int n = snprintf(buf, len, "%s/.%s%s", dir, base, more);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Temporaries of this file left by runs that died: .BASE.tmp.PID with a
+ * PID that no longer exists.  (The caller holds the set's lock, so no live
+ * mmprof is writing them; the PID check spares one in another PID
+ * namespace that does not honour it.) */
+static void remove_stale(struct mmp_outset *set, const char *path)
+{
+	char dir[PATH_MAX], prefix[NAME_MAX + 16], victim[PATH_MAX + NAME_MAX + 2];
+	const char *base;
+	if (mmp_path_split(path, dir, sizeof(dir), &base))
+		return;
+	int plen = snprintf(prefix, sizeof(prefix), ".%s.tmp.", base);
+	if (plen < 0 || (size_t)plen >= sizeof(prefix))
+		return;
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (strncmp(e->d_name, prefix, (size_t)plen) != 0)
+			continue;
+		char *end;
+		long pid = strtol(e->d_name + plen, &end, 10);
+		if (*end || end == e->d_name + plen || pid <= 0 || mmp_pid_alive((pid_t)pid))
+			continue;
+		snprintf(victim, sizeof(victim), "%s/%s", dir, e->d_name);
+		if (unlink(victim) == 0)
+			add_note(set, "removed %s, left by an mmprof (PID %ld) that stopped before "
+				      "finishing",
+				 victim, pid);
+	}
+	closedir(d);
+}
+
+int mmp_outset_open(struct mmp_outset *set, const char *csv_path, const char *const *protect,
+		    size_t nprotect, struct mmp_error *err)
+{
+	char path[MMP_OUT_PATH_MAX], dir[PATH_MAX], lock[MMP_OUT_PATH_MAX + 16];
+	const char *base;
+	int rc;
+
+	memset(set, 0, sizeof(*set));
+	set->lock.fd = -1;
+	if (!*csv_path)
+		return mmp_error_set(err, -EINVAL, "empty CSV path");
+	if ((size_t)snprintf(set->path, sizeof(set->path), "%s", csv_path) >= sizeof(set->path))
+		return mmp_error_set(err, -ENAMETOOLONG, "CSV path too long: %s", csv_path);
+	rc = classify(set, err);
+	if (rc)
+		return rc;
+	for (int k = 0; k < (set->special ? 1 : MMP_OUT_COUNT); k++) {
+		mmp_outset_path(set, (enum mmp_out_kind)k, path, sizeof(path));
+		rc = check_protected(path, protect, nprotect, err);
+		if (rc)
+			return rc;
+	}
+	if (set->special)
+		return 0;
+
+	if (mmp_path_split(set->target, dir, sizeof(dir), &base))
+		return mmp_error_set(err, -ENAMETOOLONG, "CSV path too long: %s", csv_path);
+	rc = mmp_mkdirs(dir, err);
+	if (rc)
+		return rc;
+	mmp_sibling_path(set->target, ".csv", path, sizeof(path));
+	if (hidden_name(path, ".lock", lock, sizeof(lock)))
+		return mmp_error_set(err, -ENAMETOOLONG, "CSV path too long: %s", csv_path);
+	pid_t holder;
+	rc = mmp_lock_take(&set->lock, lock, 0, NULL, &holder, err);
+	if (rc == -EWOULDBLOCK) {
+		char who[64] = "another process";
+		if (holder)
+			snprintf(who, sizeof(who), "process %ld", (long)holder);
+		return mmp_error_set(err, rc,
+				     "%s is being written by another mmprof (%s holds %s); "
+				     "wait for it to finish or choose another CSV path",
+				     set->path, who, lock);
+	}
+	if (rc)
+		return rc;
+	for (int k = 0; k < MMP_OUT_COUNT; k++) {
+		mmp_outset_path(set, (enum mmp_out_kind)k, path, sizeof(path));
+		remove_stale(set, path);
+	}
+	return 0;
+}
+
+/* Under each FILE: the descriptor (fsync needs it) and the first write
+ * error.  stdio forgets why a buffer flush failed once ferror() is set;
+ * "No space left on device" is the message a user needs, not "I/O
+ * error". */
+struct mmp_outsink {
+	int fd;
+	int first_errno;
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+	struct mmp_outsink *s = cookie;
+	size_t done = 0;
+	while (done < n) {
+		ssize_t w = write(s->fd, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!s->first_errno)
+				s->first_errno = w < 0 ? errno : EIO;
+			errno = s->first_errno;
+			/* Short (0 when nothing): fopencookie(3) wants no negative
+			 * count; stdio then sets the stream's error flag. */
+			return (ssize_t)done;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)done;
+}
+
+static int sink_close(void *cookie)
+{
+	struct mmp_outsink *s = cookie;
+	int rc = close(s->fd);
+	free(s);
+	return rc;
+}
+
+/* A FILE over fd that remembers its first write error; fd is closed with
+ * it (or here, when that fails). */
+static int open_stream(struct mmp_outfile *out, int fd)
+{
+	cookie_io_functions_t io = { .write = sink_write, .close = sink_close };
+	out->sink = calloc(1, sizeof(*out->sink));
+	if (out->sink) {
+		out->sink->fd = fd;
+		out->f = fopencookie(out->sink, "w", io);
+		if (out->f)
+			return 0;
+	}
+	free(out->sink);
+	out->sink = NULL;
+	close(fd);
+	return -ENOMEM;
+}
+
+/* The errno of a failed flush: the first write error when there was one. */
+static int write_errno(const struct mmp_outfile *out, int fallback)
+{
+	return out->sink && out->sink->first_errno ? -out->sink->first_errno : -fallback;
+}
+
+static int open_temporary(struct mmp_outfile *out, struct mmp_error *err)
+{
+	char more[32];
+	snprintf(more, sizeof(more), ".tmp.%ld", (long)getpid());
+	if (hidden_name(out->path, more, out->tmp, sizeof(out->tmp)))
+		return mmp_error_set(err, -ENAMETOOLONG, "path too long: %s", out->path);
+	for (int attempt = 0;; attempt++) {
+		/* O_EXCL|O_NOFOLLOW: a name planted in a shared directory (a
+		 * symbolic link to someone's file) is never written through. */
+		int fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			int rc = open_stream(out, fd);
+			if (rc)
+				unlink(out->tmp);
+			return rc ? mmp_error_errno(err, rc, "cannot write %s", out->path) : 0;
+		}
+		/* Our own PID's name: a leftover of an earlier process that had
+		 * this PID, or a planted link.  Remove the name (never what it
+		 * points to) and try once more. */
+		if (errno != EEXIST || attempt || unlink(out->tmp))
+			return mmp_error_errno(err, -errno, "cannot write %s (temporary %s)",
+					       out->path, out->tmp);
+	}
+}
+
+int mmp_outfile_open(struct mmp_outset *set, enum mmp_out_kind kind, struct mmp_outfile *out,
+		     struct mmp_error *err)
+{
+	struct stat st;
+
+	memset(out, 0, sizeof(*out));
+	out->kind = kind;
+	out->set = set;
+	if ((unsigned)kind >= MMP_OUT_COUNT)
+		return mmp_error_set(err, -EINVAL, "no such result file kind %d", (int)kind);
+	mmp_outset_path(set, kind, out->path, sizeof(out->path));
+	if (set->special && kind != MMP_OUT_CSV)
+		return mmp_error_set(err, -EINVAL,
+				     "%s is not a regular file: no result files are written "
+				     "beside it",
+				     set->path);
+	if (set->special) {
+		int fd = open(out->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			return mmp_error_errno(err, -errno, "cannot write %s", out->path);
+		int rc = open_stream(out, fd);
+		if (rc)
+			return mmp_error_errno(err, rc, "cannot write %s", out->path);
+	} else {
+		if (lstat(out->path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+			return mmp_error_set(err, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+					     "cannot write %s: it is %s", out->path,
+					     kind_of_file(st.st_mode));
+		int rc = open_temporary(out, err);
+		if (rc)
+			return rc;
+	}
+	set->open |= MMP_OUT_BIT(kind);
+	return 0;
+}
+
+int mmp_outfile_flush(struct mmp_outfile *out, struct mmp_error *err)
+{
+	if (!out->f)
+		return 0;
+	errno = 0;
+	if (fflush(out->f) || ferror(out->f))
+		return mmp_error_errno(err, write_errno(out, errno ? errno : EIO), "write %s",
+				       out->path);
+	return 0;
+}
+
+/* The rename reaches the disk with the directory: without this a power
+ * cut can bring back the old NAME.csv (harmless, but not what was said). */
+static void sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *base;
+	if (mmp_path_split(path, dir, sizeof(dir), &base))
+		return;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd); /* best effort: some file systems refuse it */
+		close(fd);
+	}
+}
+
+/* NAME.csv is committed: companions of an earlier run go. */
+static void prune(struct mmp_outset *set)
+{
+	char path[MMP_OUT_PATH_MAX];
+	struct stat st;
+	unsigned keep = set->open | set->committed;
+	for (int k = 1; k < MMP_OUT_COUNT; k++) {
+		if (keep & MMP_OUT_BIT(k))
+			continue;
+		mmp_outset_path(set, (enum mmp_out_kind)k, path, sizeof(path));
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0)
+			add_note(set, "removed %s of an earlier run (this run did not write it)",
+				 path);
+	}
+}
+
+int mmp_outfile_commit(struct mmp_outfile *out, struct mmp_error *err)
+{
+	struct mmp_outset *set = out->set;
+	int rc = 0;
+
+	if (!out->f)
+		return mmp_error_set(err, -EBADF, "%s is not open", out->path);
+	errno = 0;
+	if (fflush(out->f) || ferror(out->f))
+		rc = mmp_error_errno(err, write_errno(out, errno ? errno : EIO), "write %s",
+				     out->path);
+	else if (out->tmp[0] && fsync(out->sink->fd))
+		rc = mmp_error_errno(err, -errno, "write %s (fsync)", out->path);
+	if (fclose(out->f) && !rc)
+		rc = mmp_error_errno(err, -errno, "write %s", out->path);
+	out->f = NULL;
+	out->sink = NULL; /* freed by fclose */
+	set->open &= ~MMP_OUT_BIT(out->kind);
+	if (!rc && out->tmp[0] && rename(out->tmp, out->path))
+		rc = mmp_error_errno(err, -errno, "rename %s to %s", out->tmp, out->path);
+	if (rc) {
+		if (out->tmp[0])
+			unlink(out->tmp);
+		out->tmp[0] = '\0';
+		return rc;
+	}
+	if (out->tmp[0])
+		sync_dir(out->path);
+	out->tmp[0] = '\0'; /* renamed: nothing left to abandon */
+	set->committed |= MMP_OUT_BIT(out->kind);
+	if (out->kind == MMP_OUT_CSV && !set->special)
+		prune(set);
+	return 0;
+}
+
+int mmp_outfile_rescue(const struct mmp_outfile *out)
+{
+	return out->tmp[0] ? rename(out->tmp, out->path) : 0;
+}
+
+void mmp_outfile_abandon(struct mmp_outfile *out)
+{
+	if (out->f) {
+		fclose(out->f);
+		out->f = NULL;
+		out->sink = NULL;
+		if (out->set)
+			out->set->open &= ~MMP_OUT_BIT(out->kind);
+	}
+	if (out->tmp[0])
+		unlink(out->tmp);
+	out->tmp[0] = '\0';
+}
+
+void mmp_outset_close(struct mmp_outset *set)
+{
+	mmp_lock_release(&set->lock);
+}

@@ -1,0 +1,75 @@
+# Result files through outfile.c: an input is never overwritten, a device
+# gets no companions, one writer per CSV, stale companions and dead runs'
+# temporaries removed, a kill leaves the previous CSV whole, write errors
+# named.  (Active once the session writes through mmp_outset_open.)
+source "$(dirname "$0")/tap.bash"
+
+if ! nm "$MMPROF" 2>/dev/null | grep -q ' T mmp_outset_open$'; then
+	skip_rest "the session does not write result files through outfile.c yet"
+fi
+
+printf '[j]\nprobe = limit\nsize = 64K\nseed = 5\nrepeat = 2\nwarmup = 0\nthreads = 2\ncontrols = auto\nevents = none\n' \
+	>"$TMP/c.ini"
+run_mmprof --config "$TMP/c.ini" --csv "$TMP/first.csv"
+check "a first run: exit 0" test "$rc" -eq 0
+data=$("$MMPROF" --config "$TMP/c.ini" --dry-run | sed -n 's/^    data //p')
+sum=$(md5sum <"$data")
+
+for victim in "$data" "$data.mmprof" "$TMP/c.ini"; do
+	before=$(md5sum <"$victim")
+	run_mmprof --config "$TMP/c.ini" --csv "$victim"
+	check "--csv $(basename "$victim"): exit 2" test "$rc" -eq 2
+	check "--csv $(basename "$victim"): refused, naming it" grep -qF "refusing to write results to $victim" <<<"$err"
+	check "--csv $(basename "$victim"): untouched" test "$(md5sum <"$victim")" = "$before"
+done
+# Another name for the data file.
+ln -s "$data" "$TMP/alias.csv"
+run_mmprof --config "$TMP/c.ini" --csv "$TMP/alias.csv"
+check "a link to the data file: exit 2" test "$rc" -eq 2
+check "the data file is whole" test "$(md5sum <"$data")" = "$sum"
+
+# A character device (a private /dev/null): written, nothing beside it.
+if mknod "$TMP/null" c 1 3 2>/dev/null; then
+	run_mmprof --config "$TMP/c.ini" --csv "$TMP/null"
+	check "a device: exit 0" test "$rc" -eq 0
+	check "a device: no companion beside it" test -z "$(ls "$TMP" | grep '^null\.')"
+else
+	skip "mknod needs root"
+	skip "mknod needs root"
+fi
+run_mmprof --config "$TMP/c.ini" --csv /dev/full
+check "/dev/full: exit 1" test "$rc" -eq 1
+check "/dev/full: the error names it" grep -q "/dev/full: No space left on device" <<<"$err"
+
+# Companions of an earlier run that this one does not write are removed.
+echo stale >"$TMP/first.threads.csv"
+echo '{}' >"$TMP/first.json"
+run_mmprof --config "$TMP/c.ini" --csv "$TMP/first.csv"
+check "stale companions: exit 0" test "$rc" -eq 0
+check "stale companions: removed" test ! -e "$TMP/first.threads.csv" -a ! -e "$TMP/first.json"
+check "this run's attribution is there" test -s "$TMP/first.attribution.csv"
+
+# One writer per CSV; a kill -9 leaves the previous CSV whole and a
+# temporary that the next run removes.
+printf '[j]\nprobe = accessor_byte\nsize = 2M\nrepeat = 1000\nwarmup = 0\nevents = none\n' >"$TMP/long.ini"
+csv=$TMP/long.csv
+echo "the previous run" >"$csv"
+"$MMPROF" --config "$TMP/long.ini" --csv "$csv" >/dev/null 2>"$TMP/long.err" &
+pid=$!
+for _ in $(seq 200); do
+	compgen -G "$TMP/.long.csv.tmp.$pid" >/dev/null && break
+	sleep 0.05
+done
+sleep 0.5
+run_mmprof --config "$TMP/long.ini" --csv "$csv"
+check "a second writer: refused" test "$rc" -ne 0
+check "a second writer: told who holds it" grep -qF "being written by another mmprof (process $pid" <<<"$err"
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+check "killed: the previous CSV is whole" test "$(cat "$csv")" = "the previous run"
+check "killed: its temporary is left" test -e "$TMP/.long.csv.tmp.$pid"
+run_mmprof --config "$TMP/c.ini" --csv "$csv"
+check "the next run: exit 0" test "$rc" -eq 0
+check "the next run: the temporary is removed" test ! -e "$TMP/.long.csv.tmp.$pid"
+check "the next run: says so" grep -q "note: .*long.csv.tmp.$pid" <<<"$err"
+done_testing
