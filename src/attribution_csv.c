@@ -80,25 +80,15 @@ static const struct column answer_columns[] = {
 };
 #define NANSWER (sizeof(answer_columns) / sizeof(answer_columns[0]))
 
-static FILE *open_with_header(const char *path, const struct column *cols, size_t n,
+static FILE *open_with_header(struct mmp_outset *set, enum mmp_out_kind kind,
+			      struct mmp_outfile *out, const struct column *cols, size_t n,
 			      struct mmp_error *err)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		mmp_error_errno(err, -errno, "cannot write %s", path);
+	if (mmp_outfile_open(set, kind, out, err))
 		return NULL;
-	}
 	for (size_t k = 0; k < n; k++)
-		mmp_csv_field(f, cols[k].name, k + 1 == n);
-	return f;
-}
-
-static int finish(FILE *f, const char *path, struct mmp_error *err)
-{
-	int bad = ferror(f);
-	if (fclose(f) || bad)
-		return mmp_error_errno(err, -EIO, "write %s", path);
-	return 0;
+		mmp_csv_field(out->f, cols[k].name, k + 1 == n);
+	return out->f;
 }
 
 static void put(FILE *f, char (*v)[CELL], size_t n)
@@ -169,16 +159,20 @@ static void cause_row(FILE *f, const char *run_id, const struct mmp_results *res
 	put(f, v, NATTR);
 }
 
-int mmp_attribution_csv(const char *path, const struct mmp_results *res, const char *run_id,
-			int *wrote, struct mmp_error *err)
+int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_results *res,
+			const char *run_id, int *wrote, struct mmp_error *err)
 {
+	struct mmp_outfile out;
 	FILE *f = NULL;
 	*wrote = 0;
+	if (!mmp_outset_has_companions(set))
+		return 0;
 	for (size_t i = 0; i < res->plan->nruns; i++) {
 		const struct mmp_attribution *a = &res->attr[i];
 		if (!a->job)
 			continue;
-		if (!f && !(f = open_with_header(path, attribution_columns, NATTR, err)))
+		if (!f && !(f = open_with_header(set, MMP_OUT_ATTRIBUTION, &out,
+						 attribution_columns, NATTR, err)))
 			return err->code;
 		for (size_t c = 0; c < a->n; c++)
 			cause_row(f, run_id, res, a, &a->cause[c]);
@@ -186,7 +180,7 @@ int mmp_attribution_csv(const char *path, const struct mmp_results *res, const c
 	if (!f)
 		return 0;
 	*wrote = 1;
-	return finish(f, path, err);
+	return mmp_outfile_commit(&out, err);
 }
 
 static void answer_row(FILE *f, const char *run_id, const struct mmp_answer *ans)
@@ -238,19 +232,20 @@ static void answer_row(FILE *f, const char *run_id, const struct mmp_answer *ans
 	put(f, v, NANSWER);
 }
 
-int mmp_answers_csv(const char *path, const struct mmp_results *res, const char *run_id,
+int mmp_answers_csv(struct mmp_outset *set, const struct mmp_results *res, const char *run_id,
 		    int *wrote, struct mmp_error *err)
 {
+	struct mmp_outfile out;
 	*wrote = 0;
-	if (!res->answers.n)
+	if (!res->answers.n || !mmp_outset_has_companions(set))
 		return 0;
-	FILE *f = open_with_header(path, answer_columns, NANSWER, err);
+	FILE *f = open_with_header(set, MMP_OUT_ANSWERS, &out, answer_columns, NANSWER, err);
 	if (!f)
 		return err->code;
 	for (size_t i = 0; i < res->answers.n; i++)
 		answer_row(f, run_id, &res->answers.a[i]);
 	*wrote = 1;
-	return finish(f, path, err);
+	return mmp_outfile_commit(&out, err);
 }
 
 static void print_table(FILE *out, const char *file, const struct column *cols, size_t n,

@@ -100,8 +100,7 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	[MMP_KEY_PLACEMENT] = {
 		.name = "placement", .id = MMP_KEY_PLACEMENT, .type = MMP_T_PLACEMENT,
 		FIELD(placement), .def = "compact", .group = "where",
-		.help = "where threads run: compact, scatter, cores, pus:LIST (e.g. pus:0-3,8), "
-			"numa:N",
+		.help = "where threads run (pus:0-3,8 names PUs; see README, Placement)",
 	},
 	[MMP_KEY_PREFAULT] = {
 		.name = "prefault", .id = MMP_KEY_PREFAULT, .type = MMP_T_BOOL,
@@ -571,10 +570,10 @@ int mmp_key_split(const struct mmp_key *key, const char *text, char ***items)
 		char *item = trimmed_copy(p, end);
 		if (!item)
 			goto nomem;
-		/* "pus:0-3,8": a placement's PU list goes on after its comma
-		 * while the next piece is a number or a range. */
+		/* "pus:0-3,8", "numa:0,2": a placement's list goes on after
+		 * its comma while the next piece is a number or a range. */
 		if (key->type == MMP_T_PLACEMENT && n > 0 &&
-		    strncmp(out[n - 1], "pus:", 4) == 0 && isdigit((unsigned char)item[0])) {
+		    mmp_placement_list_continues(out[n - 1], item)) {
 			size_t la = strlen(out[n - 1]), lb = strlen(item);
 			char *joined = realloc(out[n - 1], la + lb + 2);
 			if (!joined) {
@@ -650,7 +649,7 @@ static void limits_text(const struct mmp_key *k, char *buf, size_t len)
 		snprintf(buf, len, "see --list-probes");
 		break;
 	case MMP_T_PLACEMENT:
-		snprintf(buf, len, "compact, scatter, cores, pus:LIST, numa:N");
+		mmp_placement_syntax(buf, len);
 		break;
 	case MMP_T_KEYLIST:
 		snprintf(buf, len, "key names");

@@ -364,24 +364,6 @@ void mmp_csv_field(FILE *f, const char *value, int last)
 	fputc(last ? '\n' : ',', f);
 }
 
-static int create(const char *path, FILE **out, struct mmp_error *err)
-{
-	/* Make the CSV's directory (results/ by default). */
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = '\0';
-		int rc = mmp_mkdirs(dir, err);
-		if (rc)
-			return rc;
-	}
-	*out = fopen(path, "w");
-	if (!*out)
-		return mmp_error_errno(err, -errno, "cannot write %s", path);
-	return 0;
-}
-
 static void event_headers(const struct mmp_csv *csv, FILE *f, int last)
 {
 	char name[MMP_EVENT_NAME_MAX + 16];
@@ -415,9 +397,9 @@ static void event_cells(const struct mmp_csv *csv, FILE *f, const struct mmp_run
 	}
 }
 
-int mmp_csv_open(struct mmp_csv *csv, const char *path, const struct mmp_meta *meta,
+int mmp_csv_open(struct mmp_csv *csv, struct mmp_outset *set, const struct mmp_meta *meta,
 		 const struct mmp_plan *plan, const char *const *events, size_t nevents,
-		 const char *threads_path, struct mmp_error *err)
+		 int per_thread, struct mmp_error *err)
 {
 	int rc;
 
@@ -426,31 +408,32 @@ int mmp_csv_open(struct mmp_csv *csv, const char *path, const struct mmp_meta *m
 	csv->plan = plan;
 	csv->events = events;
 	csv->nevents = nevents;
-	csv->path = strdup(path);
-	if (!csv->path || (threads_path && !(csv->threads_path = strdup(threads_path)))) {
-		free(csv->path);
-		return mmp_error_set(err, -ENOMEM, "out of memory");
-	}
-	rc = create(path, &csv->f, err);
-	if (!rc && threads_path)
-		rc = create(threads_path, &csv->threads, err);
-	if (rc) {
-		mmp_csv_close(csv, NULL);
+	rc = mmp_outfile_open(set, MMP_OUT_CSV, &csv->out, err);
+	if (rc)
 		return rc;
+	csv->f = csv->out.f;
+	if (per_thread && mmp_outset_has_companions(set)) {
+		rc = mmp_outfile_open(set, MMP_OUT_THREADS, &csv->threads, err);
+		if (rc) {
+			mmp_outfile_abandon(&csv->out);
+			return rc;
+		}
+		csv->tf = csv->threads.f;
 	}
 	for (size_t i = 0; i < NCOLUMNS; i++) {
 		mmp_csv_field(csv->f, columns[i].name, i + 1 == NCOLUMNS);
 		if (strcmp(columns[i].name, EVENTS_AFTER) == 0)
 			event_headers(csv, csv->f, 0);
 	}
-	for (size_t i = 0; csv->threads && i < NTHREAD_COLUMNS; i++)
-		mmp_csv_field(csv->threads, thread_columns[i].name,
+	for (size_t i = 0; csv->tf && i < NTHREAD_COLUMNS; i++)
+		mmp_csv_field(csv->tf, thread_columns[i].name,
 			      i + 1 == NTHREAD_COLUMNS && nevents == 0);
-	if (csv->threads)
-		event_headers(csv, csv->threads, 1);
-	if (fflush(csv->f) || (csv->threads && fflush(csv->threads)))
-		return mmp_error_errno(err, -errno, "write %s", path);
-	return 0;
+	if (csv->tf)
+		event_headers(csv, csv->tf, 1);
+	rc = mmp_outfile_flush(&csv->out, err);
+	if (!rc && csv->tf)
+		rc = mmp_outfile_flush(&csv->threads, err);
+	return rc;
 }
 
 int mmp_csv_row(struct mmp_csv *csv, const struct mmp_run_info *info,
@@ -466,36 +449,39 @@ int mmp_csv_row(struct mmp_csv *csv, const struct mmp_run_info *info,
 		if (strcmp(columns[i].name, EVENTS_AFTER) == 0)
 			event_cells(csv, csv->f, info, rep->counts, 0);
 	}
-	if (fflush(csv->f) || ferror(csv->f))
-		return mmp_error_errno(err, -EIO, "write %s", csv->path);
+	int rc = mmp_outfile_flush(&csv->out, err);
+	if (rc)
+		return rc;
 	csv->rows++;
-	if (!csv->threads)
+	if (!csv->tf)
 		return 0;
 	size_t nev = info->events ? info->events->n : 0;
 	for (r.thread = 0; r.thread < info->plan->nthreads; r.thread++) {
 		for (size_t i = 0; i < NTHREAD_COLUMNS; i++) {
 			buf[0] = '\0';
 			thread_columns[i].fn(&r, buf, sizeof(buf));
-			mmp_csv_field(csv->threads, buf,
-				      i + 1 == NTHREAD_COLUMNS && csv->nevents == 0);
+			mmp_csv_field(csv->tf, buf, i + 1 == NTHREAD_COLUMNS && csv->nevents == 0);
 		}
-		event_cells(csv, csv->threads, info, rep->thread_counts + r.thread * nev, 1);
+		event_cells(csv, csv->tf, info, rep->thread_counts + r.thread * nev, 1);
 	}
-	if (fflush(csv->threads) || ferror(csv->threads))
-		return mmp_error_errno(err, -EIO, "write %s", csv->threads_path);
-	return 0;
+	return mmp_outfile_flush(&csv->threads, err);
 }
 
-int mmp_csv_close(struct mmp_csv *csv, struct mmp_error *err)
+int mmp_csv_commit(struct mmp_csv *csv, struct mmp_error *err)
 {
 	int rc = 0;
-	if (csv->f && fclose(csv->f))
-		rc = mmp_error_errno(err, -errno, "close %s", csv->path);
-	if (csv->threads && fclose(csv->threads) && !rc)
-		rc = mmp_error_errno(err, -errno, "close %s", csv->threads_path);
-	free(csv->path);
-	free(csv->threads_path);
-	memset(csv, 0, sizeof(*csv));
+	if (!csv->rows) {
+		/* Nothing measured: the previous files stay as they were. */
+		if (csv->tf)
+			mmp_outfile_abandon(&csv->threads);
+		mmp_outfile_abandon(&csv->out);
+	} else {
+		if (csv->tf)
+			rc = mmp_outfile_commit(&csv->threads, err);
+		int r = mmp_outfile_commit(&csv->out, rc ? NULL : err);
+		rc = rc ? rc : r;
+	}
+	csv->f = csv->tf = NULL;
 	return rc;
 }
 

@@ -20,6 +20,7 @@
 #include "mmprof/probe.h"
 #include "mmprof/report.h"
 #include "mmprof/session.h"
+#include "mmprof/sweep_data.h"
 #include "mmprof/topology.h"
 #include "mmprof/units.h"
 
@@ -46,6 +47,7 @@ enum opt_id {
 	OPT_LIST_EVENTS,
 	OPT_PER_THREAD,
 	OPT_FAIL_ON_REGRESSION,
+	OPT_TOPOLOGY_FROM,
 };
 
 /* The one table of command-line options: getopt_long's list and --help
@@ -65,6 +67,9 @@ static const struct cli_option {
 	  "check the config and print the expanded plan; run nothing" },
 	{ "topology", no_argument, OPT_TOPOLOGY, NULL,
 	  "print the machine and each run's planned PUs; run nothing" },
+	{ "topology-from", required_argument, OPT_TOPOLOGY_FROM, "DESC",
+	  "plan for a described machine: synthetic:\"pack:2 core:8 pu:2\" or xml:FILE "
+	  "(with --dry-run or --topology; it runs nothing)" },
 	{ "per-thread", no_argument, OPT_PER_THREAD, NULL,
 	  "also write each thread's time and counts to NAME.threads.csv" },
 	{ "fail-on-regression", no_argument, OPT_FAIL_ON_REGRESSION, NULL,
@@ -85,19 +90,29 @@ static const struct cli_option {
 struct cli {
 	const char *config;
 	const char *csv;
+	const char *topology_from;
 	unsigned long repeat; /* 0: as configured */
 	int dry_run, topology, quiet, per_thread, fail_on_regression;
 };
 
 static volatile sig_atomic_t stop_requested;
+/* The run's CSV while it is being written: a second Ctrl-C renames its
+ * temporary into place before leaving, so the rows measured stay. */
+static struct mmp_session_out *volatile running;
 
 static void on_sigint(int sig)
 {
 	static const char msg[] = "\nmmprof: stopping after the current repetition "
 				  "(Ctrl-C again to abandon it)\n";
 	(void)sig;
-	if (stop_requested)
+	if (stop_requested) {
+		struct mmp_session_out *so = running;
+		if (so && so->csv.tf)
+			mmp_outfile_rescue(&so->csv.threads);
+		if (so && so->csv.f)
+			mmp_outfile_rescue(&so->csv.out);
 		_exit(EXIT_INTERRUPTED); /* rows already written are flushed */
+	}
 	stop_requested = 1;
 	ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
 	(void)ignored;
@@ -196,6 +211,9 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_TOPOLOGY:
 			cli->topology = 1;
 			break;
+		case OPT_TOPOLOGY_FROM:
+			cli->topology_from = optarg;
+			break;
 		case OPT_QUIET:
 			cli->quiet = 1;
 			break;
@@ -257,22 +275,24 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 
 static int print_diags(const struct mmp_config *cfg)
 {
+	char line[1400];
 	for (size_t i = 0; i < cfg->ndiags; i++)
 		fprintf(stderr, "%s\n", cfg->diags[i]);
-	fprintf(stderr, "mmprof: %zu error(s) in %s; nothing was run\n", cfg->ndiags, cfg->path);
+	fprintf(stderr, "mmprof: %s\n", mmp_config_summary(cfg, line, sizeof(line)));
 	return EXIT_USAGE;
 }
 
 static void print_topology(const struct mmp_topology *topo, const struct mmp_plan *plan)
 {
-	char pus[512], label[320];
+	char where[4096], label[320];
 	mmp_topology_print(topo, stdout);
+	printf("\nplacements (each run's threads: PU, NUMA node, L3 domain):\n");
 	for (size_t i = 0; i < plan->nruns; i++) {
 		const struct mmp_planned *r = &plan->runs[i];
-		printf("run %zu %s placement=%s: PUs %s%s\n", i + 1,
+		printf("run %zu %s placement=%s:%s\n    %s\n", i + 1,
 		       mmp_planned_label(r, label, sizeof(label)), r->run.p.placement.spec,
-		       mmp_pin_plan_format(&r->pins, pus, sizeof(pus)),
-		       r->pins.oversubscribed ? " (oversubscribed)" : "");
+		       r->pins.oversubscribed ? " (oversubscribed)" : "",
+		       mmp_topology_format_placement(topo, &r->pins, where, sizeof(where)));
 	}
 }
 
@@ -300,13 +320,25 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 	}
 	if (so->interrupted) {
 		fprintf(stderr, "mmprof: interrupted: the %lu row(s) measured so far are in %s\n",
-			so->rows, s->csv_path);
+			so->rows, s->files->path);
+		return;
+	}
+	if (so->changed) {
+		fprintf(stderr, "mmprof: stopped: a data file changed; the %lu row(s) measured "
+				"before are in %s\n",
+			so->rows, s->files->path);
 		return;
 	}
 	if (s->quiet)
 		return;
+	if (!so->rows) {
+		fprintf(stderr, "mmprof: %zu run(s), no row measured: %s was not written (an "
+				"earlier one stays as it was); %.1f s\n",
+			s->plan->nruns, s->files->path, so->seconds);
+		return;
+	}
 	fprintf(stderr, "mmprof: %zu run(s), %lu row(s) in %s", s->plan->nruns, so->rows,
-		s->csv_path);
+		s->files->path);
 	if (so->wrote_attribution)
 		fprintf(stderr, ", %s", so->attribution_path);
 	if (so->wrote_answers)
@@ -338,12 +370,19 @@ int main(int argc, char **argv)
 		status = print_diags(&cfg);
 		goto out;
 	}
+	if (rc && cfg.ndiags) { /* not a config: a directory, a device, too big */
+		fprintf(stderr, "mmprof: %s\n", cfg.diags[0]);
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (rc) {
 		fprintf(stderr, "mmprof: cannot read %s: %s\n", cli.config, strerror(-rc));
 		status = EXIT_USAGE;
 		goto out;
 	}
 	rc = mmp_config_expand(&cfg, &sweep);
+	if (rc == 0)
+		rc = mmp_sweep_check_data(&cfg, &sweep, mmp_data_dir());
 	if (rc) {
 		status = rc == -EINVAL ? print_diags(&cfg) : EXIT_RUN_FAILED;
 		goto out;
@@ -351,9 +390,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; cli.repeat && i < sweep.nruns; i++)
 		sweep.runs[i].p.repeat = (uint32_t)cli.repeat;
 
-	if (mmp_topology_load(&topo, NULL, &err)) {
+	if (mmp_topology_load(&topo, cli.topology_from, &err)) {
 		fprintf(stderr, "mmprof: %s\n", err.msg);
-		status = EXIT_RUN_FAILED;
+		status = cli.topology_from ? EXIT_USAGE : EXIT_RUN_FAILED;
 		goto out;
 	}
 	rc = mmp_plan_build(&cfg, &sweep, topo, &plan);
@@ -379,11 +418,42 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	/* A described machine's PU numbers are not this machine's: binding
+	 * threads to them would measure something else and call it that. */
+	if (mmp_topology_is_described(topo)) {
+		fprintf(stderr,
+			"mmprof: the machine is described (%s): it plans (--dry-run, --topology) "
+			"but runs no probe; unset HWLOC_SYNTHETIC / HWLOC_XMLFILE or drop "
+			"--topology-from to measure this one\n",
+			mmp_topology_source(topo));
+		status = EXIT_USAGE;
+		goto out;
+	}
+
+	/* The result files: never over an input, one mmprof at a time. */
+	char **inputs = NULL;
+	size_t ninputs = 0;
+	struct mmp_outset files;
+	if (mmp_sweep_inputs(&cfg, &sweep, mmp_data_dir(), &inputs, &ninputs)) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		status = EXIT_RUN_FAILED;
+		goto out;
+	}
+	rc = mmp_outset_open(&files, csv_path, (const char *const *)inputs, ninputs, &err);
+	mmp_sweep_inputs_free(inputs, ninputs);
+	if (rc) {
+		fprintf(stderr, "mmprof: error: %s; nothing was run\n", err.msg);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (files.note[0] && !cli.quiet)
+		fprintf(stderr, "mmprof: note: %s\n", files.note);
+
 	struct mmp_session s = {
 		.cfg = &cfg,
 		.plan = &plan,
 		.topo = topo,
-		.csv_path = csv_path,
+		.files = &files,
 		.quiet = cli.quiet,
 		.per_thread = cli.per_thread,
 		.progress = !cli.quiet && isatty(STDERR_FILENO),
@@ -395,7 +465,12 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	running = &so;
 	rc = mmp_session_run(&s, &so);
+	running = NULL;
+	if (files.note[0] && !cli.quiet) /* what committing NAME.csv removed */
+		fprintf(stderr, "mmprof: note: %s\n", files.note);
+	mmp_outset_close(&files);
 	if (rc) {
 		status = EXIT_RUN_FAILED;
 	} else {

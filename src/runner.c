@@ -149,6 +149,13 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 			if (!st->open_error[i])
 				st->open_error[i] = w->counters.error[i];
 	}
+	for (size_t i = 0; i < nev; i++)
+		if (st->open_error[i] == EMFILE || st->open_error[i] == ENFILE)
+			return mmp_error_errno(err, -st->open_error[i],
+					       "opening the counters of %u thread(s) (%zu events "
+					       "each): raise the open-file limit (ulimit -n) or count "
+					       "fewer events",
+					       n, nev);
 	rc = check_places(st, err);
 	if (rc)
 		return rc;
@@ -290,8 +297,12 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 	const struct mmp_datafile *df = st->item->data;
 	struct mmp_thread_pool *pool = &st->pool;
 	const uint8_t *map = NULL;
-	int rc = drop_cache(run, df, err);
+	/* Results measured on other bytes than the reference's are not
+	 * results: a file changed (or shrank) since it was opened ends here. */
+	int rc = mmp_datafile_recheck(df, err);
 
+	if (!rc)
+		rc = drop_cache(run, df, err);
 	if (rc)
 		return rc;
 	if (probe->needs & MMP_NEEDS_MAP) {
@@ -347,7 +358,9 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 			      st->item->plan->oversubscribed, pressure, &st->rep.dist);
 	if (map)
 		munmap((void *)map, df->size);
-	return 0;
+	/* A load past a shrunk mapping (-EFAULT from the thread pool): say
+	 * what changed. */
+	return mmp_datafile_recheck(df, err);
 }
 
 struct mmp_runner {

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "mmprof/companions.h"
 #include "mmprof/csv.h"
@@ -114,6 +115,11 @@ static int prepare(struct set_ctx *c)
 			fail_run(c, k, err.msg);
 			continue;
 		}
+		if (df->note[0] && !s->quiet) {
+			clear_progress(s);
+			fprintf(stderr, "mmprof: note: %s\n", df->note);
+		}
+		df->note[0] = '\0'; /* said once */
 		if (df->created && !s->quiet) {
 			clear_progress(s);
 			fprintf(stderr, "mmprof: created %s (%s, %s) at %.0f MB/s\n", df->path,
@@ -122,7 +128,9 @@ static int prepare(struct set_ctx *c)
 			df->created = 0; /* said once */
 		}
 		if (p->end) {
-			rc = mmp_reference_scan(df->fd, p->end, c->refs[k], &err);
+			rc = mmp_reference_scan_stop(df->fd, p->end, c->refs[k], s->stop, &err);
+			if (rc == -EINTR)
+				return rc;
 			if (rc) {
 				fail_run(c, k, err.msg);
 				continue;
@@ -142,6 +150,34 @@ static int prepare(struct set_ctx *c)
 	return 0;
 }
 
+/* What to change when a probe ran out of something: a limit of the
+ * process or the system, not a wrong result. */
+static const char *resource_advice(int rc)
+{
+	static char emfile[160];
+	struct rlimit lim;
+	switch (-rc) {
+	case EMFILE:
+		if (getrlimit(RLIMIT_NOFILE, &lim) == 0)
+			snprintf(emfile, sizeof(emfile),
+				 "too many open files for this process (ulimit -n is %llu): raise "
+				 "it or use fewer threads",
+				 (unsigned long long)lim.rlim_cur);
+		else
+			snprintf(emfile, sizeof(emfile), "too many open files for this process: "
+							 "raise ulimit -n or use fewer threads");
+		return emfile;
+	case ENFILE:
+		return "the system's file table is full (fs.file-max): close files elsewhere or "
+		       "use fewer threads";
+	case ENOMEM:
+		return "out of memory: use fewer threads or a smaller buffer";
+	case EAGAIN:
+		return "a resource limit was reached (processes, locked memory: ulimit -u, -l)";
+	}
+	return NULL;
+}
+
 /* A repetition's result, checked, shown and recorded. */
 static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, struct mmp_rep *rep,
 		  const struct mmp_run_info *info)
@@ -156,6 +192,14 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 	rep->index = rep->warmup ? step->round : step->round - c->cs->warmup;
 	rep->round = step->round;
 	rep->position = step->position;
+	const char *advice = resource_advice(rep->probe_rc);
+	if (advice) {
+		char msg[MMP_ERROR_MSG_MAX];
+		snprintf(msg, sizeof(msg), "the probe failed (%s): %s", strerror(-rep->probe_rc),
+			 advice);
+		fail_run(c, k, msg);
+		return 0;
+	}
 	if (rep->probe_rc || !rep->result_ok) {
 		clear_progress(s);
 		mmp_result_label(res, &res->run[i], label, sizeof(label));
@@ -210,6 +254,20 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 		if (c->dead[k])
 			continue;
 		int e = mmp_runner_rep(runner, k, &rep, &info, &err);
+		if (e == -ESTALE) {
+			/* The data changed under the run: nothing after this would
+			 * measure what the reference says it reads.  What was
+			 * measured before stays, as after a Ctrl-C. */
+			char label[320];
+			c->out->changed = c->out->failed = 1;
+			clear_progress(c->s);
+			fprintf(stderr, "mmprof: error: %s: %s\n",
+				mmp_result_label(&c->out->res, &c->out->res.run[c->cs->runs[k]],
+						 label, sizeof(label)),
+				err.msg);
+			rc = e;
+			break;
+		}
 		if (e) {
 			fail_run(c, k, err.msg);
 			continue;
@@ -295,7 +353,9 @@ out:
 	for (size_t k = 0; k < n; k++)
 		if (!c->dead || !c->dead[k])
 			mmp_results_finish(&c->out->res, c->cs->runs[k],
-					   rc == -EINTR ? MMP_RUN_INTERRUPTED : MMP_RUN_DONE, NULL);
+					   rc == -EINTR || rc == -ESTALE ? MMP_RUN_INTERRUPTED
+									 : MMP_RUN_DONE,
+					   NULL);
 	mmp_runner_close(runner);
 	free(c->items);
 	free(c->refs);
@@ -303,27 +363,33 @@ out:
 	return rc;
 }
 
-/* The companions of NAME.csv, from the results computed once. */
-static void write_companions(const struct mmp_session *s, struct mmp_session_out *out)
+/* The companions of NAME.csv, from the results computed once, then
+ * NAME.csv itself: renamed into place last, so that it replaces an
+ * earlier run's set only once this run's is complete. */
+static void write_results(const struct mmp_session *s, struct mmp_session_out *out)
 {
 	struct mmp_error err = { 0 };
 	int wrote = 0;
-	if (mmp_attribution_csv(out->attribution_path, &out->res, out->meta.run_id, &wrote, &err)) {
+	if (out->rows &&
+	    mmp_attribution_csv(s->files, &out->res, out->meta.run_id, &wrote, &err)) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
 		out->failed = 1;
 	}
 	out->wrote_attribution = wrote;
-	if (mmp_answers_csv(out->answers_path, &out->res, out->meta.run_id, &wrote, &err)) {
+	wrote = 0;
+	if (out->rows && mmp_answers_csv(s->files, &out->res, out->meta.run_id, &wrote, &err)) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
 		out->failed = 1;
 	}
 	out->wrote_answers = wrote;
-	(void)s;
+	if (mmp_csv_commit(&out->csv, &err)) {
+		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		out->failed = 1;
+	}
 }
 
 int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 {
-	struct mmp_csv csv;
 	struct mmp_error err = { 0 };
 	struct mmp_eventplan *ep = &out->ep;
 	char msg[512];
@@ -333,10 +399,10 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 	memset(out, 0, sizeof(*out));
 	out->files = (struct mmp_datafiles){ .dir = mmp_data_dir(), .stop = s->stop };
 	mmp_meta_collect(&out->meta);
-	mmp_sibling_path(s->csv_path, ".threads.csv", out->threads_path, sizeof(out->threads_path));
-	mmp_sibling_path(s->csv_path, ".attribution.csv", out->attribution_path,
-			 sizeof(out->attribution_path));
-	mmp_sibling_path(s->csv_path, ".answers.csv", out->answers_path, sizeof(out->answers_path));
+	mmp_outset_path(s->files, MMP_OUT_THREADS, out->threads_path, sizeof(out->threads_path));
+	mmp_outset_path(s->files, MMP_OUT_ATTRIBUTION, out->attribution_path,
+			sizeof(out->attribution_path));
+	mmp_outset_path(s->files, MMP_OUT_ANSWERS, out->answers_path, sizeof(out->answers_path));
 	if (mmp_results_init(&out->res, s->plan)) {
 		fprintf(stderr, "mmprof: error: out of memory\n");
 		return -ENOMEM;
@@ -348,14 +414,14 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 	}
 	if (!s->quiet)
 		mmp_eventplan_notes(ep, stderr);
-	rc = mmp_csv_open(&csv, s->csv_path, &out->meta, s->plan, ep->names, ep->nnames,
-			  s->per_thread ? out->threads_path : NULL, &err);
+	rc = mmp_csv_open(&out->csv, s->files, &out->meta, s->plan, ep->names, ep->nnames,
+			  s->per_thread, &err);
 	if (rc) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
 		return rc;
 	}
 	for (size_t set = 0; set < s->plan->nsets; set++) {
-		struct set_ctx c = { .s = s, .out = out, .csv = &csv, .ep = ep, .set = set,
+		struct set_ctx c = { .s = s, .out = out, .csv = &out->csv, .ep = ep, .set = set,
 				     .cs = &s->plan->sets[set] };
 		if (*s->stop) {
 			rc = -EINTR;
@@ -367,7 +433,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 	}
 	clear_progress(s);
 	out->interrupted = rc == -EINTR;
-	if (rc && rc != -EINTR) {
+	if (rc && rc != -EINTR && rc != -ESTALE) {
 		fprintf(stderr, "mmprof: error: %s\n", strerror(-rc));
 		out->failed = 1;
 	}
@@ -375,11 +441,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 		fprintf(stderr, "mmprof: error: out of memory\n");
 		out->failed = 1;
 	}
-	write_companions(s, out);
-	if (mmp_csv_close(&csv, &err)) {
-		fprintf(stderr, "mmprof: error: %s\n", err.msg);
-		out->failed = 1;
-	}
+	write_results(s, out);
 	out->seconds = (double)(mmp_now_ns() - t0) / 1e9;
 	return 0;
 }

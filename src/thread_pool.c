@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,50 @@ static void sample_read(const struct mmp_worker *w, uint64_t *cpu, uint64_t *wai
 	*nivcsw = getrusage(RUSAGE_THREAD, &ru) == 0 ? (uint64_t)ru.ru_nivcsw : 0;
 }
 
+/* A data file that shrinks while it is mapped turns the probe's next load
+ * past the new end into SIGBUS, which would end the process with nothing
+ * said and no results written.  Each worker runs its probe under a jump
+ * point; the handler returns there and the repetition reports -EFAULT
+ * (the runner then finds out what changed).  A SIGBUS outside a probe is
+ * not ours to hide: it is raised again with the default action. */
+static _Thread_local sigjmp_buf *bus_jump;
+
+static void on_sigbus(int sig)
+{
+	if (bus_jump)
+		siglongjmp(*bus_jump, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_sigbus(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+static void guard_sigbus(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, install_sigbus);
+}
+
+/* The probe over this thread's slice; -EFAULT when its mapping shrank. */
+static int run_guarded(struct mmp_worker *w)
+{
+	sigjmp_buf here;
+	int rc;
+	if (sigsetjmp(here, 1) == 0) {
+		bus_jump = &here;
+		rc = w->pool->probe->run(&w->slice);
+	} else {
+		rc = -EFAULT;
+	}
+	bus_jump = NULL;
+	return rc;
+}
+
 static void *worker_main(void *arg)
 {
 	struct mmp_worker *w = arg;
@@ -99,6 +144,12 @@ static void *worker_main(void *arg)
 	if (abort)
 		return NULL;
 
+	/* Created with every signal blocked (they are the main thread's); a
+	 * synchronous SIGBUS must reach this thread's handler. */
+	sigset_t bus;
+	sigemptyset(&bus);
+	sigaddset(&bus, SIGBUS);
+	pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
 	worker_setup(w);
 	pthread_barrier_wait(&pool->ready);
 	for (;;) {
@@ -122,7 +173,7 @@ static void *worker_main(void *arg)
 		if (w->counts)
 			mmp_counters_enable(&w->counters);
 		w->t_start = mmp_now_ns();
-		w->rc = pool->probe->run(&w->slice);
+		w->rc = run_guarded(w);
 		w->t_end = mmp_now_ns();
 		if (w->counts) {
 			mmp_counters_disable(&w->counters);
@@ -171,6 +222,7 @@ int mmp_pool_create(struct mmp_thread_pool *pool, const struct mmp_probe *probe,
 	sigset_t all, old;
 
 	memset(pool, 0, sizeof(*pool));
+	guard_sigbus();
 	pool->probe = probe;
 	pool->topo = topo;
 	pool->events = events;

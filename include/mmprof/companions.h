@@ -1,18 +1,23 @@
-/* The files beside NAME.csv, written from the results computed once:
+/* The files beside NAME.csv, written from the results computed once,
+ * through the result set (outfile.h) and committed at once, before
+ * NAME.csv (whose commit removes an earlier run's companions this run did
+ * not write):
  *
  *   NAME.attribution.csv  one row per job point with controls and cause
  *   NAME.answers.csv      one row per answer (answers.h)
  *
- * Each is written only when it has rows; *wrote says whether it was. */
+ * Each is written only when it has rows and NAME.csv can have companions
+ * (not a device); *wrote says whether it was. */
 #ifndef MMPROF_COMPANIONS_H
 #define MMPROF_COMPANIONS_H
 
 #include "mmprof/error.h"
+#include "mmprof/outfile.h"
 #include "mmprof/result.h"
 
-int mmp_attribution_csv(const char *path, const struct mmp_results *res, const char *run_id,
-			int *wrote, struct mmp_error *err);
-int mmp_answers_csv(const char *path, const struct mmp_results *res, const char *run_id,
+int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_results *res,
+			const char *run_id, int *wrote, struct mmp_error *err);
+int mmp_answers_csv(struct mmp_outset *set, const struct mmp_results *res, const char *run_id,
 		    int *wrote, struct mmp_error *err);
 
 /* Column names and meanings, for --list-columns. */

@@ -11,9 +11,11 @@
 #include <stdio.h>
 
 #include "mmprof/config.h"
+#include "mmprof/csv.h"
 #include "mmprof/datafile.h"
 #include "mmprof/eventplan.h"
 #include "mmprof/meta.h"
+#include "mmprof/outfile.h"
 #include "mmprof/plan.h"
 #include "mmprof/result.h"
 #include "mmprof/topology.h"
@@ -22,7 +24,7 @@ struct mmp_session {
 	struct mmp_config *cfg;
 	const struct mmp_plan *plan;
 	struct mmp_topology *topo;
-	const char *csv_path;
+	struct mmp_outset *files; /* NAME.csv and its companions, opened and locked */
 	int quiet;      /* no warnings or notes on stderr (errors stay) */
 	int progress;   /* a progress line on stderr (a TTY) */
 	int per_thread; /* also write NAME.threads.csv */
@@ -31,12 +33,14 @@ struct mmp_session {
 
 struct mmp_session_out {
 	struct mmp_meta meta;
+	struct mmp_csv csv; /* open while the run lasts (csv.f set): main's rescue */
 	struct mmp_results res;
 	struct mmp_datafiles files;
 	struct mmp_eventplan ep; /* the results' event sets point into it */
 	unsigned long rows;
 	int interrupted; /* stopped by a signal: rows measured so far are kept */
 	int failed;      /* a run could not be carried out, or a file not written */
+	int changed;     /* a data file changed under the run: it stopped there */
 	int wrong;       /* a result differed from the reference */
 	double seconds;
 	char threads_path[4096];

@@ -49,7 +49,8 @@ check "--dry-run writes no CSV" test ! -e "$TMP/dry.csv"
 
 run_mmprof --config configs/byte_8t.ini --topology
 check "--topology prints the machine" grep -q "^machine: " <<<"$out"
-check "--topology prints placements" grep -q "\[dotnet_like\] accessor_byte threads=8 access=1 placement=compact: PUs" <<<"$out"
+check "--topology prints placements" grep -q "\[dotnet_like\] accessor_byte threads=8 access=1 placement=compact: (oversubscribed)" <<<"$out"
+check "--topology: each thread's PU, node and L3" grep -Eq "^    t0 PU 0 \(node 0, L3 0\)  t1 PU 1 \(node 0, L3 0\)  t2 PU 0" <<<"$out"
 
 # A synthetic two-socket machine through hwloc's own environment variable.
 out=$(HWLOC_SYNTHETIC="pack:2 core:2 pu:2" "$MMPROF" --config configs/byte_8t.ini --topology 2>&1)

@@ -35,7 +35,7 @@ rm -f "$TMP/sparse.bin"
 # Creation: Ctrl-C stops it, nothing under the real name, no temporary.
 printf '[j]\nprobe = limit\nsize = 1G\nseed = 77\nrepeat = 1\nwarmup = 0\nevents = none\n' \
 	>"$TMP/big.ini"
-target=$("$MMPROF" --config "$TMP/big.ini" --dry-run | sed -n 's/^    data //p')
+target=$("$MMPROF" --config "$TMP/big.ini" --dry-run | sed -n 's/^ *data //p')
 "$MMPROF" --config "$TMP/big.ini" --csv "$TMP/big.csv" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 for _ in $(seq 100); do
@@ -54,7 +54,7 @@ check "Ctrl-C during creation: no temporary left" bash -c '! compgen -G "$1.tmp.
 # created it and the marker could describe the file that lost the race).
 printf '[j]\nprobe = limit\nsize = 48M\nseed = 78\nrepeat = 1\nwarmup = 0\nevents = none\n' \
 	>"$TMP/race.ini"
-target=$("$MMPROF" --config "$TMP/race.ini" --dry-run | sed -n 's/^    data //p')
+target=$("$MMPROF" --config "$TMP/race.ini" --dry-run | sed -n 's/^ *data //p')
 created=0 failed=0
 for round in 1 2 3; do
 	rm -f "$target" "$target.mmprof"
@@ -77,7 +77,7 @@ rm -f "$target" "$target.mmprof"
 # it (its PID is gone) and creates the file.
 printf '[j]\nprobe = limit\nsize = 64K\nseed = 79\nrepeat = 1\nwarmup = 0\nevents = none\n' \
 	>"$TMP/left.ini"
-target=$("$MMPROF" --config "$TMP/left.ini" --dry-run | sed -n 's/^    data //p')
+target=$("$MMPROF" --config "$TMP/left.ini" --dry-run | sed -n 's/^ *data //p')
 mkdir -p "$(dirname "$target")"
 sleep 0 & dead=$!
 wait "$dead"

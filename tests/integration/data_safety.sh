@@ -8,10 +8,10 @@ check "dry-run names the data file" test -n "$target"
 mkdir -p "$(dirname "$target")"
 echo "someone else's file" >"$target"
 run_mmprof --config "$TMP/d.ini" --csv "$TMP/d.csv"
-check "foreign file: exit 1" test "$rc" -eq 1
+check "foreign file: exit 2, before anything runs" test "$rc" -eq 2
 check "foreign file: refusal names the file" grep -q "$target exists but mmprof did not create it" <<<"$err"
 check "foreign file: untouched" test "$(cat "$target")" = "someone else's file"
-check "foreign file: table says FAILED" grep -q "FAILED" <<<"$out"
+check "foreign file: no CSV written" test ! -e "$TMP/d.csv"
 
 rm -f "$target"
 run_mmprof --config "$TMP/d.ini" --csv "$TMP/d.csv"
@@ -34,6 +34,6 @@ check "user file: two zeros found" test "$(csv_col "$TMP/u.csv" result)" = 2
 check "user file: no marker written" test ! -e "$TMP/mine.bin.mmprof"
 printf '[j]\nprobe = mmap_byte\nfile = %s\nsize = 1M\n' "$TMP/mine.bin" >"$TMP/u2.ini"
 run_mmprof --config "$TMP/u2.ini" --csv "$TMP/u2.csv"
-check "user file with another size: exit 1" test "$rc" -eq 1
+check "user file with another size: exit 2, before anything runs" test "$rc" -eq 2
 check "user file with another size: untouched" test "$(stat -c %s "$TMP/mine.bin")" -eq 8
 done_testing

@@ -6,10 +6,13 @@ printf '[j]\nprobe = accessor_byte\nsize = 2M\nrepeat = 1000\nwarmup = 0\n' >"$T
 csv=$TMP/long.csv
 "$MMPROF" --config "$TMP/long.ini" --csv "$csv" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
+# Rows go to a temporary beside the CSV until the run ends.
+tmp=$TMP/.long.csv.tmp.$pid
 for _ in $(seq 200); do
-	[ -f "$csv" ] && [ "$(wc -l <"$csv")" -ge 3 ] && break
+	[ -f "$tmp" ] && [ "$(wc -l <"$tmp")" -ge 3 ] && break
 	sleep 0.05
 done
+check "rows are written to a temporary while the run lasts" test -f "$tmp" -a ! -e "$csv"
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -20,4 +23,34 @@ check "stopped early" test "$rows" -lt 1000
 check "says the rows are kept" grep -q "interrupted: the $rows row(s) measured so far are in $csv" "$TMP/err"
 check "table printed for what ran" grep -q "(partial)" "$TMP/out"
 check "last row complete" test "$(tail -1 "$csv" | awk -F, '{print NF}')" -eq "$(head -1 "$csv" | awk -F, '{print NF}')"
+check "the temporary became the CSV" test ! -e "$tmp"
+
+# A second Ctrl-C abandons the repetition but keeps the rows measured.
+"$MMPROF" --config "$TMP/long.ini" --csv "$TMP/twice.csv" >"$TMP/out2" 2>"$TMP/err2" &
+pid=$!
+tmp=$TMP/.twice.csv.tmp.$pid
+for _ in $(seq 200); do
+	[ -f "$tmp" ] && [ "$(wc -l <"$tmp")" -ge 3 ] && break
+	sleep 0.05
+done
+kill -INT "$pid"
+sleep 0.05
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "second Ctrl-C: exit 130" test "$rc" -eq 130
+check "second Ctrl-C: the rows are in the CSV" test "$(wc -l <"$TMP/twice.csv" 2>/dev/null || echo 0)" -ge 3
+
+# SIGHUP (the terminal went away) is handled like SIGTERM and Ctrl-C.
+"$MMPROF" --config "$TMP/long.ini" --csv "$TMP/hup.csv" >/dev/null 2>&1 &
+pid=$!
+tmp=$TMP/.hup.csv.tmp.$pid
+for _ in $(seq 200); do
+	[ -f "$tmp" ] && [ "$(wc -l <"$tmp")" -ge 3 ] && break
+	sleep 0.05
+done
+kill -HUP "$pid"
+wait "$pid"
+rc=$?
+check "SIGHUP: exit 130, rows kept" test "$rc" -eq 130 -a "$(wc -l <"$TMP/hup.csv" 2>/dev/null || echo 0)" -ge 3
 done_testing

@@ -12,7 +12,7 @@ printf '[j]\nprobe = limit\nsize = 64K\nseed = 5\nrepeat = 2\nwarmup = 0\nthread
 	>"$TMP/c.ini"
 run_mmprof --config "$TMP/c.ini" --csv "$TMP/first.csv"
 check "a first run: exit 0" test "$rc" -eq 0
-data=$("$MMPROF" --config "$TMP/c.ini" --dry-run | sed -n 's/^    data //p')
+data=$("$MMPROF" --config "$TMP/c.ini" --dry-run | sed -n 's/^ *data //p')
 sum=$(md5sum <"$data")
 
 for victim in "$data" "$data.mmprof" "$TMP/c.ini"; do

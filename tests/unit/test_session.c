@@ -71,7 +71,9 @@ static void test_broken_probe_is_caught(void **state)
 	/* table = both: one file, so the two methods are one comparison set. */
 	assert_int_equal(plan.nsets, 1);
 
-	struct mmp_session s = { .cfg = &cfg, .plan = &plan, .topo = topo, .csv_path = csv,
+	struct mmp_outset files;
+	assert_int_equal(mmp_outset_open(&files, csv, NULL, 0, &e), 0);
+	struct mmp_session s = { .cfg = &cfg, .plan = &plan, .topo = topo, .files = &files,
 				 .stop = &stop };
 	struct mmp_session_out so;
 
@@ -135,6 +137,7 @@ static void test_broken_probe_is_caught(void **state)
 	free(e2);
 	free(c);
 	mmp_session_out_free(&so);
+	mmp_outset_close(&files);
 	mmp_topology_free(topo);
 	mmp_plan_free(&plan);
 	mmp_sweep_free(&sweep);
