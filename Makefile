@@ -100,9 +100,10 @@ check: $(BIN) unit-tests
 
 # Performance claims are ratios measured side by side in one run, here,
 # never timed assertions in the tests.
-bench: $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead
+bench: $(BIN) $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead
 	$(BUILD)/bench/probe_speed; a=$$?; $(BUILD)/bench/counter_overhead; b=$$?; \
-	[ $$a -eq 0 ] && [ $$b -eq 0 ]
+	bench/agreement.sh; c=$$?; \
+	[ $$a -eq 0 ] && [ $$b -eq 0 ] && [ $$c -eq 0 ]
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -86,6 +86,7 @@ void mmp_results_start(struct mmp_results *res, size_t run, const struct mmp_dat
 	r->data = data;
 	r->events = events;
 	r->bytes = r->planned->end ? r->planned->end : data->size;
+	r->state = MMP_RUN_RUNNING;
 }
 
 static int grow(struct mmp_run_result *r, size_t need)
@@ -150,7 +151,8 @@ void mmp_results_finish(struct mmp_results *res, size_t run, enum mmp_run_state 
 
 int mmp_result_has_data(const struct mmp_run_result *r)
 {
-	return r->n > 0 && (r->state == MMP_RUN_DONE || r->state == MMP_RUN_INTERRUPTED);
+	return r->n > 0 && (r->state == MMP_RUN_RUNNING || r->state == MMP_RUN_DONE ||
+			    r->state == MMP_RUN_INTERRUPTED);
 }
 
 size_t mmp_results_rounds(const struct mmp_run_result *const *runs, size_t n, unsigned *rounds,

@@ -26,6 +26,7 @@
 
 enum mmp_run_state {
 	MMP_RUN_PENDING,     /* not reached (interrupted before it) */
+	MMP_RUN_RUNNING,     /* its set is running: rounds so far (repeat = auto looks) */
 	MMP_RUN_DONE,        /* every round ran */
 	MMP_RUN_FAILED,      /* could not be carried out: see error */
 	MMP_RUN_INTERRUPTED, /* some rounds ran */
@@ -90,7 +91,8 @@ size_t mmp_results_rounds(const struct mmp_run_result *const *runs, size_t n, un
 void mmp_results_ratio(const struct mmp_run_result *a, const struct mmp_run_result *b,
 		       struct mmp_interval *out, int *disturbed);
 
-/* Has recorded repetitions to report (done, or interrupted after some). */
+/* Has recorded repetitions to report (running, done, or interrupted after
+ * some). */
 int mmp_result_has_data(const struct mmp_run_result *r);
 /* Median of one event role over a run's rounds (summing events that share
  * the role); 0 and no value when none was counted. */
