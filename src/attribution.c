@@ -6,25 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/metrics.h"
 #include "mmprof/probe.h"
 #include "mmprof/result.h"
 
 #define MAX_ROUNDS 4096
-
-static int metric(const struct mmp_run_result *r, const struct mmp_evidence_def *d, double *out)
-{
-	double v, per;
-	if (!mmp_result_metric(r, d->role, &v))
-		return 0;
-	if (d->per_role) {
-		if (!mmp_result_metric(r, d->per_role, &per) || per <= 0)
-			return 0;
-		*out = v / per;
-		return 1;
-	}
-	*out = d->per_bytes > 0 ? v / ((double)r->bytes / d->per_bytes) : v;
-	return 1;
-}
 
 static void find_evidence(struct mmp_cause *c)
 {
@@ -32,11 +18,13 @@ static void find_evidence(struct mmp_cause *c)
 	size_t used = 0;
 	if (!c->control || c->interacting || !c->control->nevidence)
 		return;
-	e->metric = c->control->evidence[0].metric;
+	e->metric = mmp_metric_find(c->control->evidence[0].metric)->head;
 	for (size_t i = 0; i < c->control->nevidence; i++) {
 		const struct mmp_evidence_def *d = &c->control->evidence[i];
-		if (metric(c->before, d, &e->before) && metric(c->after, d, &e->after)) {
-			e->metric = d->metric;
+		const struct mmp_metric *m = mmp_metric_find(d->metric);
+		if (mmp_result_metric_median(c->before, m, &e->before) &&
+		    mmp_result_metric_median(c->after, m, &e->after)) {
+			e->metric = m->head;
 			e->counted = 1;
 			return;
 		}

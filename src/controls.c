@@ -218,25 +218,24 @@ static const char *fix_limit(const char *d)
 }
 
 static const struct mmp_evidence_def ev_switches[] = {
-	{ "context switches/run", MMP_ROLE_CONTEXT_SWITCHES, 0, 0, "context-switches" },
+	{ "context_switches", "context-switches" },
 };
 static const struct mmp_evidence_def ev_faults[] = {
-	{ "faults/MiB", MMP_ROLE_PAGE_FAULTS, 0, 1 << 20, "page-faults" },
-	{ "minor faults/MiB", MMP_ROLE_MINOR_FAULTS, 0, 1 << 20, "minor-faults" },
+	{ "faults_per_mib", "page-faults" },
 };
 static const struct mmp_evidence_def ev_sharing[] = {
-	{ "contention/KiB", MMP_ROLE_CONTENTION, 0, 1024, "the contention preset (HITM)" },
-	{ "cycles/instruction", MMP_ROLE_CYCLES, MMP_ROLE_INSTRUCTIONS, 0, "cycles, instructions" },
+	{ "contention_per_kib", "the contention preset (HITM)" },
+	{ "ipc", "cycles, instructions" },
 };
 static const struct mmp_evidence_def ev_per_call[] = {
-	{ "instructions/byte", MMP_ROLE_INSTRUCTIONS, 0, 1, "instructions" },
-	{ "syscalls/MiB", MMP_ROLE_SYSCALLS, 0, 1 << 20, "raw_syscalls:sys_enter" },
+	{ "instructions_per_byte", "instructions" },
+	{ "syscalls_per_mib", "raw_syscalls:sys_enter" },
 };
 static const struct mmp_evidence_def ev_scaling[] = {
-	{ "migrations/run", MMP_ROLE_MIGRATIONS, 0, 0, "cpu-migrations" },
+	{ "migrations", "cpu-migrations" },
 };
 static const struct mmp_evidence_def ev_loop[] = {
-	{ "instructions/byte", MMP_ROLE_INSTRUCTIONS, 0, 1, "instructions" },
+	{ "instructions_per_byte", "instructions" },
 };
 #define EV(a) a, sizeof(a) / sizeof(a[0])
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "mmprof/metrics.h"
 #include "mmprof/paths.h"
 #include "mmprof/probe.h"
 
@@ -329,24 +330,44 @@ static const struct column columns[] = {
 };
 
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
-#define EVENTS_AFTER "result_ok"
+/* The derived metrics (metrics.h) come right after this column. */
+#define METRICS_AFTER "result_ok"
 
 /* NAME.threads.csv (--per-thread): one row per thread of every row above. */
 static const struct column thread_columns[] = {
-	{ "schema_version", col_schema, NULL }, { "run_id", col_run_id, NULL },
-	{ "job", col_job, NULL },		{ "probe", col_probe, NULL },
-	{ "kernel", col_kernel, NULL },		{ "threads", col_threads, NULL },
-	{ "access", col_access, NULL },		{ "buffer", col_buffer, NULL },
-	{ "refcount", col_refcount, NULL },	{ "tally", col_tally, NULL },
-	{ "placement", col_placement, NULL },	{ "control", col_control, NULL },
-	{ "run", col_run, NULL },		{ "rep", col_rep, NULL },
-	{ "thread", col_thread, NULL },
-	{ "pu_planned", col_thread_pu_planned, NULL },
-	{ "pu_seen", col_thread_pu_seen, NULL },
-	{ "allowed", col_thread_allowed, NULL },
-	{ "thread_ns", col_thread_ns, NULL },
+	{ "schema_version", col_schema, "version of this column layout" },
+	{ "run_id", col_run_id, "the mmprof invocation (as in NAME.csv)" },
+	{ "job", col_job, "the config section" },
+	{ "probe", col_probe, "access path" },
+	{ "threads", col_threads, "threads of the run" },
+	{ "control", col_control, "controls applied (empty: the job point itself)" },
+	{ "run", col_run, "the run (NAME.csv's run)" },
+	{ "rep", col_rep, "recorded repetition (NAME.csv's rep)" },
+	{ "thread", col_thread, "the thread, from 0" },
+	{ "pu_planned", col_thread_pu_planned, "the PU it was planned on" },
+	{ "pu_seen", col_thread_pu_seen, "the PU it found itself on after binding" },
+	{ "allowed", col_thread_allowed, "the PUs it was allowed on (sched_getaffinity)" },
+	{ "thread_ns", col_thread_ns, "its own time, start of its slice to its end" },
 };
 #define NTHREAD_COLUMNS (sizeof(thread_columns) / sizeof(thread_columns[0]))
+
+/* NAME.events.csv: every count of every repetition, long format, so that
+ * NAME.csv has the same columns whatever a config counts and any event a
+ * PMU offers fits. */
+static const struct column event_columns[] = {
+	{ "schema_version", NULL, "version of this column layout" },
+	{ "run_id", NULL, "the mmprof invocation (as in NAME.csv)" },
+	{ "run", NULL, "the run (NAME.csv's run)" },
+	{ "rep", NULL, "recorded repetition (NAME.csv's rep)" },
+	{ "thread", NULL, "empty: the sum over the run's threads; else the thread (--per-thread)" },
+	{ "event", NULL, "the event as the config names it" },
+	{ "value", NULL, "the count, scaled by enabled/running when multiplexed; empty unless counted" },
+	{ "raw", NULL, "the count as read" },
+	{ "enabled_ns", NULL, "time the event was enabled" },
+	{ "running_ns", NULL, "time it was on a counter" },
+	{ "state", NULL, "counted, scaled, not counted, not supported or denied" },
+};
+#define NEVENT_COLUMNS (sizeof(event_columns) / sizeof(event_columns[0]))
 
 void mmp_csv_field(FILE *f, const char *value, int last)
 {
@@ -364,75 +385,97 @@ void mmp_csv_field(FILE *f, const char *value, int last)
 	fputc(last ? '\n' : ',', f);
 }
 
-static void event_headers(const struct mmp_csv *csv, FILE *f, int last)
+static void header(FILE *f, const struct column *cols, size_t n)
 {
-	char name[MMP_EVENT_NAME_MAX + 16];
-	for (size_t e = 0; e < csv->nevents; e++) {
-		mmp_csv_field(f, csv->events[e], 0);
-		snprintf(name, sizeof(name), "%s_run_ratio", csv->events[e]);
-		mmp_csv_field(f, name, last && e + 1 == csv->nevents);
+	for (size_t i = 0; i < n; i++)
+		mmp_csv_field(f, cols[i].name, i + 1 == n);
+}
+
+/* The main header: the columns, the metrics after result_ok. */
+static void main_header(FILE *f)
+{
+	size_t nm;
+	const struct mmp_metric *m = mmp_metrics(&nm);
+	for (size_t i = 0; i < NCOLUMNS; i++) {
+		mmp_csv_field(f, columns[i].name, i + 1 == NCOLUMNS);
+		for (size_t k = 0; strcmp(columns[i].name, METRICS_AFTER) == 0 && k < nm; k++)
+			mmp_csv_field(f, m[k].column, 0);
 	}
 }
 
-/* One event's two cells from a count: empty unless it was counted. */
-static void event_cells(const struct mmp_csv *csv, FILE *f, const struct mmp_run_info *info,
-			const struct mmp_count *counts, int last)
+static void metric_cells(FILE *f, const struct mmp_run_info *info, const struct mmp_rep *rep)
 {
-	char v[64], q[32];
-	for (size_t e = 0; e < csv->nevents; e++) {
-		const struct mmp_count *c = NULL;
-		for (size_t i = 0; info->events && i < info->events->n; i++)
-			if (strcmp(info->events->ev[i].name, csv->events[e]) == 0)
-				c = &counts[i];
-		v[0] = q[0] = '\0';
-		if (c && mmp_count_valid(c)) {
-			if (c->state == MMP_COUNT_SCALED)
-				snprintf(v, sizeof(v), "%.0f", c->value);
-			else
-				snprintf(v, sizeof(v), "%" PRIu64, c->raw);
-			snprintf(q, sizeof(q), "%.4f", mmp_count_ratio(c));
-		}
+	size_t nm;
+	const struct mmp_metric *m = mmp_metrics(&nm);
+	char v[64];
+	for (size_t k = 0; k < nm; k++) {
+		double x;
+		v[0] = '\0';
+		if (mmp_metric_of_rep(&m[k], info->events, rep->counts, rep->bytes, &x))
+			snprintf(v, sizeof(v), "%.6g", x);
 		mmp_csv_field(f, v, 0);
-		mmp_csv_field(f, q, last && e + 1 == csv->nevents);
+	}
+}
+
+static void event_rows(struct mmp_csv *csv, const struct mmp_run_info *info,
+		       const struct mmp_rep *rep, const struct mmp_count *counts, long thread)
+{
+	char v[NEVENT_COLUMNS][MMP_EVENT_NAME_MAX + 8];
+	for (size_t i = 0; i < info->events->n; i++) {
+		const struct mmp_count *c = &counts[i];
+		memset(v, 0, sizeof(v));
+		snprintf(v[0], sizeof(v[0]), "%d", MMP_CSV_SCHEMA_VERSION);
+		snprintf(v[1], sizeof(v[1]), "%s", csv->meta->run_id);
+		snprintf(v[2], sizeof(v[2]), "%zu", info->run->index + 1);
+		snprintf(v[3], sizeof(v[3]), "%u", rep->index);
+		if (thread >= 0)
+			snprintf(v[4], sizeof(v[4]), "%ld", thread);
+		snprintf(v[5], sizeof(v[5]), "%s", info->events->ev[i].name);
+		if (mmp_count_valid(c)) {
+			snprintf(v[6], sizeof(v[6]), "%.0f", c->value);
+			snprintf(v[7], sizeof(v[7]), "%" PRIu64, c->raw);
+			snprintf(v[8], sizeof(v[8]), "%" PRIu64, c->enabled);
+			snprintf(v[9], sizeof(v[9]), "%" PRIu64, c->running);
+		}
+		snprintf(v[10], sizeof(v[10]), "%s", mmp_count_state_name(c->state));
+		for (size_t k = 0; k < NEVENT_COLUMNS; k++)
+			mmp_csv_field(csv->ef, v[k], k + 1 == NEVENT_COLUMNS);
 	}
 }
 
 int mmp_csv_open(struct mmp_csv *csv, struct mmp_outset *set, const struct mmp_meta *meta,
-		 const struct mmp_plan *plan, const char *const *events, size_t nevents,
-		 int per_thread, struct mmp_error *err)
+		 const struct mmp_plan *plan, int counts, int per_thread, struct mmp_error *err)
 {
 	int rc;
 
 	memset(csv, 0, sizeof(*csv));
 	csv->meta = meta;
 	csv->plan = plan;
-	csv->events = events;
-	csv->nevents = nevents;
 	rc = mmp_outfile_open(set, MMP_OUT_CSV, &csv->out, err);
 	if (rc)
 		return rc;
 	csv->f = csv->out.f;
 	if (per_thread && mmp_outset_has_companions(set)) {
 		rc = mmp_outfile_open(set, MMP_OUT_THREADS, &csv->threads, err);
-		if (rc) {
-			mmp_outfile_abandon(&csv->out);
-			return rc;
-		}
+		if (rc)
+			goto fail;
 		csv->tf = csv->threads.f;
+		header(csv->tf, thread_columns, NTHREAD_COLUMNS);
 	}
-	for (size_t i = 0; i < NCOLUMNS; i++) {
-		mmp_csv_field(csv->f, columns[i].name, i + 1 == NCOLUMNS);
-		if (strcmp(columns[i].name, EVENTS_AFTER) == 0)
-			event_headers(csv, csv->f, 0);
+	csv->per_thread_events = per_thread;
+	if (counts && mmp_outset_has_companions(set)) {
+		rc = mmp_outfile_open(set, MMP_OUT_EVENTS, &csv->events, err);
+		if (rc)
+			goto fail;
+		csv->ef = csv->events.f;
+		header(csv->ef, event_columns, NEVENT_COLUMNS);
 	}
-	for (size_t i = 0; csv->tf && i < NTHREAD_COLUMNS; i++)
-		mmp_csv_field(csv->tf, thread_columns[i].name,
-			      i + 1 == NTHREAD_COLUMNS && nevents == 0);
+	main_header(csv->f);
+	return mmp_outfile_flush(&csv->out, err);
+fail:
 	if (csv->tf)
-		event_headers(csv, csv->tf, 1);
-	rc = mmp_outfile_flush(&csv->out, err);
-	if (!rc && csv->tf)
-		rc = mmp_outfile_flush(&csv->threads, err);
+		mmp_outfile_abandon(&csv->threads);
+	mmp_outfile_abandon(&csv->out);
 	return rc;
 }
 
@@ -441,30 +484,33 @@ int mmp_csv_row(struct mmp_csv *csv, const struct mmp_run_info *info,
 {
 	struct row r = { info, rep, csv->meta, &csv->plan->runs[info->run->index], csv->plan, 0 };
 	char buf[4096];
+	int rc;
 
 	for (size_t i = 0; i < NCOLUMNS; i++) {
 		buf[0] = '\0';
 		columns[i].fn(&r, buf, sizeof(buf));
 		mmp_csv_field(csv->f, buf, i + 1 == NCOLUMNS);
-		if (strcmp(columns[i].name, EVENTS_AFTER) == 0)
-			event_cells(csv, csv->f, info, rep->counts, 0);
+		if (strcmp(columns[i].name, METRICS_AFTER) == 0)
+			metric_cells(csv->f, info, rep);
 	}
-	int rc = mmp_outfile_flush(&csv->out, err);
+	rc = mmp_outfile_flush(&csv->out, err);
 	if (rc)
 		return rc;
 	csv->rows++;
-	if (!csv->tf)
-		return 0;
-	size_t nev = info->events ? info->events->n : 0;
-	for (r.thread = 0; r.thread < info->plan->nthreads; r.thread++) {
+	for (r.thread = 0; csv->tf && r.thread < info->plan->nthreads; r.thread++)
 		for (size_t i = 0; i < NTHREAD_COLUMNS; i++) {
 			buf[0] = '\0';
 			thread_columns[i].fn(&r, buf, sizeof(buf));
-			mmp_csv_field(csv->tf, buf, i + 1 == NTHREAD_COLUMNS && csv->nevents == 0);
+			mmp_csv_field(csv->tf, buf, i + 1 == NTHREAD_COLUMNS);
 		}
-		event_cells(csv, csv->tf, info, rep->thread_counts + r.thread * nev, 1);
-	}
-	return mmp_outfile_flush(&csv->threads, err);
+	if (csv->tf && (rc = mmp_outfile_flush(&csv->threads, err)))
+		return rc;
+	if (!csv->ef || !info->events || !info->events->n)
+		return 0;
+	event_rows(csv, info, rep, rep->counts, -1);
+	for (unsigned t = 0; csv->per_thread_events && t < info->plan->nthreads; t++)
+		event_rows(csv, info, rep, rep->thread_counts + (size_t)t * info->events->n, t);
+	return mmp_outfile_flush(&csv->events, err);
 }
 
 int mmp_csv_commit(struct mmp_csv *csv, struct mmp_error *err)
@@ -474,34 +520,54 @@ int mmp_csv_commit(struct mmp_csv *csv, struct mmp_error *err)
 		/* Nothing measured: the previous files stay as they were. */
 		if (csv->tf)
 			mmp_outfile_abandon(&csv->threads);
+		if (csv->ef)
+			mmp_outfile_abandon(&csv->events);
 		mmp_outfile_abandon(&csv->out);
 	} else {
 		if (csv->tf)
 			rc = mmp_outfile_commit(&csv->threads, err);
+		if (csv->ef) {
+			int r = mmp_outfile_commit(&csv->events, rc ? NULL : err);
+			rc = rc ? rc : r;
+		}
 		int r = mmp_outfile_commit(&csv->out, rc ? NULL : err);
 		rc = rc ? rc : r;
 	}
-	csv->f = csv->tf = NULL;
+	csv->f = csv->tf = csv->ef = NULL;
 	return rc;
+}
+
+static void print_table(FILE *out, const char *file, const struct column *cols, size_t n,
+			int markdown, int metrics_after)
+{
+	size_t nm;
+	const struct mmp_metric *m = mmp_metrics(&nm);
+	if (file && markdown)
+		fprintf(out, "\n`%s`:\n\n", file);
+	else if (file)
+		fprintf(out, "\n%s:\n", file);
+	if (markdown)
+		fprintf(out, "| column | meaning |\n|---|---|\n");
+	for (size_t i = 0; i < n; i++) {
+		if (markdown)
+			fprintf(out, "| `%s` | %s |\n", cols[i].name, cols[i].help);
+		else
+			fprintf(out, "%s%-18s %s\n", file ? "  " : "", cols[i].name, cols[i].help);
+		for (size_t k = 0; metrics_after && strcmp(cols[i].name, METRICS_AFTER) == 0 && k < nm;
+		     k++) {
+			if (markdown)
+				fprintf(out, "| `%s` | %s; empty when not counted |\n", m[k].column,
+					m[k].help);
+			else
+				fprintf(out, "%-18s %s; empty when not counted\n", m[k].column,
+					m[k].help);
+		}
+	}
 }
 
 void mmp_csv_print_columns(FILE *out, int markdown)
 {
-	static const struct column events[] = {
-		{ "EVENT", NULL, "one per counted event: the sum over threads (scaled when "
-				 "multiplexed); empty when not counted, never 0" },
-		{ "EVENT_run_ratio", NULL, "time on a counter / time enabled, summed over "
-					   "threads; empty when not counted" },
-	};
-	if (markdown)
-		fprintf(out, "| column | meaning |\n|---|---|\n");
-	for (size_t i = 0; i < NCOLUMNS; i++) {
-		for (int e = 0; e < (strcmp(columns[i].name, EVENTS_AFTER) == 0 ? 3 : 1); e++) {
-			const struct column *c = e ? &events[e - 1] : &columns[i];
-			if (markdown)
-				fprintf(out, "| `%s` | %s |\n", c->name, c->help);
-			else
-				fprintf(out, "%-16s %s\n", c->name, c->help);
-		}
-	}
+	print_table(out, NULL, columns, NCOLUMNS, markdown, 1);
+	print_table(out, "NAME.events.csv", event_columns, NEVENT_COLUMNS, markdown, 0);
+	print_table(out, "NAME.threads.csv", thread_columns, NTHREAD_COLUMNS, markdown, 0);
 }

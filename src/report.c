@@ -7,18 +7,8 @@
 #include <string.h>
 
 #include "mmprof/probe.h"
+#include "mmprof/grid.h"
 #include "mmprof/units.h"
-
-#define CELL 64
-#define MAX_COLS 28
-
-/* Keys shown as a column only when their value differs between rows. */
-static const enum mmp_key_id varying_keys[] = {
-	MMP_KEY_FILE,	   MMP_KEY_SIZE,     MMP_KEY_FILL,   MMP_KEY_SEED,
-	MMP_KEY_KERNEL,	   MMP_KEY_BUFFER,   MMP_KEY_REFCOUNT, MMP_KEY_TALLY,
-	MMP_KEY_PLACEMENT, MMP_KEY_PREFAULT, MMP_KEY_ADVICE,   MMP_KEY_CACHE,
-};
-#define NVARYING (sizeof(varying_keys) / sizeof(varying_keys[0]))
 
 const char *mmp_format_interval(const struct mmp_interval *iv, const char *unit, char *buf,
 				size_t len)
@@ -50,113 +40,64 @@ static double ns_per_byte(const struct mmp_run_result *r)
 	return r->st.median / (double)r->bytes;
 }
 
-struct table {
-	size_t ncols, nrows;
-	const char *head[MAX_COLS];
-	int right[MAX_COLS];
-	char (*cell)[MAX_COLS][CELL];
-};
-
-static void add_col(struct table *t, const char *head, int right)
+static void fill_row(char (*c)[MMP_GRID_CELL], const struct mmp_results *res,
+		     const struct mmp_run_result *r)
 {
-	t->head[t->ncols] = head;
-	t->right[t->ncols] = right;
-	t->ncols++;
-}
-
-static void fill_row(struct table *t, size_t row, const struct mmp_run_result *r, const int *show)
-{
-	char(*c)[CELL] = t->cell[row];
-	size_t col = 0;
-
-	snprintf(c[col++], CELL, "%s", r->run->job->name);
-	snprintf(c[col++], CELL, "%s", r->run->p.probe->name);
-	for (size_t k = 0; k < NVARYING; k++)
-		if (show[k])
-			mmp_run_format(r->run, varying_keys[k], c[col++], CELL);
-	snprintf(c[col++], CELL, "%u%s", r->run->p.threads, r->planned->pins.oversubscribed ? "!" : "");
-	if (r->access)
-		snprintf(c[col++], CELL, "%" PRIu64, r->access);
-	else
-		snprintf(c[col++], CELL, "-");
+	size_t col = mmp_grid_key_cells(c, res, r);
 	if (!mmp_result_has_data(r)) {
-		for (int i = 0; i < 9; i++)
-			snprintf(c[col++], CELL, "-");
-		snprintf(c[col++], CELL, "%s", r->state == MMP_RUN_FAILED ? "FAILED" : "not run");
+		for (int i = 0; i < 10; i++)
+			snprintf(c[col++], MMP_GRID_CELL, "-");
+		snprintf(c[col++], MMP_GRID_CELL, "%s", r->state == MMP_RUN_FAILED ? "FAILED" : "not run");
 		return;
 	}
-	snprintf(c[col++], CELL, "%zu", r->n);
-	snprintf(c[col++], CELL, "%.3f", r->st.median / 1e6);
-	snprintf(c[col++], CELL, "%.3f", r->st.mean / 1e6);
-	snprintf(c[col++], CELL, "%.3f", r->st.min / 1e6);
-	snprintf(c[col++], CELL, "%.1f%%", r->st.cv * 100);
-	snprintf(c[col++], CELL, "%.3f", ns_per_byte(r));
-	snprintf(c[col++], CELL, "%.2f", (double)r->bytes / r->st.median);
+	snprintf(c[col++], MMP_GRID_CELL, "%zu", r->n);
+	snprintf(c[col++], MMP_GRID_CELL, "%.3f", r->st.median / 1e6);
+	snprintf(c[col++], MMP_GRID_CELL, "%.3f", r->st.mean / 1e6);
+	snprintf(c[col++], MMP_GRID_CELL, "%.3f", r->st.min / 1e6);
+	snprintf(c[col++], MMP_GRID_CELL, "%.1f%%", r->st.cv * 100);
+	snprintf(c[col++], MMP_GRID_CELL, "%.3f", ns_per_byte(r));
+	snprintf(c[col++], MMP_GRID_CELL, "%.2f", (double)r->bytes / r->st.median);
 	if (r->limit && r->x_limit.n)
-		mmp_format_interval(&r->x_limit, "x", c[col++], CELL);
+		mmp_format_interval(&r->x_limit, "x", c[col++], MMP_GRID_CELL);
 	else
-		snprintf(c[col++], CELL, "-");
+		snprintf(c[col++], MMP_GRID_CELL, "-");
 	if (r->ndisturbed)
-		snprintf(c[col++], CELL, "%u of %zu", r->ndisturbed, r->n);
+		snprintf(c[col++], MMP_GRID_CELL, "%u of %zu", r->ndisturbed, r->n);
 	else
-		snprintf(c[col++], CELL, "-");
-	snprintf(c[col++], CELL, "%s%s", r->results_ok ? "ok" : "WRONG",
+		snprintf(c[col++], MMP_GRID_CELL, "-");
+	snprintf(c[col++], MMP_GRID_CELL, "%s%s", r->results_ok ? "ok" : "WRONG",
 		 r->state == MMP_RUN_INTERRUPTED ? " (partial)" : "");
 }
 
 void mmp_report_table(FILE *out, const struct mmp_results *res)
 {
 	const struct mmp_plan *plan = res->plan;
-	struct table t = { 0 };
-	int show[NVARYING] = { 0 };
-	size_t width[MAX_COLS] = { 0 };
+	struct mmp_grid t = { 0 };
 	int over = 0, disturbed = 0;
 
-	for (size_t k = 0; k < NVARYING; k++)
-		show[k] = (res->varying & MMP_KEY_BIT(varying_keys[k])) != 0;
-	add_col(&t, "job", 0);
-	add_col(&t, "probe", 0);
-	for (size_t k = 0; k < NVARYING; k++)
-		if (show[k])
-			add_col(&t, mmp_keys[varying_keys[k]].name, 0);
-	add_col(&t, "threads", 1);
-	add_col(&t, "access", 1);
-	add_col(&t, "rounds", 1);
-	add_col(&t, "median ms", 1);
-	add_col(&t, "mean ms", 1);
-	add_col(&t, "min ms", 1);
-	add_col(&t, "cv", 1);
-	add_col(&t, "ns/byte", 1);
-	add_col(&t, "GB/s", 1);
-	add_col(&t, "x limit [95% CI]", 1);
-	add_col(&t, "disturbed", 1);
-	add_col(&t, "result", 0);
-
-	t.cell = calloc(plan->npoints ? plan->npoints : 1, sizeof(*t.cell));
-	if (!t.cell)
-		return;
+	mmp_grid_key_columns(&t, res);
+	mmp_grid_column(&t, "rounds", 1);
+	mmp_grid_column(&t, "median ms", 1);
+	mmp_grid_column(&t, "mean ms", 1);
+	mmp_grid_column(&t, "min ms", 1);
+	mmp_grid_column(&t, "cv", 1);
+	mmp_grid_column(&t, "ns/byte", 1);
+	mmp_grid_column(&t, "GB/s", 1);
+	mmp_grid_column(&t, "x limit [95% CI]", 1);
+	mmp_grid_column(&t, "disturbed", 1);
+	mmp_grid_column(&t, "result", 0);
 	for (size_t i = 0; i < plan->nruns; i++) {
 		const struct mmp_run_result *r = &res->run[i];
 		if (!mmp_planned_is_point(r->planned))
 			continue;
-		fill_row(&t, t.nrows++, r, show);
+		char(*row)[MMP_GRID_CELL] = mmp_grid_row(&t);
+		if (!row)
+			break;
+		fill_row(row, res, r);
 		over |= r->planned->pins.oversubscribed;
 		disturbed |= r->ndisturbed > 0;
 	}
-	for (size_t c = 0; c < t.ncols; c++) {
-		width[c] = strlen(t.head[c]);
-		for (size_t i = 0; i < t.nrows; i++)
-			if (strlen(t.cell[i][c]) > width[c])
-				width[c] = strlen(t.cell[i][c]);
-	}
-	for (size_t c = 0; c < t.ncols; c++)
-		fprintf(out, "%s%*s%s", c ? "  " : "", t.right[c] ? (int)width[c] : -(int)width[c],
-			t.head[c], c + 1 == t.ncols ? "\n" : "");
-	for (size_t i = 0; i < t.nrows; i++)
-		for (size_t c = 0; c < t.ncols; c++)
-			fprintf(out, "%s%*s%s", c ? "  " : "",
-				t.right[c] ? (int)width[c] : -(int)width[c], t.cell[i][c],
-				c + 1 == t.ncols ? "\n" : "");
+	mmp_grid_print(&t, out);
 	if (over)
 		fprintf(out, "! oversubscribed: more threads than PUs in the placement; "
 			     "threads take turns on a PU\n");
@@ -165,7 +106,7 @@ void mmp_report_table(FILE *out, const struct mmp_results *res)
 			     "undisturbed (the CSV's disturbed_why says how); comparisons leave "
 			     "them out when %d others remain\n",
 			MMP_MIN_CLEAN_ROUNDS);
-	free(t.cell);
+	mmp_grid_free(&t);
 }
 
 static int same_pair(const struct mmp_answer *x, const struct mmp_answer *y)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mmprof/events.h"
+#include "mmprof/metrics.h"
 #include "mmprof/probe.h"
 #include "mmprof/report.h"
 #include "mmprof/units.h"
@@ -25,11 +26,17 @@ static void label(const struct mmp_run_result *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", method);
 }
 
-static void per_mib(const struct mmp_run_result *r, int role, char *buf, size_t len)
+/* A per-MiB metric, or for a file under a MiB the count per run. */
+static void rate(const struct mmp_run_result *r, const char *column, char *buf, size_t len)
 {
+	struct mmp_metric m = *mmp_metric_find(column);
 	double v;
-	if (mmp_result_has_data(r) && mmp_result_metric(r, role, &v))
-		snprintf(buf, len, "%.1f", v / ((double)r->bytes / (1 << 20)));
+	if (r->bytes < (1u << 20)) {
+		m.per_bytes = 0;
+		m.format = "%.0f";
+	}
+	if (mmp_result_has_data(r) && mmp_result_metric_median(r, &m, &v))
+		snprintf(buf, len, m.format, v);
 	else
 		snprintf(buf, len, "-");
 }
@@ -63,8 +70,10 @@ static void one_size(FILE *out, const struct mmp_results *res, size_t set)
 		label(col[c], head[c], sizeof(head[c]));
 		fprintf(out, "  %12s", head[c]);
 	}
-	static const char *const rows[] = { "Average", "Standard deviation", "syscalls/MiB",
-					     "faults/MiB" };
+	int small = col[0]->bytes < (1u << 20);
+	const char *const rows[] = { "Average", "Standard deviation",
+				     small ? "syscalls/run" : "syscalls/MiB",
+				     small ? "faults/run" : "faults/MiB" };
 	for (size_t row = 0; row < 4; row++) {
 		fprintf(out, "\n%-*s", (int)width, rows[row]);
 		for (size_t c = 0; c < ncol; c++) {
@@ -78,8 +87,8 @@ static void one_size(FILE *out, const struct mmp_results *res, size_t set)
 			else if (row == 1)
 				snprintf(cell, sizeof(cell), "%.4f", r->st.stddev / 1e6);
 			else
-				per_mib(r, row == 2 ? MMP_ROLE_SYSCALLS : MMP_ROLE_PAGE_FAULTS, cell,
-					sizeof(cell));
+				rate(r, row == 2 ? "syscalls_per_mib" : "faults_per_mib", cell,
+				     sizeof(cell));
 			fprintf(out, "  %12s", cell);
 		}
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/metrics.h"
 #include "mmprof/probe.h"
 
 /* Keys shown in labels and tables when their value differs between job
@@ -198,30 +199,49 @@ void mmp_results_ratio(const struct mmp_run_result *a, const struct mmp_run_resu
 	mmp_interval_ratio(x, y, m, out);
 }
 
-int mmp_result_metric(const struct mmp_run_result *r, int role, double *out)
+/* One round's sum of a role's events, for mmp_metric_eval. */
+struct round_roles {
+	const struct mmp_run_result *r;
+	size_t round;
+};
+
+static int round_role(int role, double *v, void *arg)
 {
+	const struct round_roles *rr = arg;
+	const struct mmp_run_result *r = rr->r;
 	size_t nev = r->events ? r->events->n : 0;
 	int found = 0;
-	*out = 0;
-	for (size_t i = 0; i < nev && r->n; i++) {
+	*v = 0;
+	for (size_t i = 0; i < nev; i++) {
 		if ((int)r->events->ev[i].role != role)
 			continue;
 		if (!r->ev_ok[i])
-			return 0; /* one of its events was not counted: no sum */
-		double *v = malloc(r->n * sizeof(*v));
-		struct mmp_stats st;
-		if (!v)
 			return 0;
-		for (size_t k = 0; k < r->n; k++)
-			v[k] = r->ev_values[k * nev + i];
-		int rc = mmp_stats_compute(v, r->n, &st);
-		free(v);
-		if (rc)
-			return 0;
-		*out += st.median;
+		*v += r->ev_values[rr->round * nev + i];
 		found = 1;
 	}
 	return found;
+}
+
+int mmp_result_metric_median(const struct mmp_run_result *r, const struct mmp_metric *m,
+			     double *out)
+{
+	double *v = malloc((r->n ? r->n : 1) * sizeof(*v));
+	size_t n = 0;
+	struct mmp_stats st;
+	*out = 0;
+	if (!v)
+		return 0;
+	for (size_t k = 0; k < r->n; k++) {
+		struct round_roles rr = { r, k };
+		if (mmp_metric_eval(m, round_role, &rr, r->bytes, &v[n]))
+			n++;
+	}
+	int ok = n == r->n && n && mmp_stats_compute(v, n, &st) == 0;
+	if (ok)
+		*out = st.median;
+	free(v);
+	return ok;
 }
 
 const char *mmp_result_access(const struct mmp_run_result *r, char *buf, size_t len)

@@ -414,8 +414,8 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 	}
 	if (!s->quiet)
 		mmp_eventplan_notes(ep, stderr);
-	rc = mmp_csv_open(&out->csv, s->files, &out->meta, s->plan, ep->names, ep->nnames,
-			  s->per_thread, &err);
+	rc = mmp_csv_open(&out->csv, s->files, &out->meta, s->plan, ep->nnames > 0, s->per_thread,
+			  &err);
 	if (rc) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
 		return rc;

@@ -42,12 +42,10 @@ struct mmp_rung {
 	unsigned added;           /* the control this rung adds: 0 for the job */
 };
 
-/* One piece of counter evidence a cause may have: a metric on both sides
- * of its control. */
+/* One piece of counter evidence a cause may have: a derived metric
+ * (metrics.h) on both sides of its control. */
 struct mmp_evidence_def {
-	const char *metric;  /* "faults/MiB" */
-	int role, per_role;  /* enum mmp_event_role; per_role: a ratio of two roles */
-	double per_bytes;    /* 1: per byte, 1024: per KiB, 2^20: per MiB, 0: per run */
+	const char *metric;  /* its CSV column: "faults_per_mib" */
 	const char *events;  /* what to count to have it */
 };
 

@@ -1,6 +1,8 @@
 /* The tidy CSV: one row per run and recorded repetition, header first,
  * every row flushed as it is written so an interrupted sweep keeps what it
- * measured.  The column list is one table in csv.c (mmp_csv_columns).
+ * measured.  Its columns are the same for every config (one table in
+ * csv.c, the derived metrics from metrics.h); the raw counts, whatever
+ * events a config names, go to NAME.events.csv in long format.
  * The files are written through the result set (outfile.h): to a
  * temporary, renamed into place by mmp_csv_commit. */
 #ifndef MMPROF_CSV_H
@@ -19,20 +21,19 @@
 struct mmp_csv {
 	struct mmp_outfile out;     /* NAME.csv */
 	struct mmp_outfile threads; /* NAME.threads.csv, with --per-thread */
-	FILE *f, *tf;               /* their streams; tf NULL without --per-thread */
+	struct mmp_outfile events;  /* NAME.events.csv, when anything is counted */
+	FILE *f, *tf, *ef;          /* their streams; NULL for a file not written */
+	int per_thread_events;      /* events.csv also has each thread's counts */
 	const struct mmp_meta *meta;
 	const struct mmp_plan *plan;
-	const char *const *events; /* counter columns: every event of the plan */
-	size_t nevents;
 	unsigned long rows;
 };
 
-/* events: the union of every run's event names, in order (a run that does
- * not count one leaves its cells empty).  per_thread: also NAME.threads.csv
- * (not when NAME.csv is a device: it has no companions). */
+/* counts: some run counts events (NAME.events.csv); per_thread: also
+ * NAME.threads.csv and each thread's counts (no companions when NAME.csv is
+ * a device). */
 int mmp_csv_open(struct mmp_csv *csv, struct mmp_outset *set, const struct mmp_meta *meta,
-		 const struct mmp_plan *plan, const char *const *events, size_t nevents,
-		 int per_thread, struct mmp_error *err);
+		 const struct mmp_plan *plan, int counts, int per_thread, struct mmp_error *err);
 int mmp_csv_row(struct mmp_csv *csv, const struct mmp_run_info *info,
 		const struct mmp_rep *rep, struct mmp_error *err);
 /* Rename the files into place (the per-thread file first: committing
@@ -40,8 +41,8 @@ int mmp_csv_row(struct mmp_csv *csv, const struct mmp_run_info *info,
  * written, leave the previous files as they were. */
 int mmp_csv_commit(struct mmp_csv *csv, struct mmp_error *err);
 
-/* The header's column names, in order, with the counter columns as
- * EVENT and EVENT_run_ratio (for README and tests). */
+/* The columns of NAME.csv (its metrics after result_ok), then of
+ * NAME.events.csv and NAME.threads.csv (for --list-columns, docs, tests). */
 void mmp_csv_print_columns(FILE *out, int markdown);
 
 /* Write one field with RFC 4180 quoting when it needs it. */

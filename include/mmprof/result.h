@@ -94,9 +94,11 @@ void mmp_results_ratio(const struct mmp_run_result *a, const struct mmp_run_resu
 /* Has recorded repetitions to report (running, done, or interrupted after
  * some). */
 int mmp_result_has_data(const struct mmp_run_result *r);
-/* Median of one event role over a run's rounds (summing events that share
- * the role); 0 and no value when none was counted. */
-int mmp_result_metric(const struct mmp_run_result *r, int role, double *out);
+/* Median over a run's rounds of a derived metric (metrics.h); 0 and no
+ * value when its events were not all counted in every round. */
+struct mmp_metric;
+int mmp_result_metric_median(const struct mmp_run_result *r, const struct mmp_metric *m,
+			     double *out);
 /* Bytes per call as text: "1024", or "whole" for whole-slice scans. */
 const char *mmp_result_access(const struct mmp_run_result *r, char *buf, size_t len);
 /* "[job] probe threads=8 access=1 tally=atomic +prefault" for messages:

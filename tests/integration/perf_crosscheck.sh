@@ -34,7 +34,7 @@ for r in 1 6; do
 done
 perf_count() { awk -F, -v e="$2" '$3 == e { print $1 }' "$1"; }
 # mmprof's sum over repetitions 1..5 of both jobs
-mine() { csv_rows "$TMP/x6.csv" rep "$1" | awk -F'|' '$1 >= 1 { s += $2 } END { print s + 0 }'; }
+mine() { csv_rows "$TMP/x6.events.csv" rep thread event value | awk -F'|' -v e="$1" '$1 >= 1 && $2 == "" && $3 == e { s += $4 } END { print s + 0 }'; }
 close_enough() { # close_enough A B: within 2% or 4 counts
 	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (a > b ? a : b) * 0.02;
 		exit !(d <= m || d <= 4) }'

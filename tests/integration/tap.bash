@@ -39,3 +39,13 @@ PY
 
 # csv_col FILE NAME: the values of one column, one per line.
 csv_col() { csv_rows "$1" "$2"; }
+
+# counts NAME.csv EVENT [COLUMN]: one event's sums over threads from
+# NAME.events.csv, one per repetition in the CSV's order (COLUMN: value by
+# default; run_ratio = running/enabled).
+counts() {
+	local events=${1%.csv}.events.csv col=${3:-value}
+	csv_rows "$events" thread event value raw enabled_ns running_ns | awk -F'|' -v e="$2" -v c="$col" '
+		$1 == "" && $2 == e { if (c == "run_ratio") print ($5 > 0 ? sprintf("%.4f", $6 / $5) : "");
+			else print $3 }'
+}

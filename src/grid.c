@@ -1,0 +1,95 @@
+/* Aligned text tables (see grid.h). */
+#include "mmprof/grid.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmprof/config.h"
+
+/* Keys shown as a column only when their value differs between job points. */
+static const enum mmp_key_id varying_keys[] = {
+	MMP_KEY_FILE,	   MMP_KEY_SIZE,     MMP_KEY_FILL,     MMP_KEY_SEED,
+	MMP_KEY_KERNEL,	   MMP_KEY_BUFFER,   MMP_KEY_REFCOUNT, MMP_KEY_TALLY,
+	MMP_KEY_PLACEMENT, MMP_KEY_PREFAULT, MMP_KEY_ADVICE,   MMP_KEY_CACHE,
+};
+#define NVARYING (sizeof(varying_keys) / sizeof(varying_keys[0]))
+
+void mmp_grid_column(struct mmp_grid *t, const char *head, int right)
+{
+	if (t->ncols == MMP_GRID_MAX_COLS)
+		return;
+	t->head[t->ncols] = head;
+	t->right[t->ncols] = right;
+	t->ncols++;
+}
+
+char (*mmp_grid_row(struct mmp_grid *t))[MMP_GRID_CELL]
+{
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 32;
+		void *grown = realloc(t->cell, cap * sizeof(*t->cell));
+		if (!grown)
+			return NULL;
+		t->cell = grown;
+		t->cap = cap;
+	}
+	memset(t->cell[t->nrows], 0, sizeof(t->cell[0]));
+	return t->cell[t->nrows++];
+}
+
+void mmp_grid_print(const struct mmp_grid *t, FILE *out)
+{
+	size_t width[MMP_GRID_MAX_COLS] = { 0 };
+	for (size_t c = 0; c < t->ncols; c++) {
+		width[c] = strlen(t->head[c]);
+		for (size_t i = 0; i < t->nrows; i++)
+			if (strlen(t->cell[i][c]) > width[c])
+				width[c] = strlen(t->cell[i][c]);
+	}
+	for (size_t c = 0; c < t->ncols; c++)
+		fprintf(out, "%s%*s%s", c ? "  " : "", t->right[c] ? (int)width[c] : -(int)width[c],
+			t->head[c], c + 1 == t->ncols ? "\n" : "");
+	for (size_t i = 0; i < t->nrows; i++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			/* No trailing blanks: the last column is not padded. */
+			int w = c + 1 == t->ncols && !t->right[c] ? 0 : (int)width[c];
+			fprintf(out, "%s%*s%s", c ? "  " : "", t->right[c] ? w : -w, t->cell[i][c],
+				c + 1 == t->ncols ? "\n" : "");
+		}
+}
+
+void mmp_grid_free(struct mmp_grid *t)
+{
+	free(t->cell);
+	memset(t, 0, sizeof(*t));
+}
+
+void mmp_grid_key_columns(struct mmp_grid *t, const struct mmp_results *res)
+{
+	mmp_grid_column(t, "job", 0);
+	mmp_grid_column(t, "probe", 0);
+	for (size_t k = 0; k < NVARYING; k++)
+		if (res->varying & MMP_KEY_BIT(varying_keys[k]))
+			mmp_grid_column(t, mmp_keys[varying_keys[k]].name, 0);
+	mmp_grid_column(t, "threads", 1);
+	mmp_grid_column(t, "access", 1);
+}
+
+size_t mmp_grid_key_cells(char (*row)[MMP_GRID_CELL], const struct mmp_results *res,
+			   const struct mmp_run_result *r)
+{
+	size_t col = 0;
+	snprintf(row[col++], MMP_GRID_CELL, "%s", r->run->job->name);
+	snprintf(row[col++], MMP_GRID_CELL, "%s", r->run->p.probe->name);
+	for (size_t k = 0; k < NVARYING; k++)
+		if (res->varying & MMP_KEY_BIT(varying_keys[k]))
+			mmp_run_format(r->run, varying_keys[k], row[col++], MMP_GRID_CELL);
+	snprintf(row[col++], MMP_GRID_CELL, "%u%s", r->run->p.threads,
+		 r->planned->pins.oversubscribed ? "!" : "");
+	if (r->access)
+		snprintf(row[col++], MMP_GRID_CELL, "%" PRIu64, r->access);
+	else
+		snprintf(row[col++], MMP_GRID_CELL, "-");
+	return col;
+}
