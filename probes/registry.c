@@ -30,6 +30,9 @@ const struct mmp_probe *mmp_probe_find(const char *name)
 
 int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key)
 {
+	/* A copy of the data in anonymous memory replaces a mapping. */
+	if (key == MMP_KEY_DATA || key == MMP_KEY_HUGEPAGES)
+		return (probe->needs & MMP_NEEDS_MAP) != 0;
 	if (!(MMP_PROBE_SPECIFIC_KEYS & MMP_KEY_BIT(key)))
 		return 1;
 	return (probe->uses & MMP_KEY_BIT(key)) != 0;

@@ -22,6 +22,7 @@ struct view_state {
 	_Atomic int64_t *words;
 	unsigned nwords;
 	int private_words;
+	int own_words; /* allocated here, not by the runner's env->alloc */
 };
 
 int mmp_view_setup(const struct mmp_probe_env *env, void **priv)
@@ -31,7 +32,10 @@ int mmp_view_setup(const struct mmp_probe_env *env, void **priv)
 		return -ENOMEM;
 	st->private_words = env->params->refcount == MMP_REFCOUNT_PRIVATE;
 	st->nwords = 1 + (st->private_words ? env->nthreads : 0);
-	st->words = aligned_alloc(LINE, (size_t)st->nwords * LINE);
+	/* The handle's words live where the run binds its shared state. */
+	st->own_words = !env->alloc;
+	st->words = env->alloc ? env->alloc(env->alloc_ctx, (size_t)st->nwords * LINE)
+			       : aligned_alloc(LINE, (size_t)st->nwords * LINE);
 	if (!st->words) {
 		free(st);
 		return -ENOMEM;
@@ -63,7 +67,8 @@ void mmp_view_teardown(void *priv)
 	struct view_state *st = priv;
 	if (!st)
 		return;
-	free((void *)st->words);
+	if (st->own_words)
+		free((void *)st->words);
 	free(st);
 }
 

@@ -356,6 +356,15 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 					"system calls",
 					run.p.probe->name);
 		}
+		/* Page-cache pages are the kernel's: only a copy can be put on huge pages. */
+		if (run.p.hugepages && run.p.data == MMP_DATA_PAGECACHE &&
+		    (run.applies & MMP_KEY_BIT(MMP_KEY_HUGEPAGES)) &&
+		    !(reported & MMP_KEY_BIT(MMP_KEY_HUGEPAGES))) {
+			reported |= MMP_KEY_BIT(MMP_KEY_HUGEPAGES);
+			mmp_config_diag(cfg, run.line[MMP_KEY_HUGEPAGES], from[MMP_KEY_HUGEPAGES],
+					"hugepages = yes needs data = anon: the page cache "
+					"backs a mapped file with small pages");
+		}
 		if (run.p.size && run.p.threads > run.p.size &&
 		    !(reported & MMP_KEY_BIT(MMP_KEY_THREADS))) {
 			reported |= MMP_KEY_BIT(MMP_KEY_THREADS);

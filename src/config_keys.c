@@ -15,6 +15,7 @@
 
 #include "mmprof/controls.h"
 #include "mmprof/events.h"
+#include "mmprof/memory.h"
 #include "mmprof/probe.h"
 #include "mmprof/suggest.h"
 #include "mmprof/topology.h"
@@ -27,6 +28,8 @@ const char *const mmp_tally_names[] = { "atomic", "packed", "padded", "local", N
 const char *const mmp_cache_names[] = { "warm", "drop", "drop-all", NULL };
 const char *const mmp_table_names[] = { "runs", "sizes", "both", NULL };
 const char *const mmp_order_names[] = { "interleaved", "sequential", NULL };
+const char *const mmp_data_names[] = { "pagecache", "anon", NULL };
+static const char *const bind_names[] = { "strict", "best-effort", NULL };
 const char *const mmp_advice_names[] = { "normal", "sequential", "random", "willneed",
 					 "hugepage", NULL };
 
@@ -101,6 +104,31 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.name = "placement", .id = MMP_KEY_PLACEMENT, .type = MMP_T_PLACEMENT,
 		FIELD(placement), .def = "compact", .group = "where",
 		.help = "where threads run (pus:0-3,8 names PUs; see README, Placement)",
+	},
+	[MMP_KEY_MEMBIND] = {
+		.name = "membind", .id = MMP_KEY_MEMBIND, .type = MMP_T_MEMBIND, FIELD(membind),
+		.def = "firsttouch", .group = "where",
+		.help = "where the run's memory lives: its shared state, its buffers and (data "
+			"= anon) its data: firsttouch, local (each thread's node), node:N, "
+			"interleave, interleave:LIST",
+	},
+	[MMP_KEY_BIND] = {
+		.name = "bind", .id = MMP_KEY_BIND, .type = MMP_T_ENUM, FIELD(bind),
+		.def = "strict", .values = bind_names, .group = "where",
+		.help = "membind that cannot be had: an error (strict), or the kernel's "
+			"preference and a note (best-effort)",
+	},
+	[MMP_KEY_DATA] = {
+		.name = "data", .id = MMP_KEY_DATA, .type = MMP_T_ENUM, FIELD(data),
+		.def = "pagecache", .values = mmp_data_names, .group = "where",
+		.help = "mapping probes read the file's page-cache pages (where the kernel put "
+			"them), or a copy in anonymous memory bound as membind says",
+	},
+	[MMP_KEY_HUGEPAGES] = {
+		.name = "hugepages", .id = MMP_KEY_HUGEPAGES, .type = MMP_T_BOOL,
+		FIELD(hugepages), .def = "no", .group = "where",
+		.help = "data = anon: back the copy with huge pages (reserved ones if there are "
+			"enough, else transparent ones; the CSV says how much it got)",
 	},
 	[MMP_KEY_PREFAULT] = {
 		.name = "prefault", .id = MMP_KEY_PREFAULT, .type = MMP_T_BOOL,
@@ -446,6 +474,8 @@ int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *
 		return parse_number(key, text, dst, err, errlen);
 	case MMP_T_PERCENT:
 		return parse_percent(key, text, dst, err, errlen);
+	case MMP_T_MEMBIND:
+		return mmp_membind_parse(text, dst, err, errlen);
 	case MMP_T_SECONDS:
 		return parse_seconds(key, text, dst, err, errlen);
 	case MMP_T_STRING:
@@ -497,6 +527,9 @@ const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf
 		break;
 	case MMP_T_PERCENT:
 		snprintf(buf, len, "%g%%", *(const double *)src * 100);
+		break;
+	case MMP_T_MEMBIND:
+		snprintf(buf, len, "%s", ((const struct mmp_membind *)src)->spec);
 		break;
 	case MMP_T_SECONDS:
 		snprintf(buf, len, "%gs", *(const double *)src);
@@ -570,10 +603,13 @@ int mmp_key_split(const struct mmp_key *key, const char *text, char ***items)
 		char *item = trimmed_copy(p, end);
 		if (!item)
 			goto nomem;
-		/* "pus:0-3,8", "numa:0,2": a placement's list goes on after
-		 * its comma while the next piece is a number or a range. */
-		if (key->type == MMP_T_PLACEMENT && n > 0 &&
-		    mmp_placement_list_continues(out[n - 1], item)) {
+		/* "pus:0-3,8", "numa:0,2", "interleave:0,2": a placement's or
+		 * a policy's list goes on after its comma while the next piece
+		 * is a number or a range. */
+		if (n > 0 && ((key->type == MMP_T_PLACEMENT &&
+			       mmp_placement_list_continues(out[n - 1], item)) ||
+			      (key->type == MMP_T_MEMBIND &&
+			       mmp_membind_list_continues(out[n - 1], item)))) {
 			size_t la = strlen(out[n - 1]), lb = strlen(item);
 			char *joined = realloc(out[n - 1], la + lb + 2);
 			if (!joined) {
@@ -676,6 +712,9 @@ static void limits_text(const struct mmp_key *k, char *buf, size_t len)
 	case MMP_T_SECONDS:
 		snprintf(buf, len, "%llus to %llus", (unsigned long long)k->min,
 			 (unsigned long long)k->max);
+		break;
+	case MMP_T_MEMBIND:
+		snprintf(buf, len, "firsttouch, local, node:N, interleave[:LIST]");
 		break;
 	}
 }

@@ -43,6 +43,71 @@ KEY_COLUMN(col_seed, MMP_KEY_SEED)
 KEY_COLUMN(col_prefault, MMP_KEY_PREFAULT)
 KEY_COLUMN(col_advice, MMP_KEY_ADVICE)
 KEY_COLUMN(col_cache, MMP_KEY_CACHE)
+KEY_COLUMN(col_membind, MMP_KEY_MEMBIND)
+KEY_COLUMN(col_bind, MMP_KEY_BIND)
+KEY_COLUMN(col_data, MMP_KEY_DATA)
+KEY_COLUMN(col_hugepages, MMP_KEY_HUGEPAGES)
+
+/* "0:4096 1:0": pages of the data found on each node (of those examined). */
+static void col_data_nodes(const struct row *r, char *buf, size_t len)
+{
+	const struct mmp_census_record *c = r->rep->census;
+	size_t used = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; c && c->done && i < c->data.nnodes && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%u:%llu", i ? " " : "",
+					 c->data.node[i].node,
+					 (unsigned long long)c->data.node[i].pages);
+}
+
+static void col_data_examined(const struct row *r, char *buf, size_t len)
+{
+	const struct mmp_census_record *c = r->rep->census;
+	if (c && c->done && c->data.pages_total)
+		snprintf(buf, len, "%llu", (unsigned long long)c->data.pages_examined);
+}
+
+static void col_data_pages(const struct row *r, char *buf, size_t len)
+{
+	const struct mmp_census_record *c = r->rep->census;
+	if (c && c->done && c->data.pages_total)
+		snprintf(buf, len, "%llu", (unsigned long long)c->data.pages_total);
+}
+
+static void col_data_absent(const struct row *r, char *buf, size_t len)
+{
+	const struct mmp_census_record *c = r->rep->census;
+	if (c && c->done && c->data.pages_total)
+		snprintf(buf, len, "%llu", (unsigned long long)c->data.not_present);
+}
+
+static void col_state_node(const struct row *r, char *buf, size_t len)
+{
+	const struct mmp_census_record *c = r->rep->census;
+	if (c && c->done && c->state_node >= 0)
+		snprintf(buf, len, "%d", c->state_node);
+}
+
+static void col_huge_bytes(const struct row *r, char *buf, size_t len)
+{
+	const struct mmp_census_record *c = r->rep->census;
+	if (c && c->done && r->info->run->p.hugepages)
+		snprintf(buf, len, "%llu", (unsigned long long)c->huge_bytes);
+}
+
+static void col_thread_node(const struct row *r, char *buf, size_t len)
+{
+	const struct mmp_census_record *c = r->rep->census;
+	if (c && c->done && r->thread < c->nthreads && c->pu_node[r->thread] >= 0)
+		snprintf(buf, len, "%d", c->pu_node[r->thread]);
+}
+
+static void col_thread_remote(const struct row *r, char *buf, size_t len)
+{
+	const struct mmp_census_record *c = r->rep->census;
+	if (c && c->done && r->thread < c->nthreads && c->remote_share[r->thread] >= 0)
+		snprintf(buf, len, "%.4f", c->remote_share[r->thread]);
+}
 
 static void col_schema(const struct row *r, char *buf, size_t len)
 {
@@ -322,6 +387,16 @@ static const struct column columns[] = {
 	{ "prefault", col_prefault, "pages mapped before timing" },
 	{ "advice", col_advice, "madvise()/posix_fadvise() advice" },
 	{ "cache", col_cache, "page cache before each repetition: warm, drop, drop-all" },
+	{ "membind", col_membind, "where the run's memory was bound: firsttouch, local, node:N, interleave[:LIST]" },
+	{ "bind", col_bind, "strict or best-effort" },
+	{ "data", col_data, "mapping probes: pagecache (the file's pages) or anon (a bound copy)" },
+	{ "hugepages", col_hugepages, "data = anon: a copy backed by huge pages asked for" },
+	{ "huge_bytes", col_huge_bytes, "of the copy, bytes the kernel really backed with huge pages" },
+	{ "data_nodes", col_data_nodes, "pages of the data found on each NUMA node, as node:pages, of those examined (after the run's first repetition)" },
+	{ "data_pages", col_data_pages, "pages the data covers" },
+	{ "data_examined", col_data_examined, "pages examined (an even sample of at most 4096)" },
+	{ "data_absent", col_data_absent, "examined pages not in memory" },
+	{ "state_node", col_state_node, "NUMA node of the run's shared state (tally, reference count)" },
 	{ "npus", col_npus, "distinct PUs the placement offers" },
 	{ "pus_planned", col_pus_planned, "planned PU of each thread" },
 	{ "pus_seen", col_pus_seen, "PU each thread found itself on after binding" },
@@ -347,6 +422,8 @@ static const struct column thread_columns[] = {
 	{ "pu_planned", col_thread_pu_planned, "the PU it was planned on" },
 	{ "pu_seen", col_thread_pu_seen, "the PU it found itself on after binding" },
 	{ "allowed", col_thread_allowed, "the PUs it was allowed on (sched_getaffinity)" },
+	{ "pu_node", col_thread_node, "the NUMA node of its PU" },
+	{ "remote_share", col_thread_remote, "share of its slice's pages on another node than its PU's" },
 	{ "thread_ns", col_thread_ns, "its own time, start of its slice to its end" },
 };
 #define NTHREAD_COLUMNS (sizeof(thread_columns) / sizeof(thread_columns[0]))

@@ -3,6 +3,7 @@
  * strerror). Page census in memory_pages.c, huge pages in memory_huge.c. */
 #include "mmprof/memory.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
@@ -364,4 +365,10 @@ void mmp_memory_free(const struct mmp_topology *t, void *addr, size_t len)
 {
 	if (addr)
 		hwloc_free(t->topo, addr, len);
+}
+
+bool mmp_membind_list_continues(const char *prev, const char *next)
+{
+	return strncmp(prev, "interleave:", strlen("interleave:")) == 0 &&
+	       isdigit((unsigned char)next[0]);
 }

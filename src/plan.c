@@ -13,6 +13,7 @@
 
 #include "mmprof/controls.h"
 #include "mmprof/lists.h"
+#include "mmprof/memory.h"
 #include "mmprof/probe.h"
 
 static int push(struct mmp_plan *plan, size_t *cap, const struct mmp_planned *r)
@@ -64,6 +65,14 @@ static int add_point(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
 			mmp_config_diag(cfg, p.run.line[MMP_KEY_PLACEMENT],
 					diag_section(&p.run, MMP_KEY_PLACEMENT), "%s", err.msg);
 		snprintf(last, lastlen, "%s", err.msg);
+		return 0;
+	}
+	if (mmp_membind_check(&p.run.p.membind, topo, &err)) {
+		if (strcmp(err.msg, last) != 0)
+			mmp_config_diag(cfg, p.run.line[MMP_KEY_MEMBIND],
+					diag_section(&p.run, MMP_KEY_MEMBIND), "%s", err.msg);
+		snprintf(last, lastlen, "%s", err.msg);
+		mmp_pin_plan_free(&p.pins);
 		return 0;
 	}
 	rc = mmp_ladder_build(&p.run, &p.pins, topo, &ladder, &err);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "mmprof/probe.h"
+#include "mmprof/runmem.h"
 
 #define PAD_WORDS (MMP_PAD / sizeof(uint64_t))
 
@@ -23,6 +24,9 @@ struct item_state {
 	uint64_t end; /* bytes [0, end) */
 	const uint64_t *reference;
 	void *priv; /* the probe's own state (its setup hook) */
+	struct mmp_runmem mem; /* where shared state, buffers and the data copy live */
+	int mem_ok;
+	struct mmp_census_record census; /* where they were found (first repetition) */
 	/* The tally in memory, on lines of its own. */
 	_Atomic uint64_t *tally;
 	size_t tally_words;
@@ -69,7 +73,9 @@ static void item_free(struct item_state *st)
 		mmp_pool_destroy(&st->pool);
 	if (st->priv && st->item->run->p.probe->teardown)
 		st->item->run->p.probe->teardown(st->priv);
-	free((void *)st->tally);
+	if (st->mem_ok)
+		mmp_runmem_release(&st->mem); /* the tally, the probe's state, the copy */
+	mmp_census_record_free(&st->census);
 	free(st->rep.thread_ns);
 	free(st->rep.counts);
 	free(st->rep.thread_counts);
@@ -95,6 +101,48 @@ static int check_places(const struct item_state *st, struct mmp_error *err)
 	return 0;
 }
 
+/* The probe's shared state, where the run binds shared state. */
+static void *shared_alloc(void *ctx, size_t len)
+{
+	struct item_state *st = ctx;
+	struct mmp_error err = { 0 };
+	return mmp_runmem_alloc(&st->mem, len, &err);
+}
+
+struct fill_job {
+	struct item_state *st;
+	_Atomic int rc;
+};
+
+/* Each thread copies its own slice: first touch places it on its node. */
+static void fill_slice(struct mmp_worker *w, void *arg)
+{
+	struct fill_job *job = arg;
+	struct item_state *st = job->st;
+	uint64_t chunk = st->end / st->pool.n;
+	uint64_t begin = chunk * w->index;
+	uint64_t end = w->index + 1 == st->pool.n ? st->end : chunk * (w->index + 1);
+	int rc = mmp_runmem_fill(&st->mem, st->item->data->fd, begin, end);
+	if (rc)
+		atomic_store(&job->rc, rc);
+}
+
+/* data = anon: the bytes the run reads, copied once into memory bound as
+ * membind says. */
+static int copy_data(struct item_state *st, struct mmp_error *err)
+{
+	struct fill_job job = { .st = st };
+	int rc = mmp_runmem_data(&st->mem, st->end, err);
+	if (rc)
+		return rc;
+	mmp_pool_task(&st->pool, fill_slice, &job);
+	rc = atomic_load(&job.rc);
+	if (rc)
+		return mmp_error_errno(err, rc, "copying %s into anonymous memory",
+				       st->item->data->path);
+	return 0;
+}
+
 static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 		     size_t index, const struct mmp_topology *topo, struct mmp_error *err)
 {
@@ -113,31 +161,47 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 		return mmp_error_set(err, -EINVAL,
 				     "%s: %llu bytes to read, %u threads: each needs at least one",
 				     item->data->path, (unsigned long long)st->end, n);
+	rc = mmp_runmem_init(&st->mem, topo, &run->p, item->plan, err);
+	if (rc)
+		return rc;
+	st->mem_ok = 1;
 	/* The largest layout is padded histograms. */
 	st->tally_words = (size_t)n * (256 + PAD_WORDS) + PAD_WORDS;
-	st->tally = aligned_alloc(MMP_PAD, (st->tally_words * 8 + MMP_PAD - 1) / MMP_PAD * MMP_PAD);
+	st->tally = mmp_runmem_alloc(&st->mem, st->tally_words * 8, err);
+	if (!st->tally)
+		return err->code;
 	st->rep.thread_ns = calloc(n, sizeof(uint64_t));
 	st->rep.counts = calloc(nev ? nev : 1, sizeof(struct mmp_count));
 	st->rep.thread_counts = calloc(nev ? nev * n : 1, sizeof(struct mmp_count));
 	st->places = calloc(n, sizeof(*st->places));
 	st->samples = calloc(n, sizeof(*st->samples));
 	st->open_error = calloc(nev ? nev : 1, sizeof(int));
-	if (!st->tally || !st->rep.thread_ns || !st->rep.counts ||
+	if (!st->rep.thread_ns || !st->rep.counts ||
 	    !st->rep.thread_counts || !st->places || !st->samples || !st->open_error)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 
 	if (run->p.probe->setup) {
-		struct mmp_probe_env env = { .params = &run->p, .nthreads = n };
+		struct mmp_probe_env env = { .params = &run->p, .nthreads = n,
+					     .alloc = shared_alloc, .alloc_ctx = st };
 		rc = run->p.probe->setup(&env, &st->priv);
 		if (rc)
-			return mmp_error_errno(err, rc, "%s: setting up the probe's state",
-					       run->p.probe->name);
+			return err->code ? err->code
+					 : mmp_error_errno(err, rc, "%s: setting up the probe's state",
+							   run->p.probe->name);
 	}
 	rc = mmp_pool_create(&st->pool, run->p.probe, item->plan, topo, item->events,
 			     mmp_probe_buffer_bytes(run->p.probe, &run->p), err);
 	if (rc)
 		return rc;
 	st->pool_ok = 1;
+	for (unsigned t = 0; t < n && !rc; t++)
+		if (st->pool.w[t].buffer)
+			rc = mmp_runmem_place_buffer(&st->mem, st->pool.w[t].buffer,
+						     st->pool.buffer_bytes, err);
+	if (!rc && run->p.data == MMP_DATA_ANON && (run->p.probe->needs & MMP_NEEDS_MAP))
+		rc = copy_data(st, err);
+	if (rc)
+		return rc;
 	for (unsigned t = 0; t < n; t++) {
 		const struct mmp_worker *w = &st->pool.w[t];
 		if (w->setup_rc) {
@@ -305,7 +369,10 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 		rc = drop_cache(run, df, err);
 	if (rc)
 		return rc;
-	if (probe->needs & MMP_NEEDS_MAP) {
+	const int anon = st->mem.data != NULL;
+	if (anon)
+		map = st->mem.data; /* the copy, in place for every repetition */
+	else if (probe->needs & MMP_NEEDS_MAP) {
 		rc = map_file(run, df, &map, err);
 		if (rc)
 			return rc;
@@ -356,7 +423,19 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 				  : -1;
 	mmp_disturbance_judge(st->samples, pool->n, st->item->plan->npus,
 			      st->item->plan->oversubscribed, pressure, &st->rep.dist);
-	if (map)
+	/* Where the pages are, once every page has been touched: after the
+	 * first repetition (outside the timed region). */
+	if (!st->census.done) {
+		rc = mmp_runmem_census(&st->mem, map, map ? st->end : 0, st->tally, &st->census,
+				       err);
+		if (rc) {
+			if (map && !anon)
+				munmap((void *)map, df->size);
+			return rc;
+		}
+	}
+	st->rep.census = &st->census;
+	if (map && !anon)
 		munmap((void *)map, df->size);
 	/* A load past a shrunk mapping (-EFAULT from the thread pool): say
 	 * what changed. */

@@ -156,6 +156,11 @@ static void *worker_main(void *arg)
 		pthread_barrier_wait(&pool->start);
 		if (pool->quit)
 			break;
+		if (pool->task) {
+			pool->task(w, pool->task_arg);
+			pthread_barrier_wait(&pool->done);
+			continue;
+		}
 		/* A barrier wakes its sleepers one by one, and on a virtual
 		 * machine an idle vCPU takes a while to come back: threads
 		 * released together still started up to a millisecond apart.
@@ -274,6 +279,16 @@ void mmp_pool_go(struct mmp_thread_pool *pool)
 	atomic_store(&pool->arrived, 0);
 	pthread_barrier_wait(&pool->start);
 	pthread_barrier_wait(&pool->done);
+}
+
+void mmp_pool_task(struct mmp_thread_pool *pool, void (*fn)(struct mmp_worker *w, void *arg),
+		   void *arg)
+{
+	pool->task = fn;
+	pool->task_arg = arg;
+	pthread_barrier_wait(&pool->start);
+	pthread_barrier_wait(&pool->done);
+	pool->task = NULL;
 }
 
 void mmp_pool_destroy(struct mmp_thread_pool *pool)

@@ -18,41 +18,17 @@
 #include <stdint.h>
 
 #include "mmprof/error.h"
+#include "mmprof/params.h"
 #include "mmprof/topology.h"
-
-enum mmp_membind_kind {
-	/* Each page on the node of the thread that first touches it
-	 * (MPOL_LOCAL), whatever the process's own policy (numactl -m). */
-	MMP_MEMBIND_FIRSTTOUCH,
-	/* Bound to the node of the PU the calling thread is bound to: later
-	 * touches by other threads do not move it. */
-	MMP_MEMBIND_LOCAL,
-	/* node:N, bound to one node (OS index). */
-	MMP_MEMBIND_NODE,
-	/* interleave (every allowed node) or interleave:LIST, page by page
-	 * round-robin: spreads bandwidth, averages latency. */
-	MMP_MEMBIND_INTERLEAVE,
-};
-
-#define MMP_MEMBIND_SPEC_MAX 96
-
-struct mmp_membind {
-	enum mmp_membind_kind kind;
-	unsigned node;                     /* MMP_MEMBIND_NODE */
-	bool all_nodes;                    /* MMP_MEMBIND_INTERLEAVE without a list */
-	char spec[MMP_MEMBIND_SPEC_MAX];   /* as written; interleave's list is read from it */
-};
-
-/* strict: the kernel must place every page as asked (MPOL_BIND, and
- * pages already there must move) or the call fails. best-effort: the
- * kernel prefers the nodes asked (hwloc maps BIND to MPOL_PREFERRED) and a
- * binding that cannot be set at all leaves first-touch, said in the result. */
-enum mmp_bind_mode { MMP_BIND_STRICT, MMP_BIND_BEST_EFFORT };
 
 /* "firsttouch", "local", "node:N", "interleave", "interleave:LIST" (e.g.
  * interleave:0,2 or interleave:0-3); bad text gives a message with a
  * "did you mean". */
 int mmp_membind_parse(const char *text, struct mmp_membind *out, char *err, size_t errlen);
+/* Whether a comma-split config value that follows prev continues prev's
+ * node list ("interleave:0" then "2") rather than being a new policy of a
+ * sweep. */
+bool mmp_membind_list_continues(const char *prev, const char *next);
 /* "strict" or "best-effort". */
 int mmp_bind_mode_parse(const char *text, enum mmp_bind_mode *out, char *err, size_t errlen);
 const char *mmp_bind_mode_name(enum mmp_bind_mode mode);

@@ -28,6 +28,10 @@ enum mmp_key_id {
 	MMP_KEY_THREADS,
 	/* where */
 	MMP_KEY_PLACEMENT,
+	MMP_KEY_MEMBIND,
+	MMP_KEY_BIND,
+	MMP_KEY_DATA,
+	MMP_KEY_HUGEPAGES,
 	/* how */
 	MMP_KEY_PREFAULT,
 	MMP_KEY_ADVICE,
@@ -69,6 +73,41 @@ enum mmp_table {
 enum mmp_order {
 	MMP_ORDER_INTERLEAVED, /* rounds: one repetition of each run, shuffled */
 	MMP_ORDER_SEQUENTIAL,  /* every repetition of one run, then the next */
+};
+/* Memory policies (memory.h binds them), values like the placement. */
+enum mmp_membind_kind {
+	/* Each page on the node of the thread that first touches it
+	 * (MPOL_LOCAL), whatever the process's own policy (numactl -m). */
+	MMP_MEMBIND_FIRSTTOUCH,
+	/* Bound to the node of the PU the calling thread is bound to: later
+	 * touches by other threads do not move it. */
+	MMP_MEMBIND_LOCAL,
+	/* node:N, bound to one node (OS index). */
+	MMP_MEMBIND_NODE,
+	/* interleave (every allowed node) or interleave:LIST, page by page
+	 * round-robin: spreads bandwidth, averages latency. */
+	MMP_MEMBIND_INTERLEAVE,
+};
+
+#define MMP_MEMBIND_SPEC_MAX 96
+
+struct mmp_membind {
+	enum mmp_membind_kind kind;
+	unsigned node;                     /* MMP_MEMBIND_NODE */
+	bool all_nodes;                    /* MMP_MEMBIND_INTERLEAVE without a list */
+	char spec[MMP_MEMBIND_SPEC_MAX];   /* as written; interleave's list is read from it */
+};
+
+/* strict: the kernel must place every page as asked (MPOL_BIND, and
+ * pages already there must move) or the call fails. best-effort: the
+ * kernel prefers the nodes asked (hwloc maps BIND to MPOL_PREFERRED) and a
+ * binding that cannot be set at all leaves first-touch, said in the result. */
+enum mmp_bind_mode { MMP_BIND_STRICT, MMP_BIND_BEST_EFFORT };
+
+/* Where a probe that maps the file reads it from. */
+enum mmp_data {
+	MMP_DATA_PAGECACHE, /* the file's mapping: pages where the page cache put them */
+	MMP_DATA_ANON,      /* a copy in anonymous memory, bound as membind asks */
 };
 enum mmp_cache {
 	MMP_CACHE_WARM,    /* as the previous repetition left it */
@@ -123,6 +162,10 @@ struct mmp_params {
 	uint32_t threads;
 	/* where */
 	struct mmp_placement placement;
+	struct mmp_membind membind; /* where the run's memory is bound (memory.h) */
+	enum mmp_bind_mode bind;
+	enum mmp_data data;
+	bool hugepages;             /* data = anon backed by huge pages */
 	/* how */
 	bool prefault;
 	enum mmp_advice advice;
@@ -153,5 +196,6 @@ extern const char *const mmp_advice_names[];
 extern const char *const mmp_cache_names[];
 extern const char *const mmp_table_names[];
 extern const char *const mmp_order_names[];
+extern const char *const mmp_data_names[];
 
 #endif

@@ -59,10 +59,14 @@ struct mmp_slice {
 	struct mmp_sink *sink;
 };
 
-/* What a probe's setup is told about the run its state serves. */
+/* What a probe's setup is told about the run its state serves, and where
+ * to get memory for state its threads share: bound as the run's membind
+ * says (runmem.h), zeroed, freed by the runner after teardown. */
 struct mmp_probe_env {
 	const struct mmp_params *params;
 	unsigned nthreads;
+	void *(*alloc)(void *ctx, size_t len);
+	void *alloc_ctx;
 };
 
 /* Returns 0, or a negative errno when the modelled API reported an error
@@ -101,7 +105,8 @@ struct mmp_probe {
 	(MMP_KEY_BIT(MMP_KEY_ACCESS) | MMP_KEY_BIT(MMP_KEY_BUFFER) |            \
 	 MMP_KEY_BIT(MMP_KEY_REFCOUNT) |                                        \
 	 MMP_KEY_BIT(MMP_KEY_TALLY) | MMP_KEY_BIT(MMP_KEY_PREFAULT) |           \
-	 MMP_KEY_BIT(MMP_KEY_ADVICE))
+	 MMP_KEY_BIT(MMP_KEY_ADVICE) | MMP_KEY_BIT(MMP_KEY_DATA) |              \
+	 MMP_KEY_BIT(MMP_KEY_HUGEPAGES))
 
 /* The registry (probes/registry.c, from probes/probes.def). */
 const struct mmp_probe *const *mmp_probe_all(size_t *count);

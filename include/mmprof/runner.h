@@ -19,6 +19,7 @@
 #include "mmprof/datafile.h"
 #include "mmprof/disturbance.h"
 #include "mmprof/error.h"
+#include "mmprof/runmem.h"
 #include "mmprof/thread_pool.h"
 #include "mmprof/topology.h"
 
@@ -35,6 +36,7 @@ struct mmp_rep {
 	int result_ok;        /* equal to the reference, bin for bin */
 	int probe_rc;         /* first error a thread's probe (or its check) returned, or 0 */
 	struct mmp_disturbance dist;
+	const struct mmp_census_record *census; /* where its memory was (runmem.h) */
 	struct mmp_count *counts;        /* [events], summed over threads */
 	struct mmp_count *thread_counts; /* [threads][events] */
 };

@@ -57,6 +57,10 @@ struct mmp_thread_pool {
 	int abort;            /* set under gate: threads leave without work */
 	pthread_barrier_t ready, start, done;
 	_Atomic unsigned arrived; /* threads past the start barrier this repetition */
+	/* Instead of the probe, once: work each thread does for itself before
+	 * the repetitions (mmp_pool_task). */
+	void (*task)(struct mmp_worker *w, void *arg);
+	void *task_arg;
 	int quit;
 };
 
@@ -69,6 +73,10 @@ int mmp_pool_create(struct mmp_thread_pool *pool, const struct mmp_probe *probe,
 /* One repetition: every thread runs the probe over its slice between the
  * counters' enable and disable; returns when the last one is done. */
 void mmp_pool_go(struct mmp_thread_pool *pool);
+/* Every thread runs fn once, on its own PU (first touch of its own pages),
+ * untimed and uncounted; returns when the last one is done. */
+void mmp_pool_task(struct mmp_thread_pool *pool, void (*fn)(struct mmp_worker *w, void *arg),
+		   void *arg);
 void mmp_pool_destroy(struct mmp_thread_pool *pool);
 
 #endif
