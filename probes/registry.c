@@ -30,12 +30,22 @@ const struct mmp_probe *mmp_probe_find(const char *name)
 
 int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key)
 {
-	/* A copy of the data in anonymous memory replaces a mapping. */
-	if (key == MMP_KEY_DATA || key == MMP_KEY_HUGEPAGES)
+	if (probe->ignores & MMP_KEY_BIT(key))
+		return 0;
+	/* A copy of the data in anonymous memory replaces a mapping; the
+	 * probes with memory of their own bind it, huge pages or not. */
+	if (key == MMP_KEY_DATA)
 		return (probe->needs & MMP_NEEDS_MAP) != 0;
+	if (key == MMP_KEY_HUGEPAGES)
+		return (probe->needs & (MMP_NEEDS_MAP | MMP_NEEDS_WORK)) != 0;
 	if (!(MMP_PROBE_SPECIFIC_KEYS & MMP_KEY_BIT(key)))
 		return 1;
 	return (probe->uses & MMP_KEY_BIT(key)) != 0;
+}
+
+int mmp_probe_reads_file(const struct mmp_probe *probe)
+{
+	return (probe->needs & MMP_NEEDS_FILE) != 0;
 }
 
 uint64_t mmp_probe_buffer_bytes(const struct mmp_probe *probe, const struct mmp_params *p)

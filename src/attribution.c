@@ -156,16 +156,22 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 	struct ladder_times lt = { k, m, malloc(k * m * sizeof(double)) };
 	if (!lt.t)
 		return -ENOMEM;
-	const double bytes = (double)runs[0]->bytes;
+	/* Per byte of the job, or per operation (pingpong, chase). */
+	const double per = mmp_result_per(runs[0]);
 	for (size_t r = 0; r < k; r++)
 		for (size_t j = 0; j < m; j++)
-			times_of(&lt, r)[j] = runs[r]->elapsed_ns[rounds[j]] / bytes;
+			times_of(&lt, r)[j] = runs[r]->elapsed_ns[rounds[j]] / per;
 
 	out->job = runs[0];
 	out->rounds = m;
 	struct mmp_interval total;
 	mmp_interval_mean(times_of(&lt, 0), m, &total);
 	out->total = total.estimate;
+	for (size_t r = 0; r < k && r < MMP_MAX_CAUSES; r++) {
+		struct mmp_interval mean;
+		mmp_interval_mean(times_of(&lt, r), m, &mean);
+		out->rung_mean[r] = mean.estimate;
+	}
 
 	/* Segments of the ladder; a control that makes things significantly
 	 * slower given the ones below it is merged with the next rung. */

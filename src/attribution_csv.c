@@ -35,10 +35,10 @@ static const struct column attribution_columns[] = {
 	{ "detail", "which state or path the cause is about" },
 	{ "controls", "the controls whose rungs measure it (several: interacting)" },
 	{ "interacting", "true when rungs were merged: a control made the job slower given the ones below it" },
-	{ "ns_per_byte", "the cause's cost per byte of the job (mean over the rounds used)" },
-	{ "ci_low", "95% interval of ns_per_byte, low" },
-	{ "ci_high", "95% interval of ns_per_byte, high" },
-	{ "share", "ns_per_byte over the job's mean ns per byte; the shares sum to 1" },
+	{ "ns_per_byte", "the cause's cost per byte of the job (mean over the rounds used); empty for the probes that count operations (see ns_per_op)" },
+	{ "ci_low", "95% interval of the cost (ns_per_byte or ns_per_op), low" },
+	{ "ci_high", "95% interval of the cost (ns_per_byte or ns_per_op), high" },
+	{ "share", "the cost over the job's mean time per byte (or per operation); the shares sum to 1" },
 	{ "share_low", "95% interval of share, low" },
 	{ "share_high", "95% interval of share, high" },
 	{ "significant", "the interval excludes 0" },
@@ -50,6 +50,8 @@ static const struct column attribution_columns[] = {
 	{ "evidence_before", "its value below the control; empty when not counted" },
 	{ "evidence_after", "its value with the control; empty when not counted" },
 	{ "evidence_missing", "events that would have told, not counted here" },
+	{ "unit", "what the job's time is divided by: byte, or the operation of pingpong (transfer) and chase (load)" },
+	{ "ns_per_op", "pingpong, chase: the cause's cost per operation of the job; empty for byte probes" },
 };
 #define NATTR (sizeof(attribution_columns) / sizeof(attribution_columns[0]))
 
@@ -132,7 +134,9 @@ static void cause_row(FILE *f, const char *run_id, const struct mmp_results *res
 						 res->plan->runs[run->index + k].added)->name);
 	i++;
 	snprintf(v[i++], CELL, "%s", c->interacting ? "true" : "false");
-	snprintf(v[i++], CELL, "%.6g", c->cost.estimate);
+	if (!a->job->ops)
+		snprintf(v[i], CELL, "%.6g", c->cost.estimate);
+	i++;
 	if (c->cost.valid) {
 		snprintf(v[i], CELL, "%.6g", c->cost.low);
 		snprintf(v[i + 1], CELL, "%.6g", c->cost.high);
@@ -156,6 +160,10 @@ static void cause_row(FILE *f, const char *run_id, const struct mmp_results *res
 	}
 	i += 2;
 	snprintf(v[i++], CELL, "%s", c->evidence.counted ? "" : c->evidence.missing);
+	snprintf(v[i++], CELL, "%s", mmp_result_unit(a->job));
+	if (a->job->ops)
+		snprintf(v[i], CELL, "%.6g", c->cost.estimate);
+	i++;
 	put(f, v, NATTR);
 }
 

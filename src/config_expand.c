@@ -89,10 +89,22 @@ static int job_checks(struct mmp_config *cfg, const struct mmp_job *job)
 				"no probe: set probe = one of %s ... (see --list-probes)",
 				all[0]->name);
 	}
-	if (!effective(cfg, job, MMP_KEY_FILE, &from) &&
+	/* What the job's probes need: a data file, or memory of their own. */
+	const struct mmp_setting *probes = effective(cfg, job, MMP_KEY_PROBE, &from);
+	int reads_file = !probes, work = 0;
+	for (size_t i = 0; probes && i < probes->count; i++) {
+		const struct mmp_probe *probe = ((const struct mmp_probe *const *)probes->values)[i];
+		reads_file |= mmp_probe_reads_file(probe);
+		if (probe->needs & MMP_NEEDS_WORK)
+			work = 1;
+	}
+	if (reads_file && !effective(cfg, job, MMP_KEY_FILE, &from) &&
 	    !effective(cfg, job, MMP_KEY_SIZE, &from))
 		mmp_config_diag(cfg, job->line, job->name,
 				"no data: set size (to generate a file) or file");
+	else if (work && !effective(cfg, job, MMP_KEY_SIZE, &from))
+		mmp_config_diag(cfg, job->line, job->name,
+				"no size: set size = the bytes of memory the probe goes through");
 
 	const struct mmp_setting *base = effective(cfg, job, MMP_KEY_BASELINE, &from);
 	const char *names = base ? ((char **)base->values)[0] : "";
@@ -346,6 +358,22 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 				run.line[k] = 0;
 				run.from[k] = NULL;
 			}
+		}
+		if (run.p.probe && run.p.probe->unit && !run.p.ops)
+			run.p.ops = run.p.probe->default_ops;
+		/* A probe made of a fixed number of threads (pingpong's two). */
+		if (run.p.probe && run.p.probe->threads && run.p.threads != run.p.probe->threads) {
+			/* Said where the job itself asks; a [global] default is not for it. */
+			if (job->set[MMP_KEY_THREADS].line &&
+			    !(reported & MMP_KEY_BIT(MMP_KEY_THREADS))) {
+				reported |= MMP_KEY_BIT(MMP_KEY_THREADS);
+				mmp_config_diag(cfg, run.line[MMP_KEY_THREADS],
+						from[MMP_KEY_THREADS],
+						"probe '%s' runs %u threads, not %u",
+						run.p.probe->name, run.p.probe->threads,
+						run.p.threads);
+			}
+			run.p.threads = run.p.probe->threads;
 		}
 		if (run.p.advice == MMP_ADVICE_HUGEPAGE && (run.applies & MMP_KEY_BIT(MMP_KEY_ADVICE)) &&
 		    !(run.p.probe->needs & MMP_NEEDS_MAP) && !run.p.probe->maps &&

@@ -29,6 +29,7 @@ const char *const mmp_cache_names[] = { "warm", "drop", "drop-all", NULL };
 const char *const mmp_table_names[] = { "runs", "sizes", "both", NULL };
 const char *const mmp_order_names[] = { "interleaved", "sequential", NULL };
 const char *const mmp_data_names[] = { "pagecache", "anon", NULL };
+const char *const mmp_transfer_names[] = { "cas", "store", NULL };
 static const char *const bind_names[] = { "strict", "best-effort", NULL };
 const char *const mmp_advice_names[] = { "normal", "sequential", "random", "willneed",
 					 "hugepage", NULL };
@@ -94,6 +95,19 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.def = "local", .values = mmp_tally_names, .group = "what runs",
 		.help = "where hits are counted: one shared atomic, per-thread slots packed "
 			"or padded to 128 bytes, or a local register",
+	},
+	[MMP_KEY_OPS] = {
+		.name = "ops", .id = MMP_KEY_OPS, .type = MMP_T_UINT, FIELD(ops),
+		.min = 2, .max = UINT64_C(1) << 40, .group = "what runs",
+		.help = "operations per repetition of the probes that count them: pingpong's "
+			"one-way transfers, chase's loads (each thread's)",
+		.default_help = "pingpong 200000, chase 1048576",
+	},
+	[MMP_KEY_TRANSFER] = {
+		.name = "transfer", .id = MMP_KEY_TRANSFER, .type = MMP_T_ENUM, FIELD(transfer),
+		.def = "cas", .values = mmp_transfer_names, .group = "what runs",
+		.help = "pingpong: one line compare-and-swapped in turn (cas), or two lines, "
+			"each thread storing to its own and reading the other's (store)",
 	},
 	[MMP_KEY_THREADS] = {
 		.name = "threads", .id = MMP_KEY_THREADS, .type = MMP_T_UINT, FIELD(threads),

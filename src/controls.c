@@ -55,7 +55,97 @@ static int apply_prefault(struct mmp_rung *r, const struct mmp_topology *topo,
 	(void)topo, (void)err;
 	if (!uses(&r->run, MMP_KEY_PREFAULT) || r->run.p.prefault)
 		return 0;
+	if (r->run.p.data == MMP_DATA_ANON && uses(&r->run, MMP_KEY_DATA))
+		return 0; /* the copy is filled before timing: no faults to take away */
 	r->run.p.prefault = true;
+	return 1;
+}
+
+/* TLB reach: the memory the job reads (a copy, data = anon, or its own)
+ * on huge pages, so a page walk covers 2 MiB instead of 4 KiB. */
+static int apply_huge(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err)
+{
+	struct mmp_params *p = &r->run.p;
+	(void)topo, (void)err;
+	if (!uses(&r->run, MMP_KEY_HUGEPAGES) || p->hugepages)
+		return 0;
+	if (!(p->probe->needs & MMP_NEEDS_WORK) && p->data != MMP_DATA_ANON)
+		return 0; /* page-cache pages are small pages: nothing to back */
+	p->hugepages = true;
+	return 1;
+}
+
+/* Memory the run binds: its own (chase), a copy of the data, or shared
+ * state its threads write (the reference count, a tally in memory,
+ * pingpong's lines).  Page-cache pages stay where the kernel put them. */
+static int has_bindable_memory(const struct mmp_run *run)
+{
+	const struct mmp_params *p = &run->p;
+	return (p->probe->needs & MMP_NEEDS_WORK) ||
+	       (uses(run, MMP_KEY_DATA) && p->data == MMP_DATA_ANON) || p->probe->setup ||
+	       (uses(run, MMP_KEY_TALLY) && p->tally != MMP_TALLY_LOCAL);
+}
+
+/* Remote memory: data and shared state bound to the node of the thread
+ * that uses it (membind = local) instead of node:N or interleaved, on a
+ * machine with more than one node.  firsttouch needs no control: each
+ * thread writes its own slice first, and shared state goes to thread 0's
+ * node either way. */
+static int apply_remote(struct mmp_rung *r, const struct mmp_topology *topo,
+			struct mmp_error *err)
+{
+	struct mmp_params *p = &r->run.p;
+	(void)err;
+	if (mmp_topology_numa_nodes(topo) < 2 ||
+	    (p->membind.kind != MMP_MEMBIND_NODE && p->membind.kind != MMP_MEMBIND_INTERLEAVE) ||
+	    !has_bindable_memory(&r->run))
+		return 0;
+	memset(&p->membind, 0, sizeof(p->membind));
+	p->membind.kind = MMP_MEMBIND_LOCAL;
+	snprintf(p->membind.spec, sizeof(p->membind.spec), "local");
+	return 1;
+}
+
+/* State the threads write and read from each other: what a cache line
+ * carries between them. */
+static int shares_lines(const struct mmp_run *run)
+{
+	const struct mmp_params *p = &run->p;
+	return (uses(run, MMP_KEY_REFCOUNT) && p->refcount == MMP_REFCOUNT_SHARED) ||
+	       (uses(run, MMP_KEY_TALLY) && p->tally != MMP_TALLY_LOCAL) ||
+	       (p->probe->unit && p->probe->threads > 1);
+}
+
+/* Cross-domain sharing: the threads packed into the first thread's L3
+ * domain (its CCX on AMD), when they span several and fit in one. */
+static int apply_near(struct mmp_rung *r, const struct mmp_topology *topo,
+		      struct mmp_error *err)
+{
+	struct mmp_params *p = &r->run.p;
+	char spec[32], msg[MMP_ERROR_MSG_MAX];
+	int l3 = mmp_topology_pu_l3(topo, r->pins.pu[0]), spans = 0;
+
+	if (r->pins.nthreads < 2 || l3 < 0 || !shares_lines(&r->run) ||
+	    p->placement.kind == MMP_PLACE_PAIRS) /* the pair is what is measured */
+		return 0;
+	for (unsigned t = 1; t < r->pins.nthreads; t++)
+		spans |= mmp_topology_pu_l3(topo, r->pins.pu[t]) != l3;
+	if (!spans)
+		return 0;
+	struct mmp_placement near;
+	struct mmp_pin_plan pins;
+	snprintf(spec, sizeof(spec), "l3:%d", l3);
+	if (mmp_placement_parse(spec, &near, msg, sizeof(msg)))
+		return mmp_error_set(err, -EINVAL, "near: %s", msg);
+	if (mmp_topology_plan(topo, &near, r->pins.nthreads, &pins, err))
+		return -EINVAL;
+	if (pins.oversubscribed) { /* packing would add a cost, not remove one */
+		mmp_pin_plan_free(&pins);
+		return 0;
+	}
+	p->placement = near;
+	mmp_pin_plan_free(&r->pins);
+	r->pins = pins;
 	return 1;
 }
 
@@ -114,7 +204,7 @@ static int apply_solo(struct mmp_rung *r, const struct mmp_topology *topo, struc
 	unsigned threads = r->run.p.threads;
 	int pu = r->pins.pu[0];
 	(void)topo;
-	if (threads < 2)
+	if (threads < 2 || r->run.p.probe->threads) /* pingpong is two threads or nothing */
 		return 0;
 	/* One thread over the first thread's slice, where that thread ran. */
 	r->end = (r->end ? r->end : r->run.p.size) / threads;
@@ -135,6 +225,8 @@ static int apply_limit(struct mmp_rung *r, const struct mmp_topology *topo,
 	(void)topo, (void)err;
 	if (r->run.p.probe == mmp_probe_find("limit") && r->run.p.prefault)
 		return 0;
+	if (!mmp_probe_reads_file(r->run.p.probe))
+		return 0; /* limit scans the data file: nothing to compare an operation with */
 	swap_probe(&r->run, mmp_probe_find("limit"));
 	/* The ceiling never pays for faults: its pages are mapped in first. */
 	r->run.p.prefault = true;
@@ -161,6 +253,16 @@ static void padded_detail(const struct mmp_run *run, char *buf, size_t len)
 	snprintf(buf, len, "packed tally");
 }
 
+static void near_detail(const struct mmp_run *run, char *buf, size_t len)
+{
+	snprintf(buf, len, "threads across L3 domains (placement %s)", run->p.placement.spec);
+}
+
+static void remote_detail(const struct mmp_run *run, char *buf, size_t len)
+{
+	snprintf(buf, len, "membind %s", run->p.membind.spec);
+}
+
 static void limit_detail(const struct mmp_run *run, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", run->p.probe->loop ? run->p.probe->loop : run->p.probe->name);
@@ -177,6 +279,27 @@ static const char *fix_prefault(const char *d)
 	(void)d;
 	return "map the pages in before the loop (MAP_POPULATE, prefault) or read them with "
 	       "read()";
+}
+
+static const char *fix_huge(const char *d)
+{
+	(void)d;
+	return "back the data with huge pages (madvise MADV_HUGEPAGE, or MAP_HUGETLB from "
+	       "reserved pages)";
+}
+
+static const char *fix_remote(const char *d)
+{
+	(void)d;
+	return "bind each thread's data to its own node (first touch by the thread that reads "
+	       "it, or numactl/mbind), or run the threads where the data is";
+}
+
+static const char *fix_near(const char *d)
+{
+	(void)d;
+	return "run the threads that share lines inside one L3 domain (one CCX or socket), or "
+	       "stop sharing the lines";
 }
 
 static const char *fix_padded(const char *d)
@@ -223,6 +346,13 @@ static const struct mmp_evidence_def ev_switches[] = {
 static const struct mmp_evidence_def ev_faults[] = {
 	{ "faults_per_mib", "page-faults" },
 };
+static const struct mmp_evidence_def ev_tlb[] = {
+	{ "dtlb_misses_per_kib", "dTLB-load-misses" },
+};
+static const struct mmp_evidence_def ev_remote[] = {
+	{ "contention_per_kib", "the contention preset (remote HITM and fills)" },
+	{ "cycles_per_byte", "cycles" },
+};
 static const struct mmp_evidence_def ev_sharing[] = {
 	{ "contention_per_kib", "the contention preset (HITM)" },
 	{ "ipc", "cycles, instructions" },
@@ -245,6 +375,18 @@ static const struct mmp_control_info table[] = {
 	{ MMP_CONTROL_PREFAULT, "prefault", "page faults",
 	  "pages mapped in before timing (MAP_POPULATE)", "a mapping probe without prefault",
 	  apply_prefault, NULL, fix_prefault, EV(ev_faults), 0 },
+	{ MMP_CONTROL_HUGE, "huge", "TLB reach", "the data on huge pages (hugepages = yes)",
+	  "data = anon, or chase, without hugepages", apply_huge, NULL, fix_huge, EV(ev_tlb),
+	  0 },
+	{ MMP_CONTROL_REMOTE, "remote", "remote memory",
+	  "data and shared state bound to each thread's node (membind = local)",
+	  "membind = node:N or interleave on 2+ NUMA nodes, memory the run binds (data = "
+	  "anon, chase, shared state)",
+	  apply_remote, remote_detail, fix_remote, EV(ev_remote), 0 },
+	{ MMP_CONTROL_NEAR, "near", "cross-domain sharing",
+	  "the threads packed into the first thread's L3 domain (placement = l3:N)",
+	  "threads sharing lines across L3 domains that fit in one", apply_near, near_detail,
+	  fix_near, EV(ev_sharing), 1 },
 	{ MMP_CONTROL_PADDED, "padded", "false sharing",
 	  "a packed per-thread tally padded 128 bytes apart", "tally = packed, 2+ threads",
 	  apply_padded, padded_detail, fix_padded, EV(ev_sharing), 1 },
@@ -267,7 +409,7 @@ static const struct mmp_control_info table[] = {
 	  "every job but limit itself", apply_limit, limit_detail, fix_limit, EV(ev_loop), 0 },
 };
 #define NCONTROLS (sizeof(table) / sizeof(table[0]))
-_Static_assert(NCONTROLS <= 8, "control masks are 8 bits (MMP_CONTROLS_ALL)");
+_Static_assert(NCONTROLS <= 11, "MMP_CONTROLS_ALL has 11 bits");
 
 const struct mmp_control_info *mmp_controls(size_t *count)
 {

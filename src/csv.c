@@ -227,7 +227,27 @@ static void col_elapsed(const struct row *r, char *buf, size_t len)
 
 static void col_ns_per_byte(const struct row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%.6g", (double)r->rep->elapsed_ns / (double)r->rep->bytes);
+	/* An operation-counting probe's time is per operation, not per byte. */
+	if (r->rep->bytes && !r->rep->ops)
+		snprintf(buf, len, "%.6g", (double)r->rep->elapsed_ns / (double)r->rep->bytes);
+}
+
+static void col_unit(const struct row *r, char *buf, size_t len)
+{
+	const char *unit = r->info->run->p.probe->unit;
+	snprintf(buf, len, "%s", unit ? unit : "");
+}
+
+static void col_ops(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->ops)
+		snprintf(buf, len, "%" PRIu64, r->rep->ops);
+}
+
+static void col_ns_per_op(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->ops)
+		snprintf(buf, len, "%.6g", (double)r->rep->elapsed_ns / (double)r->rep->ops);
 }
 
 static void col_result(const struct row *r, char *buf, size_t len)
@@ -278,7 +298,8 @@ static void col_started_at(const struct row *r, char *buf, size_t len)
 
 static void col_file(const struct row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", r->info->data->path);
+	if (r->info->data)
+		snprintf(buf, len, "%s", r->info->data->path);
 }
 
 static void col_pus_planned(const struct row *r, char *buf, size_t len)
@@ -360,11 +381,14 @@ static const struct column columns[] = {
 	{ "rep", col_rep, "recorded repetition, from 0" },
 	{ "round", col_round, "the set's round, warmup rounds counted (rep + warmup)" },
 	{ "position", col_position, "the run's place in its round, from 0 (the order is shuffled every round)" },
-	{ "bytes", col_bytes, "bytes read" },
+	{ "bytes", col_bytes, "bytes read (chase: bytes chased through; pingpong: 0)" },
 	{ "elapsed_ns", col_elapsed, "first thread's start to last thread's end" },
-	{ "ns_per_byte", col_ns_per_byte, "elapsed_ns / bytes" },
-	{ "result", col_result, "zero count, or for histograms the sum of all bytes" },
-	{ "result_ok", col_result_ok, "result equal to the reference scan, bin for bin" },
+	{ "ns_per_byte", col_ns_per_byte, "elapsed_ns / bytes (empty for the probes that count operations)" },
+	{ "result", col_result, "zero count, or for histograms the sum of all bytes; pingpong, chase: operations that landed right" },
+	{ "result_ok", col_result_ok, "result equal to the reference scan, bin for bin (pingpong, chase: to the operations asked for)" },
+	{ "unit", col_unit, "the operation of the probes that count them: transfer (pingpong), load (chase); empty: byte probes" },
+	{ "ops", col_ops, "operations one after another in the repetition (pingpong: one-way transfers; chase: each thread's loads)" },
+	{ "ns_per_op", col_ns_per_op, "elapsed_ns / ops: ns per one-way transfer, ns per load" },
 	{ "oversubscribed", col_oversubscribed, "more threads than PUs in the placement" },
 	{ "disturbed", col_disturbed, "the threads did not run together undisturbed (see disturbed_why)" },
 	{ "disturbed_why", col_disturbed_why, "why: threads overlapped N% of the time, a thread waited N% of its time for a CPU, or the PUs were N% busy with its threads" },

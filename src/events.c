@@ -161,6 +161,10 @@ static enum mmp_event_role role_of(const struct mmp_event *ev)
 		return MMP_ROLE_CYCLES;
 	if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_INSTRUCTIONS)
 		return MMP_ROLE_INSTRUCTIONS;
+	if (a->type == PERF_TYPE_HW_CACHE &&
+	    a->config == (PERF_COUNT_HW_CACHE_DTLB | PERF_COUNT_HW_CACHE_OP_READ << 8 |
+			  PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
+		return MMP_ROLE_DTLB_MISSES;
 	if (a->type != PERF_TYPE_SOFTWARE)
 		return MMP_ROLE_OTHER;
 	switch (a->config) {

@@ -12,6 +12,8 @@ static const enum mmp_key_id varying_keys[] = {
 	MMP_KEY_FILE,	   MMP_KEY_SIZE,     MMP_KEY_FILL,     MMP_KEY_SEED,
 	MMP_KEY_KERNEL,	   MMP_KEY_BUFFER,   MMP_KEY_REFCOUNT, MMP_KEY_TALLY,
 	MMP_KEY_PLACEMENT, MMP_KEY_PREFAULT, MMP_KEY_ADVICE,   MMP_KEY_CACHE,
+	MMP_KEY_OPS,	   MMP_KEY_TRANSFER, MMP_KEY_MEMBIND,  MMP_KEY_DATA,
+	MMP_KEY_HUGEPAGES,
 };
 #define NVARYING (sizeof(varying_keys) / sizeof(varying_keys[0]))
 
@@ -84,7 +86,7 @@ size_t mmp_grid_key_cells(char (*row)[MMP_GRID_CELL], const struct mmp_results *
 	snprintf(row[col++], MMP_GRID_CELL, "%s", r->run->p.probe->name);
 	for (size_t k = 0; k < NVARYING; k++)
 		if (res->varying & MMP_KEY_BIT(varying_keys[k]))
-			mmp_run_format(r->run, varying_keys[k], row[col++], MMP_GRID_CELL);
+			mmp_planned_format(r->planned, varying_keys[k], row[col++], MMP_GRID_CELL);
 	snprintf(row[col++], MMP_GRID_CELL, "%u%s", r->run->p.threads,
 		 r->planned->pins.oversubscribed ? "!" : "");
 	if (r->access)

@@ -297,13 +297,15 @@ static void print_topology(const struct mmp_topology *topo, const struct mmp_pla
 }
 
 /* The report, from the results the session computed. */
-static void report(const struct mmp_session_out *so, enum mmp_table table)
+static void report(const struct mmp_session_out *so, enum mmp_table table,
+		   const struct mmp_topology *topo)
 {
 	const struct mmp_results *res = &so->res;
 	if (table != MMP_TABLE_SIZES)
 		mmp_report_table(stdout, res);
 	if (table != MMP_TABLE_RUNS)
 		mmp_report_sizes(stdout, res);
+	mmp_report_matrices(stdout, res, topo);
 	mmp_report_ratios(stdout, res);
 	mmp_report_metrics(stdout, res);
 	mmp_report_verdicts(stdout, res);
@@ -474,7 +476,7 @@ int main(int argc, char **argv)
 	if (rc) {
 		status = EXIT_RUN_FAILED;
 	} else {
-		report(&so, plan.table); /* interrupted: what ran, marked partial */
+		report(&so, plan.table, topo); /* interrupted: what ran, marked partial */
 		if (fflush(stdout) || ferror(stdout)) {
 			fprintf(stderr, "mmprof: error: writing the report to stdout: %s\n",
 				strerror(errno));

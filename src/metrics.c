@@ -27,6 +27,9 @@ static const struct mmp_metric table[] = {
 	{ "contention_per_kib", "contention/KiB",
 	  "loads of lines another core modified (HITM and kin) per KiB read",
 	  MMP_ROLE_CONTENTION, 0, 1024, "%.3f", 0 },
+	{ "dtlb_misses_per_kib", "dTLB-miss/KiB",
+	  "data TLB load misses (page walks) per KiB read (chase: of the memory chased)",
+	  MMP_ROLE_DTLB_MISSES, 0, 1024, "%.3f", 0 },
 };
 
 const struct mmp_metric *mmp_metrics(size_t *count)

@@ -47,35 +47,13 @@ static void resolve_size(struct mmp_run *run)
 		run->p.size = (uint64_t)st.st_size;
 }
 
-/* One job point and its rungs; problems become diagnostics. */
-static int add_point(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
-		     const struct mmp_run *point, const struct mmp_topology *topo, char *last,
-		     size_t lastlen)
+/* A planned job point (its pins now the plan's) and its rungs. */
+static int add_with_ladder(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
+			   struct mmp_planned p, const struct mmp_topology *topo)
 {
-	struct mmp_planned p = { .run = *point, .copy_of = -1 };
 	struct mmp_error err = { 0 };
 	struct mmp_ladder ladder = { 0 };
-	int rc;
-
-	resolve_size(&p.run);
-	p.data = (struct mmp_data_spec){ p.run.p.file, p.run.p.size, p.run.p.fill, p.run.p.seed };
-	if (mmp_topology_plan(topo, &p.run.p.placement, p.run.p.threads, &p.pins, &err)) {
-		/* The same placement swept over threads fails the same way: once. */
-		if (strcmp(err.msg, last) != 0)
-			mmp_config_diag(cfg, p.run.line[MMP_KEY_PLACEMENT],
-					diag_section(&p.run, MMP_KEY_PLACEMENT), "%s", err.msg);
-		snprintf(last, lastlen, "%s", err.msg);
-		return 0;
-	}
-	if (mmp_membind_check(&p.run.p.membind, topo, &err)) {
-		if (strcmp(err.msg, last) != 0)
-			mmp_config_diag(cfg, p.run.line[MMP_KEY_MEMBIND],
-					diag_section(&p.run, MMP_KEY_MEMBIND), "%s", err.msg);
-		snprintf(last, lastlen, "%s", err.msg);
-		mmp_pin_plan_free(&p.pins);
-		return 0;
-	}
-	rc = mmp_ladder_build(&p.run, &p.pins, topo, &ladder, &err);
+	int rc = mmp_ladder_build(&p.run, &p.pins, topo, &ladder, &err);
 	if (rc) {
 		mmp_pin_plan_free(&p.pins);
 		if (rc == -ENOMEM)
@@ -104,9 +82,84 @@ static int add_point(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
 	return rc;
 }
 
+/* placement = pairs: the job point once per PU pair of the sweep
+ * (mmp_topology_pairs), each pinned to its pair. */
+static int add_pairs(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
+		     struct mmp_planned *p, const struct mmp_topology *topo)
+{
+	struct mmp_error err = { 0 };
+	struct mmp_pu_pair *pairs = NULL;
+	size_t n = 0;
+	int rc = mmp_topology_pairs(topo, MMP_PAIRS_MAX, &pairs, &n, &err);
+
+	mmp_pin_plan_free(&p->pins);
+	if (rc) {
+		if (rc == -ENOMEM)
+			return rc;
+		mmp_config_diag(cfg, p->run.line[MMP_KEY_PLACEMENT],
+				diag_section(&p->run, MMP_KEY_PLACEMENT), "%s", err.msg);
+		return 0;
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct mmp_planned q = *p;
+		q.pins = (struct mmp_pin_plan){ .nthreads = 2, .npus = 2 };
+		q.pins.pu = malloc(2 * sizeof(int));
+		if (!q.pins.pu) {
+			rc = -ENOMEM;
+			break;
+		}
+		q.pins.pu[0] = pairs[i].pu[0];
+		q.pins.pu[1] = pairs[i].pu[1];
+		rc = add_with_ladder(plan, cap, cfg, q, topo);
+	}
+	free(pairs);
+	return rc;
+}
+
+/* One job point and its rungs (one per PU pair with placement = pairs);
+ * problems become diagnostics. */
+static int add_point(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
+		     const struct mmp_run *point, const struct mmp_topology *topo, char *last,
+		     size_t lastlen)
+{
+	struct mmp_planned p = { .run = *point, .copy_of = -1 };
+	struct mmp_error err = { 0 };
+
+	if (mmp_probe_reads_file(p.run.p.probe)) {
+		resolve_size(&p.run);
+		p.data = (struct mmp_data_spec){ p.run.p.file, p.run.p.size, p.run.p.fill,
+						 p.run.p.seed };
+	}
+	if (mmp_topology_plan(topo, &p.run.p.placement, p.run.p.threads, &p.pins, &err)) {
+		/* The same placement swept over threads fails the same way: once. */
+		if (strcmp(err.msg, last) != 0)
+			mmp_config_diag(cfg, p.run.line[MMP_KEY_PLACEMENT],
+					diag_section(&p.run, MMP_KEY_PLACEMENT), "%s", err.msg);
+		snprintf(last, lastlen, "%s", err.msg);
+		return 0;
+	}
+	if (mmp_membind_check(&p.run.p.membind, topo, &err)) {
+		if (strcmp(err.msg, last) != 0)
+			mmp_config_diag(cfg, p.run.line[MMP_KEY_MEMBIND],
+					diag_section(&p.run, MMP_KEY_MEMBIND), "%s", err.msg);
+		snprintf(last, lastlen, "%s", err.msg);
+		mmp_pin_plan_free(&p.pins);
+		return 0;
+	}
+	if (p.run.p.placement.kind == MMP_PLACE_PAIRS)
+		return add_pairs(plan, cap, cfg, &p, topo);
+	return add_with_ladder(plan, cap, cfg, p, topo);
+}
+
 static int same_str(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static int same_pins(const struct mmp_pin_plan *a, const struct mmp_pin_plan *b)
+{
+	return a->nthreads == b->nthreads &&
+	       memcmp(a->pu, b->pu, a->nthreads * sizeof(*a->pu)) == 0;
 }
 
 static int same_data(const struct mmp_planned *a, const struct mmp_planned *b)
@@ -123,7 +176,8 @@ static int comparable(const struct mmp_planned *a, const struct mmp_planned *b)
 	return same_data(a, b) && x->kernel == y->kernel && x->threads == y->threads &&
 	       strcmp(x->placement.spec, y->placement.spec) == 0 && x->prefault == y->prefault &&
 	       x->advice == y->advice && x->cache == y->cache &&
-	       mmp_params_access(x) == mmp_params_access(y);
+	       mmp_params_access(x) == mmp_params_access(y) && x->ops == y->ops &&
+	       (x->placement.kind != MMP_PLACE_PAIRS || same_pins(&a->pins, &b->pins));
 }
 
 /* Union-find over job points. */
@@ -424,9 +478,10 @@ static void print_point(const struct mmp_planned *r, FILE *out)
 	char v[256], pus[512], path[4096];
 	fprintf(out, "  run %-4zu [%s]", r->run.index + 1, r->run.job->name);
 	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
-		if (!hidden_key(k) && *mmp_run_format(&r->run, (enum mmp_key_id)k, v, sizeof(v)))
+		if (!hidden_key(k) && *mmp_planned_format(r, (enum mmp_key_id)k, v, sizeof(v)))
 			fprintf(out, " %s=%s", mmp_keys[k].name, v);
-	if (mmp_datafile_path(&r->data, mmp_data_dir(), path, sizeof(path)) == 0)
+	if (mmp_probe_reads_file(r->run.p.probe) &&
+	    mmp_datafile_path(&r->data, mmp_data_dir(), path, sizeof(path)) == 0)
 		fprintf(out, "\n             data %s", path);
 	fprintf(out, "\n             PUs %s (%u distinct)%s\n",
 		mmp_pin_plan_format(&r->pins, pus, sizeof(pus)), r->pins.npus,
@@ -495,4 +550,14 @@ void mmp_plan_print(const struct mmp_plan *plan, const struct mmp_config *cfg, F
 				print_point(r, out);
 		}
 	}
+}
+
+const char *mmp_planned_format(const struct mmp_planned *r, enum mmp_key_id key, char *buf,
+			       size_t len)
+{
+	mmp_run_format(&r->run, key, buf, len);
+	if (key == MMP_KEY_PLACEMENT && r->run.p.placement.kind == MMP_PLACE_PAIRS &&
+	    r->pins.nthreads == 2)
+		snprintf(buf, len, "pairs:%d,%d", r->pins.pu[0], r->pins.pu[1]);
+	return buf;
 }

@@ -41,11 +41,11 @@ static double ns_per_byte(const struct mmp_run_result *r)
 }
 
 static void fill_row(char (*c)[MMP_GRID_CELL], const struct mmp_results *res,
-		     const struct mmp_run_result *r)
+		     const struct mmp_run_result *r, int per_op)
 {
 	size_t col = mmp_grid_key_cells(c, res, r);
 	if (!mmp_result_has_data(r)) {
-		for (int i = 0; i < 10; i++)
+		for (int i = 0; i < 10 + per_op; i++)
 			snprintf(c[col++], MMP_GRID_CELL, "-");
 		snprintf(c[col++], MMP_GRID_CELL, "%s", r->state == MMP_RUN_FAILED ? "FAILED" : "not run");
 		return;
@@ -55,8 +55,19 @@ static void fill_row(char (*c)[MMP_GRID_CELL], const struct mmp_results *res,
 	snprintf(c[col++], MMP_GRID_CELL, "%.3f", r->st.mean / 1e6);
 	snprintf(c[col++], MMP_GRID_CELL, "%.3f", r->st.min / 1e6);
 	snprintf(c[col++], MMP_GRID_CELL, "%.1f%%", r->st.cv * 100);
-	snprintf(c[col++], MMP_GRID_CELL, "%.3f", ns_per_byte(r));
-	snprintf(c[col++], MMP_GRID_CELL, "%.2f", (double)r->bytes / r->st.median);
+	if (per_op && r->ops)
+		snprintf(c[col++], MMP_GRID_CELL, "%.2f ns/%s", r->st.median / (double)r->ops,
+			 r->run->p.probe->unit);
+	else if (per_op)
+		snprintf(c[col++], MMP_GRID_CELL, "-");
+	/* An operation's time is not a byte's. */
+	if (r->ops || !r->bytes) {
+		snprintf(c[col++], MMP_GRID_CELL, "-");
+		snprintf(c[col++], MMP_GRID_CELL, "-");
+	} else {
+		snprintf(c[col++], MMP_GRID_CELL, "%.3f", ns_per_byte(r));
+		snprintf(c[col++], MMP_GRID_CELL, "%.2f", (double)r->bytes / r->st.median);
+	}
 	if (r->limit && r->x_limit.n)
 		mmp_format_interval(&r->x_limit, "x", c[col++], MMP_GRID_CELL);
 	else
@@ -73,14 +84,18 @@ void mmp_report_table(FILE *out, const struct mmp_results *res)
 {
 	const struct mmp_plan *plan = res->plan;
 	struct mmp_grid t = { 0 };
-	int over = 0, disturbed = 0;
+	int over = 0, disturbed = 0, per_op = 0;
 
+	for (size_t i = 0; i < plan->nruns; i++)
+		per_op |= plan->runs[i].run.p.probe->unit != NULL;
 	mmp_grid_key_columns(&t, res);
 	mmp_grid_column(&t, "rounds", 1);
 	mmp_grid_column(&t, "median ms", 1);
 	mmp_grid_column(&t, "mean ms", 1);
 	mmp_grid_column(&t, "min ms", 1);
 	mmp_grid_column(&t, "cv", 1);
+	if (per_op)
+		mmp_grid_column(&t, "per op", 1);
 	mmp_grid_column(&t, "ns/byte", 1);
 	mmp_grid_column(&t, "GB/s", 1);
 	mmp_grid_column(&t, "x limit [95% CI]", 1);
@@ -93,7 +108,7 @@ void mmp_report_table(FILE *out, const struct mmp_results *res)
 		char(*row)[MMP_GRID_CELL] = mmp_grid_row(&t);
 		if (!row)
 			break;
-		fill_row(row, res, r);
+		fill_row(row, res, r, per_op);
 		over |= r->planned->pins.oversubscribed;
 		disturbed |= r->ndisturbed > 0;
 	}

@@ -16,28 +16,46 @@ static const enum mmp_key_id label_keys[] = {
 	MMP_KEY_SIZE,	  MMP_KEY_FILL,	    MMP_KEY_SEED,   MMP_KEY_KERNEL,
 	MMP_KEY_BUFFER,	  MMP_KEY_REFCOUNT, MMP_KEY_TALLY,  MMP_KEY_PLACEMENT,
 	MMP_KEY_PREFAULT, MMP_KEY_ADVICE,   MMP_KEY_CACHE,  MMP_KEY_FILE,
+	MMP_KEY_OPS,	  MMP_KEY_TRANSFER, MMP_KEY_MEMBIND, MMP_KEY_DATA,
+	MMP_KEY_HUGEPAGES,
 };
 #define NLABEL_KEYS (sizeof(label_keys) / sizeof(label_keys[0]))
 
+/* Keys whose value differs between job points.  A key that means nothing
+ * to a point (pingpong has no file) is not a difference. */
 static uint64_t varying_keys(const struct mmp_plan *plan)
 {
 	uint64_t mask = 0;
-	char a[256], b[256];
-	const struct mmp_run *first = NULL;
-	for (size_t i = 0; i < plan->nruns; i++) {
-		const struct mmp_run *r = &plan->runs[i].run;
-		if (!mmp_planned_is_point(&plan->runs[i]))
-			continue;
-		if (!first) {
-			first = r;
-			continue;
-		}
-		for (size_t k = 0; k < NLABEL_KEYS; k++)
-			if (strcmp(mmp_run_format(r, label_keys[k], a, sizeof(a)),
-				   mmp_run_format(first, label_keys[k], b, sizeof(b))) != 0)
+	char v[256];
+	for (size_t k = 0; k < NLABEL_KEYS; k++) {
+		const struct mmp_planned *first = NULL; /* the first with a value */
+		char seen[256] = "";
+		for (size_t i = 0; i < plan->nruns && !(mask & MMP_KEY_BIT(label_keys[k])); i++) {
+			const struct mmp_planned *r = &plan->runs[i];
+			if (!mmp_planned_is_point(r) ||
+			    !*mmp_planned_format(r, label_keys[k], v, sizeof(v)))
+				continue;
+			if (!first) {
+				first = r;
+				snprintf(seen, sizeof(seen), "%s", v);
+			} else if (strcmp(v, seen) != 0) {
 				mask |= MMP_KEY_BIT(label_keys[k]);
+			}
+		}
 	}
 	return mask;
+}
+
+double mmp_result_per(const struct mmp_run_result *r)
+{
+	if (r->ops)
+		return (double)r->ops;
+	return r->bytes ? (double)r->bytes : 1;
+}
+
+const char *mmp_result_unit(const struct mmp_run_result *r)
+{
+	return r->ops ? r->run->p.probe->unit : "byte";
 }
 
 int mmp_results_init(struct mmp_results *res, const struct mmp_plan *plan)
@@ -86,7 +104,14 @@ void mmp_results_start(struct mmp_results *res, size_t run, const struct mmp_dat
 	struct mmp_run_result *r = &res->run[run];
 	r->data = data;
 	r->events = events;
-	r->bytes = r->planned->end ? r->planned->end : data->size;
+	const struct mmp_probe *probe = r->run->p.probe;
+	if (data)
+		r->bytes = r->planned->end ? r->planned->end : data->size;
+	else /* chase: the memory it chases; pingpong: none */
+		r->bytes = !(probe->needs & MMP_NEEDS_WORK) ? 0
+			   : r->planned->end                ? r->planned->end
+							    : r->run->p.size;
+	r->ops = probe->ops ? probe->ops(&r->run->p) : 0;
 	r->state = MMP_RUN_RUNNING;
 }
 
@@ -262,7 +287,7 @@ const char *mmp_result_label(const struct mmp_results *res, const struct mmp_run
 				       mmp_result_access(r, access, sizeof(access)));
 	for (size_t k = 0; k < NLABEL_KEYS && used < len; k++)
 		if ((res->varying & MMP_KEY_BIT(label_keys[k])) &&
-		    *mmp_run_format(r->run, label_keys[k], v, sizeof(v)))
+		    *mmp_planned_format(r->planned, label_keys[k], v, sizeof(v)))
 			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
 						 mmp_keys[label_keys[k]].name, v);
 	if (used < len && r->run->control_name[0])

@@ -114,17 +114,53 @@ struct fill_job {
 	_Atomic int rc;
 };
 
+/* Thread t's bytes of [0, st->end): an equal share, the last takes the rest. */
+static void slice_bounds(const struct item_state *st, unsigned t, uint64_t *begin,
+			 uint64_t *end)
+{
+	uint64_t chunk = st->end / st->pool.n;
+	*begin = chunk * t;
+	*end = t + 1 == st->pool.n ? st->end : chunk * (t + 1);
+}
+
 /* Each thread copies its own slice: first touch places it on its node. */
 static void fill_slice(struct mmp_worker *w, void *arg)
 {
 	struct fill_job *job = arg;
 	struct item_state *st = job->st;
-	uint64_t chunk = st->end / st->pool.n;
-	uint64_t begin = chunk * w->index;
-	uint64_t end = w->index + 1 == st->pool.n ? st->end : chunk * (w->index + 1);
+	uint64_t begin, end;
+	slice_bounds(st, w->index, &begin, &end);
 	int rc = mmp_runmem_fill(&st->mem, st->item->data->fd, begin, end);
 	if (rc)
 		atomic_store(&job->rc, rc);
+}
+
+/* MMP_NEEDS_WORK: each thread writes its own slice of the run's memory. */
+static void prepare_slice(struct mmp_worker *w, void *arg)
+{
+	struct fill_job *job = arg;
+	struct item_state *st = job->st;
+	struct mmp_slice s = { .work = st->mem.data, .params = &st->item->run->p,
+			       .thread = w->index, .nthreads = st->pool.n, .priv = st->priv };
+	slice_bounds(st, w->index, &s.begin, &s.end);
+	int rc = st->item->run->p.probe->prepare(&s);
+	if (rc)
+		atomic_store(&job->rc, rc);
+}
+
+static int prepare_work(struct item_state *st, struct mmp_error *err)
+{
+	struct fill_job job = { .st = st };
+	int rc = mmp_runmem_data(&st->mem, st->end, err);
+	if (rc)
+		return rc;
+	mmp_pool_task(&st->pool, prepare_slice, &job);
+	rc = atomic_load(&job.rc);
+	if (rc)
+		return mmp_error_errno(err, rc, "%s: preparing %llu bytes of memory",
+				       st->item->run->p.probe->name,
+				       (unsigned long long)st->end);
+	return 0;
 }
 
 /* data = anon: the bytes the run reads, copied once into memory bound as
@@ -155,9 +191,16 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 	st->item = item;
 	st->pressure_fd = -1;
 	st->access = mmp_params_access(&run->p);
-	st->end = item->end ? item->end : item->data->size;
-	st->reference = item->reference ? item->reference : item->data->hist;
-	if (st->end > item->data->size || st->end < n)
+	if (!item->data) {
+		/* No file: the run's own memory (chase), or none (pingpong). */
+		st->end = !(run->p.probe->needs & MMP_NEEDS_WORK) ? 0
+			  : item->end                              ? item->end
+								   : run->p.size;
+	} else {
+		st->end = item->end ? item->end : item->data->size;
+		st->reference = item->reference ? item->reference : item->data->hist;
+	}
+	if (item->data && (st->end > item->data->size || st->end < n))
 		return mmp_error_set(err, -EINVAL,
 				     "%s: %llu bytes to read, %u threads: each needs at least one",
 				     item->data->path, (unsigned long long)st->end, n);
@@ -200,6 +243,8 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 						     st->pool.buffer_bytes, err);
 	if (!rc && run->p.data == MMP_DATA_ANON && (run->p.probe->needs & MMP_NEEDS_MAP))
 		rc = copy_data(st, err);
+	if (!rc && (run->p.probe->needs & MMP_NEEDS_WORK))
+		rc = prepare_work(st, err);
 	if (rc)
 		return rc;
 	for (unsigned t = 0; t < n; t++) {
@@ -243,7 +288,7 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 static int drop_cache(const struct mmp_run *run, const struct mmp_datafile *df,
 		      struct mmp_error *err)
 {
-	if (run->p.cache == MMP_CACHE_WARM)
+	if (run->p.cache == MMP_CACHE_WARM || !df)
 		return 0;
 	if (fdatasync(df->fd) && errno != EINVAL)
 		return mmp_error_errno(err, -errno, "fdatasync %s", df->path);
@@ -295,6 +340,15 @@ static void collect(const struct item_state *st, struct mmp_rep *rep)
 	const struct mmp_thread_pool *pool = &st->pool;
 	uint64_t bins[256] = { 0 };
 
+	if (run->p.probe->expected) {
+		/* An operation-counting probe: its threads' parts add up to
+		 * what a right repetition gives. */
+		rep->result = 0;
+		for (unsigned t = 0; t < pool->n; t++)
+			rep->result += pool->w[t].sink.zeros;
+		rep->result_ok = rep->result == run->p.probe->expected(&run->p, pool->n);
+		return;
+	}
 	for (unsigned t = 0; t < pool->n; t++) {
 		const struct mmp_sink *s = &pool->w[t].sink;
 		bins[0] += s->zeros;
@@ -346,6 +400,7 @@ static void times_and_counts(struct item_state *st, struct mmp_rep *rep)
 	}
 	rep->elapsed_ns = last - first;
 	rep->bytes = st->end;
+	rep->ops = st->item->run->p.probe->ops ? st->item->run->p.probe->ops(&st->item->run->p) : 0;
 	/* Counts: per thread as read, and summed over threads. */
 	for (size_t i = 0; i < nev; i++)
 		for (unsigned t = 0; t < pool->n; t++) {
@@ -363,12 +418,13 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 	const uint8_t *map = NULL;
 	/* Results measured on other bytes than the reference's are not
 	 * results: a file changed (or shrank) since it was opened ends here. */
-	int rc = mmp_datafile_recheck(df, err);
+	int rc = df ? mmp_datafile_recheck(df, err) : 0;
 
 	if (!rc)
 		rc = drop_cache(run, df, err);
 	if (rc)
 		return rc;
+	/* The copy of the data (data = anon) or the run's own memory. */
 	const int anon = st->mem.data != NULL;
 	if (anon)
 		map = st->mem.data; /* the copy, in place for every repetition */
@@ -389,9 +445,10 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 		tally_place(st, t, &w->sink);
 		w->slice = (struct mmp_slice){
 			.map = map,
-			.fd = df->fd,
-			.path = df->path,
-			.file_size = df->size,
+			.work = probe->needs & MMP_NEEDS_WORK ? st->mem.data : NULL,
+			.fd = df ? df->fd : -1,
+			.path = df ? df->path : NULL,
+			.file_size = df ? df->size : 0,
 			.begin = chunk * t,
 			.end = t + 1 == pool->n ? st->end : chunk * (t + 1),
 			.access = st->access,
@@ -439,7 +496,7 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 		munmap((void *)map, df->size);
 	/* A load past a shrunk mapping (-EFAULT from the thread pool): say
 	 * what changed. */
-	return mmp_datafile_recheck(df, err);
+	return df ? mmp_datafile_recheck(df, err) : 0;
 }
 
 struct mmp_runner {

@@ -106,21 +106,24 @@ static int prepare(struct set_ctx *c)
 	for (size_t k = 0; k < c->cs->n; k++) {
 		size_t i = c->cs->runs[k];
 		const struct mmp_planned *p = &s->plan->runs[i];
-		struct mmp_datafile *df;
+		struct mmp_datafile *df = NULL;
 		struct mmp_error err = { 0 };
-		int rc = mmp_datafiles_get(&out->files, &p->data, &df, &err);
+		int rc = mmp_probe_reads_file(p->run.p.probe)
+				 ? mmp_datafiles_get(&out->files, &p->data, &df, &err)
+				 : 0;
 		if (rc == -EINTR)
 			return rc;
 		if (rc) {
 			fail_run(c, k, err.msg);
 			continue;
 		}
-		if (df->note[0] && !s->quiet) {
+		if (df && df->note[0] && !s->quiet) {
 			clear_progress(s);
 			fprintf(stderr, "mmprof: note: %s\n", df->note);
 		}
-		df->note[0] = '\0'; /* said once */
-		if (df->created && !s->quiet) {
+		if (df)
+			df->note[0] = '\0'; /* said once */
+		if (df && df->created && !s->quiet) {
 			clear_progress(s);
 			fprintf(stderr, "mmprof: created %s (%s, %s) at %.0f MB/s\n", df->path,
 				mmp_format_size(df->size, size, sizeof(size)),
@@ -206,6 +209,13 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 		if (rep->probe_rc)
 			fprintf(stderr, "mmprof: error: %s %s %u: the probe failed: %s\n", label,
 				rep->warmup ? "warmup" : "rep", rep->index, strerror(-rep->probe_rc));
+		else if (!info->data)
+			fprintf(stderr,
+				"mmprof: error: %s %s %u: %" PRIu64 " %ss right, of %" PRIu64
+				": the probe did not do what it should\n",
+				label, rep->warmup ? "warmup" : "rep", rep->index, rep->result,
+				info->run->p.probe->unit,
+				info->run->p.probe->expected(&info->run->p, info->plan->nthreads));
 		else
 			fprintf(stderr,
 				"mmprof: error: %s %s %u: result %" PRIu64 " differs from the "

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mmprof/datafile.h"
+#include "mmprof/probe.h"
 
 /* One run's data file: its path and what was asked of it. */
 struct use {
@@ -43,15 +44,19 @@ static void free_uses(struct use *uses, size_t n)
 	free(uses);
 }
 
-/* Every run's data file, sorted so that equal files are neighbours. */
-static int collect(const struct mmp_sweep *plan, const char *dir, struct use **out)
+/* Every data file a run reads (pingpong and chase read none), sorted so
+ * that equal files are neighbours; *n of them. */
+static int collect(const struct mmp_sweep *plan, const char *dir, struct use **out, size_t *n)
 {
 	char path[4096];
 	struct use *uses = calloc(plan->nruns ? plan->nruns : 1, sizeof(*uses));
+	size_t i = 0;
 	if (!uses)
 		return -ENOMEM;
-	for (size_t i = 0; i < plan->nruns; i++) {
-		const struct mmp_run *run = &plan->runs[i];
+	for (size_t r = 0; r < plan->nruns; r++) {
+		const struct mmp_run *run = &plan->runs[r];
+		if (run->p.probe && !mmp_probe_reads_file(run->p.probe))
+			continue;
 		uses[i].run = run;
 		uses[i].spec = (struct mmp_data_spec){ .file = run->p.file, .size = run->p.size,
 						       .fill = run->p.fill, .seed = run->p.seed };
@@ -62,9 +67,11 @@ static int collect(const struct mmp_sweep *plan, const char *dir, struct use **o
 			free_uses(uses, i);
 			return -ENOMEM;
 		}
+		i++;
 	}
-	qsort(uses, plan->nruns, sizeof(*uses), by_path_then_spec);
+	qsort(uses, i, sizeof(*uses), by_path_then_spec);
 	*out = uses;
+	*n = i;
 	return 0;
 }
 
@@ -103,19 +110,20 @@ int mmp_sweep_check_data(struct mmp_config *cfg, const struct mmp_sweep *plan, c
 	size_t nfound = 0;
 	char msg[MMP_ERROR_MSG_MAX + 64];
 	int rc = 0;
+	size_t nuses;
 
-	if (collect(plan, dir, &uses))
+	if (collect(plan, dir, &uses, &nuses))
 		return -ENOMEM;
-	found = calloc(plan->nruns ? plan->nruns : 1, sizeof(*found));
+	found = calloc(nuses ? nuses : 1, sizeof(*found));
 	if (!found) {
-		free_uses(uses, plan->nruns);
+		free_uses(uses, nuses);
 		return -ENOMEM;
 	}
 	/* One group of neighbours per file: one spec, checked once, or two,
 	 * which mmp_datafiles_get would refuse half way through the run. */
-	for (size_t g = 0, end; g < plan->nruns && !rc; g = end) {
+	for (size_t g = 0, end; g < nuses && !rc; g = end) {
 		const struct use *first = &uses[g], *other = NULL;
-		for (end = g + 1; end < plan->nruns && strcmp(uses[end].path, uses[g].path) == 0;
+		for (end = g + 1; end < nuses && strcmp(uses[end].path, uses[g].path) == 0;
 		     end++)
 			if (uses[end].run < first->run)
 				first = &uses[end];
@@ -148,7 +156,7 @@ int mmp_sweep_check_data(struct mmp_config *cfg, const struct mmp_sweep *plan, c
 		free(found[i].msg);
 	}
 	free(found);
-	free_uses(uses, plan->nruns);
+	free_uses(uses, nuses);
 	return rc ? rc : nfound ? -EINVAL : 0;
 }
 
@@ -173,19 +181,20 @@ int mmp_sweep_inputs(const struct mmp_config *cfg, const struct mmp_sweep *plan,
 		    char ***paths, size_t *n)
 {
 	struct use *uses;
+	size_t nuses;
 	*paths = NULL;
 	*n = 0;
-	if (collect(plan, dir, &uses))
+	if (collect(plan, dir, &uses, &nuses))
 		return -ENOMEM;
 	int rc = cfg->path ? add_path(paths, n, cfg->path, "") : 0;
-	for (size_t i = 0; !rc && i < plan->nruns; i++) {
+	for (size_t i = 0; !rc && i < nuses; i++) {
 		if (!uses[i].path[0] || (i > 0 && strcmp(uses[i].path, uses[i - 1].path) == 0))
 			continue;
 		rc = add_path(paths, n, uses[i].path, "");
 		if (!rc)
 			rc = add_path(paths, n, uses[i].path, ".mmprof");
 	}
-	free_uses(uses, plan->nruns);
+	free_uses(uses, nuses);
 	if (rc) {
 		mmp_sweep_inputs_free(*paths, *n);
 		*paths = NULL;

@@ -50,8 +50,8 @@ static void print_verdict(FILE *out, const struct mmp_results *res, const struct
 	order[n++] = &a->cause[a->n - 1];
 
 	mmp_result_label(res, job, label, sizeof(label));
-	used += (size_t)snprintf(line + used, sizeof(line) - used, "%s: %.3f ns/B =", label,
-				 a->total);
+	used += (size_t)snprintf(line + used, sizeof(line) - used, "%s: %.3f ns/%s =", label,
+				 a->total, job->ops ? mmp_result_unit(job) : "B");
 	for (size_t i = 0; i < n && used < sizeof(line); i++) {
 		const struct mmp_cause *c = order[i];
 		char name[320];
@@ -78,10 +78,10 @@ static void print_verdict(FILE *out, const struct mmp_results *res, const struct
 		const struct mmp_run_result *r = job + k;
 		used += (size_t)snprintf(line + used, sizeof(line) - used, " | +%s %.3f",
 					 mmp_control_by_bit(r->planned->added)->name,
-					 r->st.mean / (double)job->bytes);
+					 a->rung_mean[k]);
 	}
-	fprintf(out, "    ladder (means over %zu round%s side by side, ns per byte of the job): %s\n",
-		a->rounds, a->rounds == 1 ? "" : "s", line);
+	fprintf(out, "    ladder (means over %zu round%s side by side, ns per %s of the job): %s\n",
+		a->rounds, a->rounds == 1 ? "" : "s", mmp_result_unit(job), line);
 
 	used = 0;
 	for (size_t i = 0; i < a->n && used < sizeof(line); i++) {
@@ -101,7 +101,10 @@ static void print_verdict(FILE *out, const struct mmp_results *res, const struct
 	if (used)
 		fprintf(out, "    evidence: %s\n", line);
 	unsigned reps = 0;
+	int understated = 0;
 	const char *why = NULL;
+	for (size_t i = 0; i < a->n; i++)
+		understated |= a->cause[i].understated;
 	for (size_t k = 0; k <= job->planned->nrungs; k++) {
 		reps += job[k].ndisturbed;
 		if (!why && job[k].ndisturbed)
@@ -110,9 +113,10 @@ static void print_verdict(FILE *out, const struct mmp_results *res, const struct
 	if (reps)
 		fprintf(out, "    disturbed: %s (%u repetition%s of the job and its rungs)%s\n", why,
 			reps, reps == 1 ? "" : "s",
-			a->disturbed ? "; too few clean rounds, so these shares include them and "
-				       "sharing is understated"
-				     : "; the shares leave those rounds out");
+			!a->disturbed ? "; the shares leave those rounds out"
+			: understated ? "; too few clean rounds, so these shares include them and "
+					"sharing is understated"
+				      : "; too few clean rounds, so these shares include them");
 }
 
 static void print_answer(FILE *out, const struct mmp_answer *a)

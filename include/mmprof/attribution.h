@@ -52,6 +52,7 @@ struct mmp_cause {
 struct mmp_attribution {
 	const struct mmp_run_result *job; /* NULL: no attribution */
 	double total;      /* the job's mean ns per byte over the rounds used */
+	double rung_mean[MMP_MAX_CAUSES]; /* rung k's mean over the same rounds (0: the job) */
 	size_t rounds;     /* rounds used */
 	int disturbed;     /* disturbed rounds had to be used */
 	struct mmp_cause cause[MMP_MAX_CAUSES];

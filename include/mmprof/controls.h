@@ -26,12 +26,15 @@
 enum mmp_control {
 	MMP_CONTROL_FIT = 1 << 0,
 	MMP_CONTROL_PREFAULT = 1 << 1,
-	MMP_CONTROL_PADDED = 1 << 2,
-	MMP_CONTROL_PRIVATE = 1 << 3,
-	MMP_CONTROL_TALLY = 1 << 4,
-	MMP_CONTROL_BULK = 1 << 5,
-	MMP_CONTROL_SOLO = 1 << 6,
-	MMP_CONTROL_LIMIT = 1 << 7,
+	MMP_CONTROL_HUGE = 1 << 2,
+	MMP_CONTROL_REMOTE = 1 << 3,
+	MMP_CONTROL_NEAR = 1 << 4,
+	MMP_CONTROL_PADDED = 1 << 5,
+	MMP_CONTROL_PRIVATE = 1 << 6,
+	MMP_CONTROL_TALLY = 1 << 7,
+	MMP_CONTROL_BULK = 1 << 8,
+	MMP_CONTROL_SOLO = 1 << 9,
+	MMP_CONTROL_LIMIT = 1 << 10,
 };
 
 /* A rung: the job with some controls applied. */
@@ -73,7 +76,7 @@ struct mmp_control_info {
 /* The table, in ladder order. */
 const struct mmp_control_info *mmp_controls(size_t *count);
 const struct mmp_control_info *mmp_control_by_bit(unsigned bit);
-#define MMP_CONTROLS_ALL 0xffu
+#define MMP_CONTROLS_ALL 0x7ffu
 
 /* "auto" (all that apply), "none", or names.  -EINVAL with a message (and a
  * did-you-mean) for anything else. */

@@ -33,6 +33,7 @@ enum mmp_event_role {
 	MMP_ROLE_SYSCALLS,      /* raw_syscalls:sys_enter */
 	MMP_ROLE_READ_SYSCALLS, /* syscalls:sys_enter_read */
 	MMP_ROLE_CONTENTION,    /* from the contention preset: HITM and kin */
+	MMP_ROLE_DTLB_MISSES,   /* dTLB-load-misses */
 };
 
 struct mmp_event {

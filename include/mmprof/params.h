@@ -25,6 +25,8 @@ enum mmp_key_id {
 	MMP_KEY_BUFFER,
 	MMP_KEY_REFCOUNT,
 	MMP_KEY_TALLY,
+	MMP_KEY_OPS,
+	MMP_KEY_TRANSFER,
 	MMP_KEY_THREADS,
 	/* where */
 	MMP_KEY_PLACEMENT,
@@ -65,6 +67,11 @@ enum mmp_refcount {
 	MMP_REFCOUNT_PRIVATE, /* a word per thread, on lines of its own (the private control) */
 };
 enum mmp_tally { MMP_TALLY_ATOMIC, MMP_TALLY_PACKED, MMP_TALLY_PADDED, MMP_TALLY_LOCAL };
+/* How pingpong hands its line over. */
+enum mmp_transfer {
+	MMP_TRANSFER_CAS,   /* one line; each thread compare-and-swaps it when its turn comes */
+	MMP_TRANSFER_STORE, /* two lines; each thread stores to its own, reads the other's */
+};
 enum mmp_table {
 	MMP_TABLE_RUNS,  /* one row per run */
 	MMP_TABLE_SIZES, /* the read/mmap/fread seed's: per file size, a column per method */
@@ -159,6 +166,8 @@ struct mmp_params {
 	uint64_t buffer; /* read()/stdio buffer bytes */
 	enum mmp_refcount refcount;
 	enum mmp_tally tally;
+	uint64_t ops;               /* operations per repetition; 0: the probe's default */
+	enum mmp_transfer transfer;
 	uint32_t threads;
 	/* where */
 	struct mmp_placement placement;
@@ -192,6 +201,7 @@ extern const char *const mmp_fill_names[];
 extern const char *const mmp_kernel_names[];
 extern const char *const mmp_refcount_names[];
 extern const char *const mmp_tally_names[];
+extern const char *const mmp_transfer_names[];
 extern const char *const mmp_advice_names[];
 extern const char *const mmp_cache_names[];
 extern const char *const mmp_table_names[];

@@ -30,7 +30,7 @@
 struct mmp_planned {
 	struct mmp_run run;        /* parameters; run.control/control_name for rungs */
 	struct mmp_pin_plan pins;  /* where its threads go */
-	struct mmp_data_spec data; /* the file it reads */
+	struct mmp_data_spec data; /* the file it reads (all zero: a probe without one) */
 	uint64_t end;              /* it reads bytes [0, end); 0: the whole file */
 	size_t point;              /* the job point it belongs to (itself for a point) */
 	unsigned rung;             /* 0: a job point; k: rung k of that point's ladder */
@@ -67,6 +67,16 @@ struct mmp_plan {
 	uint64_t seed; /* of the rounds' shuffles */
 	enum mmp_table table;
 };
+
+/* A key's value as mmp_run_format gives it, but placement = pairs names
+ * the pair the run was given: "pairs:0,8". */
+const char *mmp_planned_format(const struct mmp_planned *r, enum mmp_key_id key, char *buf,
+			       size_t len);
+
+/* placement = pairs plans every PU pair up to this many, else a sample
+ * of this many that keeps every relation (mmp_topology_pairs): 32 PUs
+ * have 496 pairs. */
+#define MMP_PAIRS_MAX 512
 
 /* Auto repetition's floor: an interval from fewer rounds is too wide to
  * decide anything. */

@@ -20,7 +20,15 @@ enum mmp_probe_needs {
 	MMP_NEEDS_MAP = 1 << 0, /* the file mapped read-only, MAP_SHARED */
 	MMP_NEEDS_FD = 1 << 1,  /* the file open read-only */
 	MMP_NEEDS_PATH = 1 << 2, /* opens the file itself, inside the timed region */
+	/* No file: `size` bytes of the run's own memory, bound as membind says
+	 * (on huge pages with hugepages = yes), each thread's slice written by
+	 * the probe's prepare hook before the first repetition. */
+	MMP_NEEDS_WORK = 1 << 3,
 };
+
+/* Probes that read the data file: the others (pingpong, chase) have no
+ * file, no reference scan and no page cache. */
+#define MMP_NEEDS_FILE (MMP_NEEDS_MAP | MMP_NEEDS_FD | MMP_NEEDS_PATH)
 
 /* How many bytes one call of the modelled API returns. */
 enum mmp_access_mode {
@@ -44,6 +52,7 @@ struct mmp_sink {
 /* One thread's work in one repetition. */
 struct mmp_slice {
 	const uint8_t *map; /* the whole file (MMP_NEEDS_MAP) */
+	uint8_t *work;      /* the run's own memory (MMP_NEEDS_WORK), `size` bytes */
 	int fd;             /* the file, read-only (MMP_NEEDS_FD) */
 	const char *path;   /* the file (MMP_NEEDS_PATH) */
 	uint64_t file_size;
@@ -80,6 +89,8 @@ struct mmp_probe {
 	unsigned needs;       /* enum mmp_probe_needs */
 	int maps;             /* maps the file itself (advice = hugepage applies) */
 	uint64_t uses;        /* MMP_KEY_BIT of the probe-specific keys it reads */
+	uint64_t ignores;     /* MMP_KEY_BIT of general keys that mean nothing to it */
+	unsigned threads;     /* the threads it always runs (pingpong: 2); 0: `threads` */
 	enum mmp_access_mode access_mode;
 	uint64_t default_access;  /* MMP_ACCESS_BLOCK when `access` is not set;
 				     0: the run's `buffer` (fread: calls of a buffer) */
@@ -89,6 +100,20 @@ struct mmp_probe {
 	 * limit control names ("a call, 4 checks and 2 CAS loops per byte"). */
 	const char *loop;
 	mmp_probe_run_fn run;
+	/* Probes that count operations instead of reading bytes (pingpong's
+	 * transfers, chase's loads): the operation's name ("transfer"), the
+	 * operations one repetition performs one after another (its time / ops
+	 * is the time per operation), and the result a right repetition gives
+	 * (each thread adds its part to sink->zeros).  NULL: a byte probe,
+	 * checked against the data's reference scan. */
+	const char *unit;
+	uint64_t default_ops; /* `ops` when not set */
+	uint64_t (*ops)(const struct mmp_params *p);
+	uint64_t (*expected)(const struct mmp_params *p, unsigned nthreads);
+	/* MMP_NEEDS_WORK: write this thread's slice of slice->work (run in
+	 * the thread, so first touch places it), once before the first
+	 * repetition; a negative errno on failure. */
+	int (*prepare)(const struct mmp_slice *slice);
 	/* Optional state the threads of one run share (the .NET view's reference
 	 * count): made once before the run's threads start, reset before every
 	 * repetition, checked after it (a negative errno when the state shows
@@ -106,7 +131,13 @@ struct mmp_probe {
 	 MMP_KEY_BIT(MMP_KEY_REFCOUNT) |                                        \
 	 MMP_KEY_BIT(MMP_KEY_TALLY) | MMP_KEY_BIT(MMP_KEY_PREFAULT) |           \
 	 MMP_KEY_BIT(MMP_KEY_ADVICE) | MMP_KEY_BIT(MMP_KEY_DATA) |              \
-	 MMP_KEY_BIT(MMP_KEY_HUGEPAGES))
+	 MMP_KEY_BIT(MMP_KEY_HUGEPAGES) | MMP_KEY_BIT(MMP_KEY_OPS) |            \
+	 MMP_KEY_BIT(MMP_KEY_TRANSFER))
+
+/* General keys that mean nothing to a probe without a data file. */
+#define MMP_NO_FILE_KEYS                                                        \
+	(MMP_KEY_BIT(MMP_KEY_FILE) | MMP_KEY_BIT(MMP_KEY_FILL) |                \
+	 MMP_KEY_BIT(MMP_KEY_CACHE) | MMP_KEY_BIT(MMP_KEY_KERNEL))
 
 /* The registry (probes/registry.c, from probes/probes.def). */
 const struct mmp_probe *const *mmp_probe_all(size_t *count);
@@ -114,6 +145,9 @@ const struct mmp_probe *mmp_probe_find(const char *name);
 
 /* Whether a key changes what this probe does. */
 int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key);
+/* Whether it reads the data file (and so has a reference to be checked
+ * against, a page cache, a file to create). */
+int mmp_probe_reads_file(const struct mmp_probe *probe);
 
 /* Bytes per call a run makes: 1 for byte probes; for block probes
  * `access`, else the probe's default (or `buffer` for probes whose calls

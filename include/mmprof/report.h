@@ -16,6 +16,14 @@ void mmp_report_sizes(FILE *out, const struct mmp_results *res);
 /* Derived metrics from the counters, one row per job point, columns only
  * for what was counted somewhere. */
 void mmp_report_metrics(FILE *out, const struct mmp_results *res);
+/* The matrices: core to core (pingpong with placement = pairs: ns per
+ * transfer, PU x PU, and a line per pair relation) and node to node
+ * (chase or limit with placement = numa:M and membind = node:N: ns per
+ * load or GB/s, CPU node x memory node).  topo (NULL: none) names the
+ * pair relations. */
+struct mmp_topology;
+void mmp_report_matrices(FILE *out, const struct mmp_results *res,
+			 const struct mmp_topology *topo);
 /* Verdict lines (attribution) and the answers of `fixes` jobs. */
 void mmp_report_verdicts(FILE *out, const struct mmp_results *res);
 

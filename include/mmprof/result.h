@@ -35,11 +35,12 @@ enum mmp_run_state {
 struct mmp_run_result {
 	const struct mmp_planned *planned;
 	const struct mmp_run *run; /* &planned->run */
-	const struct mmp_datafile *data;
+	const struct mmp_datafile *data; /* NULL: a probe without a file */
 	enum mmp_run_state state;
 	char error[MMP_ERROR_MSG_MAX];
 	uint64_t access; /* bytes per call, 0: whole slice */
-	uint64_t bytes;
+	uint64_t bytes;  /* read (chase: chased; pingpong: 0) */
+	uint64_t ops;    /* operations one after another (pingpong, chase); 0: a byte probe */
 	/* Recorded rounds, by round: elapsed time, and whether it was
 	 * disturbed (with the first reason seen). */
 	double *elapsed_ns;
@@ -99,6 +100,10 @@ int mmp_result_has_data(const struct mmp_run_result *r);
 struct mmp_metric;
 int mmp_result_metric_median(const struct mmp_run_result *r, const struct mmp_metric *m,
 			     double *out);
+/* What a run's time is divided by: its operations (pingpong, chase), else
+ * the bytes it read; and the name of one ("byte", "transfer", "load"). */
+double mmp_result_per(const struct mmp_run_result *r);
+const char *mmp_result_unit(const struct mmp_run_result *r);
 /* Bytes per call as text: "1024", or "whole" for whole-slice scans. */
 const char *mmp_result_access(const struct mmp_run_result *r, char *buf, size_t len);
 /* "[job] probe threads=8 access=1 tally=atomic +prefault" for messages:

@@ -31,7 +31,8 @@ struct mmp_rep {
 	uint64_t elapsed_ns;  /* first thread's start to last thread's end */
 	uint64_t thread_min_ns, thread_max_ns; /* threads' own times */
 	uint64_t *thread_ns;  /* [nthreads] */
-	uint64_t bytes;       /* bytes the probe read */
+	uint64_t bytes;       /* bytes the probe read (chase: chased; pingpong: 0) */
+	uint64_t ops;         /* operations one after another (pingpong, chase); 0: none */
 	uint64_t result;      /* zero count, or for histograms the byte sum */
 	int result_ok;        /* equal to the reference, bin for bin */
 	int probe_rc;         /* first error a thread's probe (or its check) returned, or 0 */
@@ -44,7 +45,7 @@ struct mmp_rep {
 /* One run of a set: what it runs, on what, where, counting what. */
 struct mmp_runner_item {
 	const struct mmp_run *run;
-	const struct mmp_datafile *data;
+	const struct mmp_datafile *data;    /* NULL: a probe without a file */
 	const struct mmp_pin_plan *plan;
 	const struct mmp_event_set *events; /* NULL: count nothing */
 	uint64_t end;              /* read bytes [0, end); 0: the whole file */

@@ -68,8 +68,20 @@ top() { # the largest significant cause of a job, the remainder aside
 	attr_rows "$1" | awk -F'|' '$5 == "true" && $1 != "limit" && $1 != "remaining" && ($3 + 0 > best || !found) {
 		best = $3 + 0; cause = $1; found = 1 } END { print cause }'
 }
-check "refcount shared at 2 threads: true sharing ($(top true_sharing))" test "$(top true_sharing)" = "true sharing"
-check "packed tally on zeros at 2 threads: false sharing ($(top false_sharing))" test "$(top false_sharing)" = "false sharing"
+# A sharing cause needs the threads running together: on a busy machine
+# (disturbed rounds kept for want of clean ones) the honest answer is
+# "inconclusive", which disturbed.sh tests under planted load.
+disturbed_job() { csv_rows "$attr" job disturbed | grep -q "^$1|true$"; }
+sharing_top() { # JOB CAUSE
+	if disturbed_job "$1"; then
+		check "$1: disturbed rounds, so the verdict says inconclusive" \
+			grep -q "^\[$1\] .*; inconclusive: the rounds were disturbed" <<<"$out"
+	else
+		check "$1 at 2 threads: $2 ($(top "$1"))" test "$(top "$1")" = "$2"
+	fi
+}
+sharing_top true_sharing "true sharing"
+sharing_top false_sharing "false sharing"
 check "cold lazy mmap: page faults ($(top page_faults))" test "$(top page_faults)" = "page faults"
 check "ReadByte with the reference once, 1 thread: per-call ($(top per_call))" test "$(top per_call)" = "per-call"
 check "oversubscription named for $((pus * 4)) threads on $pus PUs" grep -q "^oversubscription|.*|$((pus * 4))$" <<<"$(attr_rows oversubscribed)"
@@ -78,7 +90,9 @@ check "shares add up to 1 for every job" test -z "$(csv_rows "$attr" job share |
 	END { for (j in s) if (s[j] < 0.99 || s[j] > 1.01) print j, s[j] }')"
 check "fault evidence counted" grep -Eq '^page faults\|.*\|faults/MiB\|[0-9.]+\|0\|' <<<"$(attr_rows page_faults)"
 
+if disturbed_job true_sharing; then skip "verdict line with fix: true_sharing was disturbed"; else
 check "verdict line with fix" grep -q '^\[true_sharing\] accessor_byte threads=2 access=1 .*: [0-9.]* ns/B = true sharing (refcount) [0-9]*% \[[-0-9]*, [0-9]*\].*; fix: take the reference once per thread' <<<"$out"
+fi
 check "the remainder is the limit, not unexplained" grep -q '^\[true_sharing\] .* · limit (the memory system' <<<"$out"
 check "evidence line" grep -q '^    evidence: faults/MiB' <<<"$out"
 check "ladder line" grep -q '^    ladder (means over [0-9]* rounds side by side, ns per byte of the job): job [0-9.]* | +private [0-9.]* | +bulk ' <<<"$out"

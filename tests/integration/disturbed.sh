@@ -67,10 +67,19 @@ judge busy packed "false sharing" "$TMP/busy.attribution.csv"
 
 run_mmprof --config "$TMP/planted.ini" --csv "$TMP/idle.csv" --quiet
 check "idle: runs" test "$rc" -eq 0
-check "idle: refcount names true sharing ($(top refcount "$TMP/idle.attribution.csv"))" \
-	test "$(top refcount "$TMP/idle.attribution.csv")" = "true sharing"
-check "idle: packed names false sharing ($(top packed "$TMP/idle.attribution.csv"))" \
-	test "$(top packed "$TMP/idle.attribution.csv")" = "false sharing"
-check "idle: refcount's fix" grep -q '; fix: take the reference once per thread' <<<"$(verdict refcount)"
-check "idle: packed's fix" grep -q '; fix: pad per-thread counters' <<<"$(verdict packed)"
+# "Idle" is this script's: a shared machine (CI neighbours, other jobs)
+# may still disturb it, and then inconclusive is the right answer.
+idle_case() { # JOB CAUSE FIX
+	local job=$1 cause=$2 fix=$3
+	if csv_rows "$TMP/idle.attribution.csv" job disturbed | grep -q "^$job|true$"; then
+		judge "idle (but disturbed by something else)" "$job" "$cause" "$TMP/idle.attribution.csv"
+		skip "idle: $job's fix: the machine was busy with something else"
+		return
+	fi
+	check "idle: $job names $cause ($(top "$job" "$TMP/idle.attribution.csv"))" \
+		test "$(top "$job" "$TMP/idle.attribution.csv")" = "$cause"
+	check "idle: $job's fix" grep -q "; fix: $fix" <<<"$(verdict "$job")"
+}
+idle_case refcount "true sharing" "take the reference once per thread"
+idle_case packed "false sharing" "pad per-thread counters"
 done_testing
