@@ -211,8 +211,9 @@ void mmp_compare_print_columns(FILE *out, int markdown)
 	for (size_t k = 0; k < MMP_COMPARE_NKEYS + NCOLUMNS; k++) {
 		const char *name = k < MMP_COMPARE_NKEYS ? mmp_compare_key_name(k)
 							 : columns[k - MMP_COMPARE_NKEYS].name;
-		const char *help = k < MMP_COMPARE_NKEYS
-					   ? "the key: as in NAME.csv (a rung: its job point's value)"
+		const char *help = k == KEY_CONTROL ? "key: the rung's controls; empty: the job point"
+				   : k < MMP_COMPARE_NKEYS
+					   ? "key: as in NAME.csv (a rung: its job point's value)"
 					   : columns[k - MMP_COMPARE_NKEYS].help;
 		if (markdown)
 			fprintf(out, "| `%s` | %s |\n", name, help);
