@@ -75,13 +75,13 @@ void mmp_json_quote(FILE *f, const char *s)
 static void value_start(struct mmp_json *j, const char *key)
 {
 	int array = j->in_array[j->depth];
-	if (array == !!key)
+	if (!!array == !!key)
 		j->misused = 1;
 	if (j->members[j->depth])
-		fputc(',', j->f);
-	if (j->depth)
+		fputs(array == 2 ? ", " : ",", j->f);
+	if (j->depth && array != 2)
 		fputc('\n', j->f);
-	for (int i = 0; i < j->depth; i++)
+	for (int i = 0; i < j->depth && array != 2; i++)
 		fputs("  ", j->f);
 	if (key && !array) {
 		mmp_json_quote(j->f, key);
@@ -92,6 +92,8 @@ static void value_start(struct mmp_json *j, const char *key)
 
 static void open_container(struct mmp_json *j, const char *key, int array)
 {
+	if (j->in_array[j->depth] == 2)
+		j->misused = 1; /* a line holds scalars only */
 	value_start(j, key);
 	fputc(array ? '[' : '{', j->f);
 	if (j->depth == MMP_JSON_MAX_DEPTH) {
@@ -105,13 +107,14 @@ static void open_container(struct mmp_json *j, const char *key, int array)
 
 static void close_container(struct mmp_json *j, int array)
 {
-	if (!j->depth || j->in_array[j->depth] != array) {
+	int line = j->in_array[j->depth] == 2;
+	if (!j->depth || !!j->in_array[j->depth] != array) {
 		j->misused = 1;
 		return;
 	}
 	int had = j->members[j->depth];
 	j->depth--;
-	if (had) {
+	if (had && !line) {
 		fputc('\n', j->f);
 		for (int i = 0; i < j->depth; i++)
 			fputs("  ", j->f);
@@ -137,6 +140,11 @@ void mmp_json_open_array(struct mmp_json *j, const char *key)
 void mmp_json_close_array(struct mmp_json *j)
 {
 	close_container(j, 1);
+}
+
+void mmp_json_open_line(struct mmp_json *j, const char *key)
+{
+	open_container(j, key, 2);
 }
 
 void mmp_json_put_string(struct mmp_json *j, const char *key, const char *value)

@@ -389,6 +389,8 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 		fprintf(stderr, ", %s", so->answers_path);
 	if (s->per_thread)
 		fprintf(stderr, ", %s", so->threads_path);
+	if (so->wrote_json)
+		fprintf(stderr, ", %s", so->json_path);
 	fprintf(stderr, "; %.1f s", so->seconds);
 	if (a->n)
 		fprintf(stderr, "; answers: %zu yes, %zu no, %zu inconclusive", yes, no, open);
@@ -621,8 +623,23 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	rc = mmp_outset_open(&files, csv_path, (const char *const *)inputs, ninputs, &err);
+	if (rc) {
+		mmp_sweep_inputs_free(inputs, ninputs);
+		fprintf(stderr, "mmprof: error: %s; nothing was run\n", err.msg);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	/* --json: NAME.json joins the set; any other file of the set is not
+	 * JSON's to replace, and a path elsewhere is checked as NAME.csv was. */
+	int kind = cli.json ? mmp_outset_kind_of(&files, cli.json) : -1;
+	if (kind >= 0 && kind != MMP_OUT_JSON)
+		rc = mmp_error_set(&err, -EEXIST, "--json %s is this run's %s: name another file",
+				   cli.json, kind == MMP_OUT_CSV ? "CSV" : mmp_out_suffix(kind) + 1);
+	else if (cli.json && kind < 0)
+		rc = mmp_outfile_check_alone(cli.json, (const char *const *)inputs, ninputs, &err);
 	mmp_sweep_inputs_free(inputs, ninputs);
 	if (rc) {
+		mmp_outset_close(&files);
 		fprintf(stderr, "mmprof: error: %s; nothing was run\n", err.msg);
 		status = EXIT_USAGE;
 		goto out;
@@ -637,6 +654,7 @@ int main(int argc, char **argv)
 		.files = &files,
 		.quiet = cli.quiet,
 		.per_thread = cli.per_thread,
+		.json = cli.json,
 		.progress = !cli.quiet && isatty(STDERR_FILENO),
 		.stop = &stop_requested,
 	};

@@ -24,7 +24,7 @@
 struct mmp_json {
 	FILE *f;
 	int depth;
-	unsigned char in_array[MMP_JSON_MAX_DEPTH + 1]; /* [0]: the top level */
+	unsigned char in_array[MMP_JSON_MAX_DEPTH + 1]; /* 1: array, 2: on one line; [0]: the top */
 	unsigned char members[MMP_JSON_MAX_DEPTH + 1];  /* a value was written at this level */
 	int misused;
 };
@@ -36,6 +36,9 @@ void mmp_json_open_object(struct mmp_json *j, const char *key);
 void mmp_json_close_object(struct mmp_json *j);
 void mmp_json_open_array(struct mmp_json *j, const char *key);
 void mmp_json_close_array(struct mmp_json *j);
+/* An array of scalars on one line ([1, 3, 4]): run numbers, PUs.  An
+ * object or array inside it is misuse.  Closed with mmp_json_close_array. */
+void mmp_json_open_line(struct mmp_json *j, const char *key);
 
 void mmp_json_put_string(struct mmp_json *j, const char *key, const char *value);
 void mmp_json_put_number(struct mmp_json *j, const char *key, double value);

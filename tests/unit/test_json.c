@@ -87,6 +87,12 @@ static void nested(struct mmp_json *j)
 	mmp_json_close_array(j);
 	mmp_json_open_object(j, "inner");
 	mmp_json_close_object(j);
+	mmp_json_open_line(j, "pus");
+	mmp_json_put_uint(j, NULL, 0);
+	mmp_json_put_uint(j, NULL, 1);
+	mmp_json_close_array(j);
+	mmp_json_open_line(j, "none");
+	mmp_json_close_array(j);
 	mmp_json_open_array(j, "list");
 	mmp_json_open_object(j, NULL);
 	mmp_json_put_bool(j, "a", 0);
@@ -109,6 +115,8 @@ static void test_layout(void **state)
 				  "  \"nothing\": null,\n"
 				  "  \"empty\": [],\n"
 				  "  \"inner\": {},\n"
+				  "  \"pus\": [0, 1],\n"
+				  "  \"none\": [],\n"
 				  "  \"list\": [\n"
 				  "    {\n"
 				  "      \"a\": false\n"
@@ -146,6 +154,14 @@ static void too_deep(struct mmp_json *j)
 		mmp_json_close_array(j);
 }
 
+static void object_in_line(struct mmp_json *j)
+{
+	mmp_json_open_line(j, NULL);
+	mmp_json_open_object(j, NULL);
+	mmp_json_close_object(j);
+	mmp_json_close_array(j);
+}
+
 static void nothing(struct mmp_json *j)
 {
 	(void)j;
@@ -162,6 +178,8 @@ static void test_misuse(void **state)
 	doc(unbalanced, &rc);
 	assert_int_equal(rc, -EINVAL);
 	doc(too_deep, &rc);
+	assert_int_equal(rc, -EINVAL);
+	doc(object_in_line, &rc);
 	assert_int_equal(rc, -EINVAL);
 	doc(nothing, &rc);
 	assert_int_equal(rc, -EINVAL);
