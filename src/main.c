@@ -363,8 +363,9 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 		open += a->a[i].outcome == MMP_OUTCOME_INCONCLUSIVE;
 	}
 	if (so->interrupted) {
-		fprintf(stderr, "mmprof: interrupted: the %lu row(s) measured so far are in %s\n",
-			so->rows, s->files->path);
+		fprintf(stderr, "mmprof: interrupted: the %lu row(s) measured so far are in %s%s%s\n",
+			so->rows, s->files->path, so->wrote_json ? " and " : "",
+			so->wrote_json ? so->json_path : "");
 		return;
 	}
 	if (so->changed) {
