@@ -1,11 +1,7 @@
 /* mmprof: parse the command line, then config -> job points -> plan ->
  * session -> report.  Exit status: 0 done, 1 a run failed, 2 bad usage or
  * config (nothing run), 3 an answer says regressed and --fail-on-regression
- * was given, 130 interrupted.
- *
- * mmprof compare A.csv B.csv: parse, compare (compare.h), print; exit 0,
- * 2 for bad usage or files, 3 a run is slower in B and
- * --fail-on-regression was given, 1 the --csv file could not be written. */
+ * was given, 130 interrupted.  mmprof compare is main_compare.c's. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -14,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "mmprof/companions.h"
-#include "mmprof/compare.h"
 #include "mmprof/config.h"
 #include "mmprof/controls.h"
 #include "mmprof/csv.h"
@@ -28,14 +24,6 @@
 #include "mmprof/sweep_data.h"
 #include "mmprof/topology.h"
 #include "mmprof/units.h"
-
-enum exit_status {
-	EXIT_DONE = 0,
-	EXIT_RUN_FAILED = 1,
-	EXIT_USAGE = 2,
-	EXIT_REGRESSED = 3,
-	EXIT_INTERRUPTED = 130,
-};
 
 enum opt_id {
 	OPT_CONFIG = 'c',
@@ -54,19 +42,10 @@ enum opt_id {
 	OPT_FAIL_ON_REGRESSION,
 	OPT_TOPOLOGY_FROM,
 	OPT_JSON,
-	OPT_TOLERANCE,
 };
 
-/* The tables of command-line options (mmprof's, and mmprof compare's):
- * getopt_long's lists and --help are both made from them. */
-struct cli_option {
-	const char *name;
-	int has_arg;
-	int id;
-	const char *arg;
-	const char *help;
-};
-
+/* The one table of mmprof's options: getopt_long's list and --help are
+ * both made from it. */
 static const struct cli_option cli_options[] = {
 	{ "config", required_argument, OPT_CONFIG, "FILE", "run every job in FILE (INI)" },
 	{ "csv", required_argument, OPT_CSV, "PATH",
@@ -97,17 +76,6 @@ static const struct cli_option cli_options[] = {
 	{ "help", no_argument, OPT_HELP, NULL, "this help" },
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
-
-static const struct cli_option compare_options[] = {
-	{ "tolerance", required_argument, OPT_TOLERANCE, "PCT",
-	  "ratios within 1/(1+t) .. 1+t are the same (5% or 0.05; default 5%)" },
-	{ "csv", required_argument, OPT_CSV, "PATH",
-	  "also write the comparison to PATH as CSV, one row per matched run" },
-	{ "fail-on-regression", no_argument, OPT_FAIL_ON_REGRESSION, NULL,
-	  "exit 3 when a run is slower in B (for CI)" },
-	{ "help", no_argument, OPT_HELP, NULL, "this help" },
-};
-#define NCOMPARE_OPTIONS (sizeof(compare_options) / sizeof(compare_options[0]))
 
 struct cli {
 	const char *config;
@@ -141,24 +109,6 @@ static void on_sigint(int sig)
 	(void)ignored;
 }
 
-static void print_options(FILE *out, const struct cli_option *table, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char left[64];
-		const struct cli_option *o = &table[i];
-		int shrt = o->id < 256;
-		if (o->has_arg == optional_argument)
-			snprintf(left, sizeof(left), "--%s[=%s]", o->name, o->arg);
-		else if (o->arg)
-			snprintf(left, sizeof(left), "%s%c%s--%s %s", shrt ? "-" : "",
-				 shrt ? o->id : ' ', shrt ? ", " : "", o->name, o->arg);
-		else
-			snprintf(left, sizeof(left), "%s%c%s--%s", shrt ? "-" : "",
-				 shrt ? o->id : ' ', shrt ? ", " : "", o->name);
-		fprintf(out, "  %-26s %s\n", left[0] == ' ' ? left + 1 : left, o->help);
-	}
-}
-
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: mmprof --config FILE [options]\n"
@@ -166,7 +116,7 @@ static void usage(FILE *out)
 		     "Runs memory and file access patterns (probes) on pinned threads and\n"
 		     "reports how fast each was, checked against a reference result.\n\n"
 		     "options:\n");
-	print_options(out, cli_options, NOPTIONS);
+	mmp_cli_print_options(out, cli_options, NOPTIONS);
 	fprintf(out, "\nconfig keys ([global] sets defaults for every job section; a comma list\n"
 		     "runs once per value, several lists run their product):\n");
 	mmp_keys_print(out, 0);
@@ -191,43 +141,13 @@ static void list_probes(void)
 		printf("%-16s %s\n", all[i]->name, all[i]->summary);
 }
 
-/* getopt_long's lists from a table (longopts: n + 1 entries, shortopts:
- * 2n + 1 characters). */
-static void getopt_lists(const struct cli_option *table, size_t n, struct option *longopts,
-			 char *shortopts)
-{
-	size_t ns = 0;
-	memset(longopts, 0, (n + 1) * sizeof(*longopts));
-	for (size_t i = 0; i < n; i++) {
-		longopts[i] = (struct option){ table[i].name, table[i].has_arg, NULL, table[i].id };
-		if (table[i].id < 256) {
-			shortopts[ns++] = (char)table[i].id;
-			if (table[i].has_arg == required_argument)
-				shortopts[ns++] = ':';
-		}
-	}
-	shortopts[ns] = '\0';
-}
-
-/* An option getopt_long refused: "unknown" or "needs a value". */
-static int bad_option(const char *cmd, char **argv, const char *shortopts)
-{
-	if (optopt && optopt < 256)
-		fprintf(stderr, "%s: option -%c %s\n", cmd, optopt,
-			strchr(shortopts, optopt) ? "needs a value" : "is unknown");
-	else
-		fprintf(stderr, "%s: %s: unknown option or missing value\n", cmd, argv[optind - 1]);
-	fprintf(stderr, "try '%s --help'\n", cmd);
-	return EXIT_USAGE;
-}
-
 /* Returns -1 to go on, or the exit status. */
 static int parse_cli(int argc, char **argv, struct cli *cli)
 {
 	struct option longopts[NOPTIONS + 1];
 	char shortopts[2 * NOPTIONS + 1];
 
-	getopt_lists(cli_options, NOPTIONS, longopts, shortopts);
+	mmp_cli_getopt_lists(cli_options, NOPTIONS, longopts, shortopts);
 
 	memset(cli, 0, sizeof(*cli));
 	opterr = 0;
@@ -302,7 +222,7 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 			cli->json = optarg;
 			break;
 		default:
-			return bad_option("mmprof", argv, shortopts);
+			return mmp_cli_bad_option("mmprof", argv, shortopts);
 		}
 	}
 	if (optind < argc) {
@@ -398,139 +318,6 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 	fprintf(stderr, "\n");
 }
 
-struct compare_cli {
-	const char *a, *b, *csv;
-	double tolerance;
-	int fail_on_regression;
-};
-
-static void compare_usage(FILE *out)
-{
-	fprintf(out, "usage: mmprof compare A.csv B.csv [options]\n\n"
-		     "Compares two runs of one config (two commits, two machines, before and\n"
-		     "after a fix) run by run: B / A of elapsed time, with a 95%% interval.\n"
-		     "Runs are matched by their parameters (");
-	for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
-		fprintf(out, "%s%s", k ? ", " : "", mmp_compare_key_name(k));
-	fprintf(out, "),\n"
-		     "not by run number; runs in one file only are listed.  A and B were not\n"
-		     "measured side by side, so rounds are not paired: the interval is Welch's\n"
-		     "on the difference of mean log times.  Each pair is slower, faster, same\n"
-		     "(interval within the tolerance band) or inconclusive.  docs/compare.md\n"
-		     "says more.\n\n"
-		     "options:\n");
-	print_options(out, compare_options, NCOMPARE_OPTIONS);
-	fprintf(out, "\n--csv columns:\n");
-	mmp_compare_print_columns(out, 0);
-	fprintf(out, "\nexit status: 0 compared, 2 bad usage or a file that is not an mmprof CSV\n"
-		     "of this schema, 3 a run is slower in B and --fail-on-regression was\n"
-		     "given, 1 the --csv file could not be written.\n");
-}
-
-/* Returns -1 to go on, or the exit status. */
-static int parse_compare(int argc, char **argv, struct compare_cli *cc)
-{
-	struct option longopts[NCOMPARE_OPTIONS + 1];
-	char shortopts[2 * NCOMPARE_OPTIONS + 1];
-	const char *files[3];
-	size_t nfiles = 0;
-
-	getopt_lists(compare_options, NCOMPARE_OPTIONS, longopts, shortopts);
-	memset(cc, 0, sizeof(*cc));
-	cc->tolerance = 0.05;
-	opterr = 0;
-	for (;;) {
-		int c = getopt_long(argc, argv, shortopts, longopts, NULL);
-		if (c == -1)
-			break;
-		switch (c) {
-		case OPT_TOLERANCE: {
-			char why[256];
-			if (mmp_key_parse(mmp_key_find("tolerance"), optarg, &cc->tolerance, why,
-					  sizeof(why))) {
-				fprintf(stderr, "mmprof compare: --tolerance: %s\n", why);
-				return EXIT_USAGE;
-			}
-			break;
-		}
-		case OPT_CSV:
-			cc->csv = optarg;
-			break;
-		case OPT_FAIL_ON_REGRESSION:
-			cc->fail_on_regression = 1;
-			break;
-		case OPT_HELP:
-			compare_usage(stdout);
-			return EXIT_DONE;
-		default:
-			return bad_option("mmprof compare", argv, shortopts);
-		}
-	}
-	for (int i = optind; i < argc; i++) {
-		if (nfiles == 2) {
-			fprintf(stderr, "mmprof compare: unexpected argument '%s': it compares two "
-					"CSVs, A and B\n",
-				argv[i]);
-			return EXIT_USAGE;
-		}
-		files[nfiles++] = argv[i];
-	}
-	if (nfiles < 2) {
-		fprintf(stderr, "mmprof compare: needs two CSVs: mmprof compare A.csv B.csv (try "
-				"'mmprof compare --help')\n");
-		return EXIT_USAGE;
-	}
-	cc->a = files[0];
-	cc->b = files[1];
-	return -1;
-}
-
-static int compare_main(int argc, char **argv)
-{
-	struct compare_cli cc;
-	struct mmp_comparison c;
-	struct mmp_error err = { 0 };
-	int status = parse_compare(argc, argv, &cc);
-	if (status >= 0)
-		return status;
-
-	const char *inputs[2] = { cc.a, cc.b };
-	int rc = cc.csv ? mmp_outfile_check_alone(cc.csv, inputs, 2, &err) : 0;
-	if (rc == -EEXIST) {
-		fprintf(stderr, "mmprof compare: --csv %s is one of the files compared: write the "
-				"comparison elsewhere\n",
-			cc.csv);
-		return EXIT_USAGE;
-	}
-	if (rc) {
-		fprintf(stderr, "mmprof compare: --csv: %s\n", err.msg);
-		return EXIT_USAGE;
-	}
-	if (mmp_compare_run(&c, cc.a, cc.b, cc.tolerance, &err)) {
-		fprintf(stderr, "mmprof compare: %s\n", err.msg);
-		mmp_compare_free(&c);
-		return EXIT_USAGE;
-	}
-	mmp_compare_print(stdout, &c);
-	status = EXIT_DONE;
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "mmprof compare: error: writing to stdout: %s\n", strerror(errno));
-		status = EXIT_RUN_FAILED;
-	}
-	if (cc.csv && mmp_compare_csv(&c, cc.csv, &err)) {
-		fprintf(stderr, "mmprof compare: error: %s\n", err.msg);
-		status = EXIT_RUN_FAILED;
-	}
-	if (status == EXIT_DONE && cc.fail_on_regression && c.count[MMP_COMPARE_SLOWER]) {
-		fprintf(stderr, "mmprof compare: %zu run(s) slower in B (--fail-on-regression): "
-				"exit 3\n",
-			c.count[MMP_COMPARE_SLOWER]);
-		status = EXIT_REGRESSED;
-	}
-	mmp_compare_free(&c);
-	return status;
-}
-
 int main(int argc, char **argv)
 {
 	struct cli cli;
@@ -543,7 +330,7 @@ int main(int argc, char **argv)
 
 	/* A subcommand first: its options are its own. */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		return compare_main(argc - 1, argv + 1);
+		return mmp_cli_compare(argc - 1, argv + 1);
 	int status = parse_cli(argc, argv, &cli);
 
 	if (status >= 0)
