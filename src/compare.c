@@ -15,7 +15,6 @@ static const char *const key_names[MMP_COMPARE_NKEYS] = {
 	"job",	     "probe",	"kernel", "threads",  "access", "buffer", "refcount",
 	"tally",     "placement", "control", "bytes", "prefault", "advice", "cache",
 };
-#define KEY_CONTROL 9
 
 /* Columns that set a run apart but are not in the key: named when two
  * runs of one file share a key, so the message says what to change. */
@@ -215,7 +214,7 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 			r->line = mmp_csvread_line(&f->csv, row);
 			for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
 				r->value[k] = mmp_csvread_get(&f->csv, row, c->key[k]);
-			r->control = r->value[KEY_CONTROL];
+			r->control = r->value[MMP_COMPARE_KEY_CONTROL];
 		} else {
 			r = &f->run[index[num] - 1];
 			/* Every row of a run says the same parameters. */
@@ -246,7 +245,7 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 		r->copy = !r->control[0] && r->parent != r->number;
 		f->ncopies += (size_t)r->copy;
 		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
-			r->key[k] = r->control[0] && p && k != KEY_CONTROL ? p->value[k] : r->value[k];
+			r->key[k] = r->control[0] && p && k != MMP_COMPARE_KEY_CONTROL ? p->value[k] : r->value[k];
 	}
 	free(index);
 	/* Plan order: the order --dry-run and the run table show. */

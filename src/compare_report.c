@@ -9,9 +9,9 @@
 #include "mmprof/outfile.h"
 #include "mmprof/result.h"
 
-#define KEY_JOB 0
-#define KEY_PROBE 1
-#define KEY_CONTROL 9
+#define KEY_JOB MMP_COMPARE_KEY_JOB
+#define KEY_PROBE MMP_COMPARE_KEY_PROBE
+#define KEY_CONTROL MMP_COMPARE_KEY_CONTROL
 
 const char *mmp_compare_label(const struct mmp_cmp_run *r, char *buf, size_t len)
 {
@@ -83,6 +83,13 @@ static void format_ratio(const struct mmp_interval *iv, char *buf, size_t len)
 	snprintf(buf, len, "%.16sx [%.16s, %.16s]", e, l, h);
 }
 
+/* Key columns of numbers, right-aligned as numbers are. */
+static int numeric(const char *key)
+{
+	return !strcmp(key, "threads") || !strcmp(key, "access") || !strcmp(key, "buffer") ||
+	       !strcmp(key, "bytes");
+}
+
 static void table(FILE *out, const struct mmp_comparison *c)
 {
 	struct mmp_grid t = { 0 };
@@ -91,7 +98,7 @@ static void table(FILE *out, const struct mmp_comparison *c)
 
 	for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
 		if (keys & (1u << k))
-			mmp_grid_column(&t, mmp_compare_key_name(k), k == 3 || k == 4 || k == 10);
+			mmp_grid_column(&t, mmp_compare_key_name(k), numeric(mmp_compare_key_name(k)));
 	mmp_grid_column(&t, "A median ms", 1);
 	mmp_grid_column(&t, "B median ms", 1);
 	mmp_grid_column(&t, "reps A/B", 1);

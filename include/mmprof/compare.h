@@ -43,6 +43,9 @@
 /* The key: these CSV columns, in this order. */
 #define MMP_COMPARE_NKEYS 14
 const char *mmp_compare_key_name(size_t k);
+/* The key columns with a part of their own (mmp_compare_key_name says
+ * their names; test_compare checks they agree). */
+enum { MMP_COMPARE_KEY_JOB = 0, MMP_COMPARE_KEY_PROBE = 1, MMP_COMPARE_KEY_CONTROL = 9 };
 
 /* One run of one file: its rows' times, in file order. */
 struct mmp_cmp_run {

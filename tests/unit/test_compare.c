@@ -175,6 +175,9 @@ static void test_match_by_parameters(void **state)
 	assert_int_equal(c.count[MMP_COMPARE_FASTER], 1);
 	assert_int_equal(c.count[MMP_COMPARE_SAME], 3);
 	assert_int_equal(c.differs, 0);
+	assert_string_equal(mmp_compare_key_name(MMP_COMPARE_KEY_JOB), "job");
+	assert_string_equal(mmp_compare_key_name(MMP_COMPARE_KEY_PROBE), "probe");
+	assert_string_equal(mmp_compare_key_name(MMP_COMPARE_KEY_CONTROL), "control");
 	assert_string_equal(c.a.cpu_model, "AMD EPYC 7B13, 64-Core");
 
 	char *text = NULL;
