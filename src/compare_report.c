@@ -139,7 +139,9 @@ static void only(FILE *out, const char *which, const struct mmp_cmp_run *const *
 	char label[400];
 	if (!n)
 		return;
-	fprintf(out, "\nonly in %s (no run of the other file has these parameters):\n", which);
+	fprintf(out, "\nonly in %s (the other file has no rows with these parameters: not in its "
+		     "config, or it failed before its first repetition):\n",
+		which);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "  %s (run %ld)\n", mmp_compare_label(v[i], label, sizeof(label)),
 			v[i]->number);
