@@ -36,7 +36,11 @@ DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
 	binutils linux-perf python3 python3-pandas python3-matplotlib jupyter-nbconvert \
 	python3-ipykernel
 
-LIB_SRC   = $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard probes/*.c)
+# The command line (main and the compare subcommand) is the binary's; the
+# rest is the library the tests link.
+CLI_SRC   = src/main.c src/main_compare.c src/cli.c
+CLI_OBJ   = $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
+LIB_SRC   = $(filter-out $(CLI_SRC),$(wildcard src/*.c)) $(wildcard probes/*.c)
 LIB_OBJ   = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 LIB       = $(BUILD)/libmmprof.a
 UNIT_SRC  = $(wildcard tests/unit/test_*.c)
@@ -65,7 +69,7 @@ $(BUILD)/probes/%.o: probes/%.c
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-$(BIN): $(BUILD)/src/main.o $(LIB)
+$(BIN): $(CLI_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)

@@ -181,8 +181,12 @@ static int ask_cause(const struct mmp_results *res, size_t i, struct mmp_answers
 		 r->run->job->name, threads_text(r, t, sizeof(t)));
 	const struct mmp_cause *top = a->top;
 	if (top) {
-		ans->ratio = (struct mmp_interval){ top->share, top->share_low, top->share_high,
-						    a->rounds, top->cost.valid };
+		ans->ratio = (struct mmp_interval){ .estimate = top->share,
+						    .low = top->share_low,
+						    .high = top->share_high,
+						    .n = a->rounds,
+						    .valid = top->cost.valid,
+						    .df = top->cost.df };
 		say(ans->verdict, sizeof(ans->verdict), "%s%s%s%s", top->name,
 			 top->detail[0] ? " (" : "", top->detail, top->detail[0] ? ")" : "");
 	} else {

@@ -386,9 +386,6 @@ static const struct column columns[] = {
 	{ "ns_per_byte", col_ns_per_byte, "elapsed_ns / bytes (empty for the probes that count operations)" },
 	{ "result", col_result, "zero count, or for histograms the sum of all bytes; pingpong, chase: operations that landed right" },
 	{ "result_ok", col_result_ok, "result equal to the reference scan, bin for bin (pingpong, chase: to the operations asked for)" },
-	{ "unit", col_unit, "the operation of the probes that count them: transfer (pingpong), load (chase); empty: byte probes" },
-	{ "ops", col_ops, "operations one after another in the repetition (pingpong: one-way transfers; chase: each thread's loads)" },
-	{ "ns_per_op", col_ns_per_op, "elapsed_ns / ops: ns per one-way transfer, ns per load" },
 	{ "oversubscribed", col_oversubscribed, "more threads than PUs in the placement" },
 	{ "disturbed", col_disturbed, "the threads did not run together undisturbed (see disturbed_why)" },
 	{ "disturbed_why", col_disturbed_why, "why: threads overlapped N% of the time, a thread waited N% of its time for a CPU, or the PUs were N% busy with its threads" },
@@ -426,6 +423,9 @@ static const struct column columns[] = {
 	{ "pus_seen", col_pus_seen, "PU each thread found itself on after binding" },
 	{ "thread_ns_min", col_thread_min, "fastest thread's own time" },
 	{ "thread_ns_max", col_thread_max, "slowest thread's own time" },
+	{ "unit", col_unit, "the operation of the probes that count them: transfer (pingpong), load (chase); empty: byte probes" },
+	{ "ops", col_ops, "operations one after another in the repetition (pingpong: one-way transfers; chase: each thread's loads)" },
+	{ "ns_per_op", col_ns_per_op, "elapsed_ns / ops: ns per one-way transfer, ns per load" },
 };
 
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))

@@ -1,4 +1,4 @@
-/* Paired t-intervals (see intervals.h). */
+/* Paired t-intervals, and Welch's for unpaired samples (see intervals.h). */
 #include "mmprof/intervals.h"
 
 #include <math.h>
@@ -31,6 +31,19 @@ double mmp_t975(size_t df)
 	return 1.960;
 }
 
+double mmp_t975_frac(double df)
+{
+	if (!(df > 1))
+		return mmp_t975(1);
+	double lo = floor(df);
+	if (df == lo || lo >= 1e9)
+		return mmp_t975((size_t)lo);
+	/* The quantile is close to linear in 1/df (as between t_large's rows). */
+	double x = 1 / df, x0 = 1 / lo, x1 = 1 / (lo + 1);
+	double t0 = mmp_t975((size_t)lo), t1 = mmp_t975((size_t)lo + 1);
+	return t1 + (t0 - t1) * (x - x1) / (x0 - x1);
+}
+
 static void t_interval(const double *v, size_t n, struct mmp_interval *out)
 {
 	double sum = 0, ss = 0;
@@ -45,6 +58,7 @@ static void t_interval(const double *v, size_t n, struct mmp_interval *out)
 	out->estimate = mean;
 	out->low = mean - half;
 	out->high = mean + half;
+	out->df = n >= 2 ? (double)(n - 1) : 0;
 }
 
 void mmp_interval_mean(const double *v, size_t n, struct mmp_interval *out)
@@ -76,6 +90,61 @@ void mmp_interval_diff(const double *a, const double *b, size_t n, struct mmp_in
 	for (size_t i = 0; i < m; i++)
 		d[i] = a[i] - b[i];
 	t_interval(d, m, out);
+}
+
+double mmp_interval_welch_df(double va, size_t na, double vb, size_t nb)
+{
+	if (na < 2 || nb < 2)
+		return 0;
+	double qa = va / (double)na, qb = vb / (double)nb;
+	if (!(qa + qb > 0))
+		return (double)(na + nb - 2);
+	return (qa + qb) * (qa + qb) /
+	       (qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
+}
+
+/* Mean and sample variance of the logs of the values > 0 (at most
+ * MAX_PAIRS of them); returns how many were used. */
+static size_t log_moments(const double *v, size_t n, double *mean, double *var)
+{
+	double sum = 0, ss = 0;
+	size_t m = 0;
+	for (size_t i = 0; i < n && m < MAX_PAIRS; i++)
+		if (v[i] > 0) {
+			sum += log(v[i]);
+			m++;
+		}
+	*mean = m ? sum / (double)m : 0;
+	m = 0;
+	for (size_t i = 0; i < n && m < MAX_PAIRS; i++)
+		if (v[i] > 0) {
+			double d = log(v[i]) - *mean;
+			ss += d * d;
+			m++;
+		}
+	*var = m >= 2 ? ss / (double)(m - 1) : 0;
+	return m;
+}
+
+void mmp_interval_welch_ratio(const double *a, size_t na, const double *b, size_t nb,
+			      struct mmp_interval *out)
+{
+	double ma, va, mb, vb;
+	size_t ma_n = log_moments(a, na, &ma, &va), mb_n = log_moments(b, nb, &mb, &vb);
+	double diff = ma - mb;
+
+	out->n = ma_n + mb_n;
+	out->valid = ma_n >= 2 && mb_n >= 2;
+	out->estimate = exp(diff);
+	out->df = mmp_interval_welch_df(va, ma_n, vb, mb_n);
+	if (!out->valid) {
+		out->low = 0;
+		out->high = INFINITY;
+		return;
+	}
+	double half = mmp_t975_frac(out->df) * sqrt(va / (double)ma_n + vb / (double)mb_n);
+	out->low = exp(diff - half);
+	out->high = exp(diff + half);
 }
 
 enum mmp_band mmp_interval_band(const struct mmp_interval *iv, double lo, double hi)

@@ -1,7 +1,7 @@
 /* mmprof: parse the command line, then config -> job points -> plan ->
  * session -> report.  Exit status: 0 done, 1 a run failed, 2 bad usage or
  * config (nothing run), 3 an answer says regressed and --fail-on-regression
- * was given, 130 interrupted. */
+ * was given, 130 interrupted.  mmprof compare is main_compare.c's. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "mmprof/companions.h"
 #include "mmprof/config.h"
 #include "mmprof/controls.h"
@@ -23,14 +24,6 @@
 #include "mmprof/sweep_data.h"
 #include "mmprof/topology.h"
 #include "mmprof/units.h"
-
-enum exit_status {
-	EXIT_DONE = 0,
-	EXIT_RUN_FAILED = 1,
-	EXIT_USAGE = 2,
-	EXIT_REGRESSED = 3,
-	EXIT_INTERRUPTED = 130,
-};
 
 enum opt_id {
 	OPT_CONFIG = 'c',
@@ -48,17 +41,12 @@ enum opt_id {
 	OPT_PER_THREAD,
 	OPT_FAIL_ON_REGRESSION,
 	OPT_TOPOLOGY_FROM,
+	OPT_JSON,
 };
 
-/* The one table of command-line options: getopt_long's list and --help
- * are both made from it. */
-static const struct cli_option {
-	const char *name;
-	int has_arg;
-	int id;
-	const char *arg;
-	const char *help;
-} cli_options[] = {
+/* The one table of mmprof's options: getopt_long's list and --help are
+ * both made from it. */
+static const struct cli_option cli_options[] = {
 	{ "config", required_argument, OPT_CONFIG, "FILE", "run every job in FILE (INI)" },
 	{ "csv", required_argument, OPT_CSV, "PATH",
 	  "write rows to PATH (default: csv key, else results/CONFIG.csv)" },
@@ -72,6 +60,8 @@ static const struct cli_option {
 	  "(with --dry-run or --topology; it runs nothing)" },
 	{ "per-thread", no_argument, OPT_PER_THREAD, NULL,
 	  "also write each thread's time and counts to NAME.threads.csv" },
+	{ "json", required_argument, OPT_JSON, "PATH",
+	  "also write the whole run as one JSON document to PATH (docs/json.md)" },
 	{ "fail-on-regression", no_argument, OPT_FAIL_ON_REGRESSION, NULL,
 	  "exit 3 when an answer says a fix regressed (for CI)" },
 	{ "list-probes", no_argument, OPT_LIST_PROBES, NULL, "list the probes" },
@@ -91,6 +81,7 @@ struct cli {
 	const char *config;
 	const char *csv;
 	const char *topology_from;
+	const char *json;
 	unsigned long repeat; /* 0: as configured */
 	int dry_run, topology, quiet, per_thread, fail_on_regression;
 };
@@ -120,24 +111,12 @@ static void on_sigint(int sig)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: mmprof --config FILE [options]\n\n"
+	fprintf(out, "usage: mmprof --config FILE [options]\n"
+		     "       mmprof compare A.csv B.csv [options]   (mmprof compare --help)\n\n"
 		     "Runs memory and file access patterns (probes) on pinned threads and\n"
 		     "reports how fast each was, checked against a reference result.\n\n"
 		     "options:\n");
-	for (size_t i = 0; i < NOPTIONS; i++) {
-		char left[64];
-		const struct cli_option *o = &cli_options[i];
-		int shrt = o->id < 256;
-		if (o->has_arg == optional_argument)
-			snprintf(left, sizeof(left), "--%s[=%s]", o->name, o->arg);
-		else if (o->arg)
-			snprintf(left, sizeof(left), "%s%c%s--%s %s", shrt ? "-" : "",
-				 shrt ? o->id : ' ', shrt ? ", " : "", o->name, o->arg);
-		else
-			snprintf(left, sizeof(left), "%s%c%s--%s", shrt ? "-" : "",
-				 shrt ? o->id : ' ', shrt ? ", " : "", o->name);
-		fprintf(out, "  %-26s %s\n", left[0] == ' ' ? left + 1 : left, o->help);
-	}
+	mmp_cli_print_options(out, cli_options, NOPTIONS);
 	fprintf(out, "\nconfig keys ([global] sets defaults for every job section; a comma list\n"
 		     "runs once per value, several lists run their product):\n");
 	mmp_keys_print(out, 0);
@@ -167,19 +146,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 {
 	struct option longopts[NOPTIONS + 1];
 	char shortopts[2 * NOPTIONS + 1];
-	size_t ns = 0;
 
-	memset(longopts, 0, sizeof(longopts));
-	for (size_t i = 0; i < NOPTIONS; i++) {
-		longopts[i] = (struct option){ cli_options[i].name, cli_options[i].has_arg, NULL,
-					       cli_options[i].id };
-		if (cli_options[i].id < 256) {
-			shortopts[ns++] = (char)cli_options[i].id;
-			if (cli_options[i].has_arg == required_argument)
-				shortopts[ns++] = ':';
-		}
-	}
-	shortopts[ns] = '\0';
+	mmp_cli_getopt_lists(cli_options, NOPTIONS, longopts, shortopts);
 
 	memset(cli, 0, sizeof(*cli));
 	opterr = 0;
@@ -250,15 +218,11 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_HELP:
 			usage(stdout);
 			return EXIT_DONE;
+		case OPT_JSON:
+			cli->json = optarg;
+			break;
 		default:
-			if (optopt && optopt < 256)
-				fprintf(stderr, "mmprof: option -%c %s\n", optopt,
-					strchr(shortopts, optopt) ? "needs a value" : "is unknown");
-			else
-				fprintf(stderr, "mmprof: %s: unknown option or missing value\n",
-					argv[optind - 1]);
-			fprintf(stderr, "try 'mmprof --help'\n");
-			return EXIT_USAGE;
+			return mmp_cli_bad_option("mmprof", argv, shortopts);
 		}
 	}
 	if (optind < argc) {
@@ -321,8 +285,9 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 		open += a->a[i].outcome == MMP_OUTCOME_INCONCLUSIVE;
 	}
 	if (so->interrupted) {
-		fprintf(stderr, "mmprof: interrupted: the %lu row(s) measured so far are in %s\n",
-			so->rows, s->files->path);
+		fprintf(stderr, "mmprof: interrupted: the %lu row(s) measured so far are in %s%s%s\n",
+			so->rows, s->files->path, so->wrote_json ? " and " : "",
+			so->wrote_json ? so->json_path : "");
 		return;
 	}
 	if (so->changed) {
@@ -347,6 +312,8 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 		fprintf(stderr, ", %s", so->answers_path);
 	if (s->per_thread)
 		fprintf(stderr, ", %s", so->threads_path);
+	if (so->wrote_json)
+		fprintf(stderr, ", %s", so->json_path);
 	fprintf(stderr, "; %.1f s", so->seconds);
 	if (a->n)
 		fprintf(stderr, "; answers: %zu yes, %zu no, %zu inconclusive", yes, no, open);
@@ -362,6 +329,10 @@ int main(int argc, char **argv)
 	struct mmp_topology *topo = NULL;
 	struct mmp_error err = { 0 };
 	char csv_path[4096];
+
+	/* A subcommand first: its options are its own. */
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return mmp_cli_compare(argc - 1, argv + 1);
 	int status = parse_cli(argc, argv, &cli);
 
 	if (status >= 0)
@@ -442,8 +413,23 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	rc = mmp_outset_open(&files, csv_path, (const char *const *)inputs, ninputs, &err);
+	if (rc) {
+		mmp_sweep_inputs_free(inputs, ninputs);
+		fprintf(stderr, "mmprof: error: %s; nothing was run\n", err.msg);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	/* --json: NAME.json joins the set; any other file of the set is not
+	 * JSON's to replace, and a path elsewhere is checked as NAME.csv was. */
+	int kind = cli.json ? mmp_outset_kind_of(&files, cli.json) : -1;
+	if (kind >= 0 && kind != MMP_OUT_JSON)
+		rc = mmp_error_set(&err, -EEXIST, "--json %s is this run's %s: name another file",
+				   cli.json, kind == MMP_OUT_CSV ? "CSV" : mmp_out_suffix(kind) + 1);
+	else if (cli.json && kind < 0)
+		rc = mmp_outfile_check_alone(cli.json, (const char *const *)inputs, ninputs, &err);
 	mmp_sweep_inputs_free(inputs, ninputs);
 	if (rc) {
+		mmp_outset_close(&files);
 		fprintf(stderr, "mmprof: error: %s; nothing was run\n", err.msg);
 		status = EXIT_USAGE;
 		goto out;
@@ -458,6 +444,7 @@ int main(int argc, char **argv)
 		.files = &files,
 		.quiet = cli.quiet,
 		.per_thread = cli.per_thread,
+		.json = cli.json,
 		.progress = !cli.quiet && isatty(STDERR_FILENO),
 		.stop = &stop_requested,
 	};

@@ -414,7 +414,8 @@ int mmp_outfile_commit(struct mmp_outfile *out, struct mmp_error *err)
 		rc = mmp_error_errno(err, -errno, "write %s", out->path);
 	out->f = NULL;
 	out->sink = NULL; /* freed by fclose */
-	set->open &= ~MMP_OUT_BIT(out->kind);
+	if (set)
+		set->open &= ~MMP_OUT_BIT(out->kind);
 	if (!rc && out->tmp[0] && rename(out->tmp, out->path))
 		rc = mmp_error_errno(err, -errno, "rename %s to %s", out->tmp, out->path);
 	if (rc) {
@@ -426,6 +427,8 @@ int mmp_outfile_commit(struct mmp_outfile *out, struct mmp_error *err)
 	if (out->tmp[0])
 		sync_dir(out->path);
 	out->tmp[0] = '\0'; /* renamed: nothing left to abandon */
+	if (!set)
+		return 0;
 	set->committed |= MMP_OUT_BIT(out->kind);
 	if (out->kind == MMP_OUT_CSV && !set->special)
 		prune(set);
@@ -449,6 +452,76 @@ void mmp_outfile_abandon(struct mmp_outfile *out)
 	if (out->tmp[0])
 		unlink(out->tmp);
 	out->tmp[0] = '\0';
+}
+
+/* Two names of one file: the same inode, or the same resolved path for a
+ * file not made yet. */
+static int same_file(const char *x, const char *y)
+{
+	char rx[PATH_MAX], ry[PATH_MAX];
+	struct stat a, b;
+	if (stat(x, &a) == 0 && stat(y, &b) == 0)
+		return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	return mmp_path_resolve(x, rx, sizeof(rx)) == 0 && mmp_path_resolve(y, ry, sizeof(ry)) == 0 &&
+	       strcmp(rx, ry) == 0;
+}
+
+int mmp_outset_kind_of(const struct mmp_outset *set, const char *path)
+{
+	char mine[MMP_OUT_PATH_MAX];
+	for (int k = 0; k < (set->special ? 1 : MMP_OUT_COUNT); k++) {
+		mmp_outset_path(set, (enum mmp_out_kind)k, mine, sizeof(mine));
+		if (same_file(path, mine))
+			return k;
+	}
+	return -1;
+}
+
+/* What a file of no set is, as classify() says for NAME.csv. */
+static int check_alone(const char *path, const char *const *protect, size_t nprotect,
+		       struct mmp_outset *as, struct mmp_error *err)
+{
+	memset(as, 0, sizeof(*as));
+	as->lock.fd = -1;
+	if (!*path)
+		return mmp_error_set(err, -EINVAL, "empty output path");
+	if ((size_t)snprintf(as->path, sizeof(as->path), "%s", path) >= sizeof(as->path))
+		return mmp_error_set(err, -ENAMETOOLONG, "path too long: %s", path);
+	int rc = classify(as, err);
+	return rc ? rc : check_protected(path, protect, nprotect, err);
+}
+
+int mmp_outfile_check_alone(const char *path, const char *const *protect, size_t nprotect,
+			    struct mmp_error *err)
+{
+	struct mmp_outset as;
+	return check_alone(path, protect, nprotect, &as, err);
+}
+
+int mmp_outfile_open_alone(const char *path, const char *const *protect, size_t nprotect,
+			   struct mmp_outfile *out, struct mmp_error *err)
+{
+	struct mmp_outset as;
+	char dir[PATH_MAX];
+	const char *base;
+
+	memset(out, 0, sizeof(*out));
+	out->kind = MMP_OUT_COUNT;
+	int rc = check_alone(path, protect, nprotect, &as, err);
+	if (rc)
+		return rc;
+	snprintf(out->path, sizeof(out->path), "%s", as.target);
+	if (as.special) {
+		int fd = open(out->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0)
+			return mmp_error_errno(err, -errno, "cannot write %s", out->path);
+		rc = open_stream(out, fd);
+		return rc ? mmp_error_errno(err, rc, "cannot write %s", out->path) : 0;
+	}
+	if (mmp_path_split(out->path, dir, sizeof(dir), &base))
+		return mmp_error_set(err, -ENAMETOOLONG, "path too long: %s", path);
+	rc = mmp_mkdirs(dir, err);
+	return rc ? rc : open_temporary(out, err);
 }
 
 void mmp_outset_close(struct mmp_outset *set)

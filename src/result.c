@@ -58,6 +58,16 @@ const char *mmp_result_unit(const struct mmp_run_result *r)
 	return r->ops ? r->run->p.probe->unit : "byte";
 }
 
+const char *mmp_run_state_name(enum mmp_run_state s)
+{
+	static const char *const names[] = {
+		[MMP_RUN_PENDING] = "pending", [MMP_RUN_RUNNING] = "running",
+		[MMP_RUN_DONE] = "done",       [MMP_RUN_FAILED] = "failed",
+		[MMP_RUN_INTERRUPTED] = "interrupted",
+	};
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
+}
+
 int mmp_results_init(struct mmp_results *res, const struct mmp_plan *plan)
 {
 	memset(res, 0, sizeof(*res));
@@ -90,6 +100,7 @@ void mmp_results_free(struct mmp_results *res)
 		free(res->run[i].disturbed);
 		free(res->run[i].ev_values);
 		free(res->run[i].ev_ok);
+		free(res->run[i].ev_state);
 	}
 	free_attributions(res);
 	free(res->run);
@@ -135,7 +146,9 @@ static int grow(struct mmp_run_result *r, size_t need)
 	if (!r->ev_ok && (r->ev_ok = malloc((nev ? nev : 1) * sizeof(int))) != NULL)
 		for (size_t i = 0; i < nev; i++)
 			r->ev_ok[i] = 1;
-	if (!e || !d || !v || !r->ev_ok)
+	if (!r->ev_state)
+		r->ev_state = calloc(nev ? nev : 1, sizeof(int)); /* MMP_COUNT_COUNTED */
+	if (!e || !d || !v || !r->ev_ok || !r->ev_state)
 		return -ENOMEM;
 	r->cap = cap;
 	return 0;
@@ -160,6 +173,10 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 	for (size_t i = 0; i < nev; i++) {
 		r->ev_values[round * nev + i] = rep->counts[i].value;
 		r->ev_ok[i] &= mmp_count_valid(&rep->counts[i]);
+		/* The states are ordered from counted to denied: the report says
+		 * the least complete one seen ("scaled" if one round was). */
+		if ((int)rep->counts[i].state > r->ev_state[i])
+			r->ev_state[i] = (int)rep->counts[i].state;
 	}
 	r->results_ok &= rep->result_ok && !rep->probe_rc;
 	r->n++;

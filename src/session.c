@@ -12,6 +12,7 @@
 #include "mmprof/eventplan.h"
 #include "mmprof/paths.h"
 #include "mmprof/probe.h"
+#include "mmprof/result_json.h"
 #include "mmprof/runner.h"
 #include "mmprof/schedule.h"
 #include "mmprof/units.h"
@@ -373,9 +374,10 @@ out:
 	return rc;
 }
 
-/* The companions of NAME.csv, from the results computed once, then
- * NAME.csv itself: renamed into place last, so that it replaces an
- * earlier run's set only once this run's is complete. */
+/* The companions of NAME.csv and the --json document, from the results
+ * computed once, then NAME.csv itself: renamed into place last, so that
+ * it replaces an earlier run's set only once this run's is complete (and
+ * its commit keeps a NAME.json this run wrote). */
 static void write_results(const struct mmp_session *s, struct mmp_session_out *out)
 {
 	struct mmp_error err = { 0 };
@@ -392,6 +394,22 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 		out->failed = 1;
 	}
 	out->wrote_answers = wrote;
+	if (out->rows && s->json) {
+		struct mmp_result_json in = {
+			.res = &out->res, .meta = &out->meta, .topo = s->topo,
+			.config = s->cfg->path, .csv = s->files->path,
+			.interrupted = out->interrupted, .failed = out->failed,
+			.changed = out->changed, .wrong = out->wrong,
+			.seconds = (double)(mmp_now_ns() - out->t0) / 1e9,
+		};
+		if (mmp_result_json_save(s->files, s->json, &in, out->json_path,
+					 sizeof(out->json_path), &err)) {
+			fprintf(stderr, "mmprof: error: %s\n", err.msg);
+			out->failed = 1;
+		} else {
+			out->wrote_json = 1;
+		}
+	}
 	if (mmp_csv_commit(&out->csv, &err)) {
 		fprintf(stderr, "mmprof: error: %s\n", err.msg);
 		out->failed = 1;
@@ -403,10 +421,10 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 	struct mmp_error err = { 0 };
 	struct mmp_eventplan *ep = &out->ep;
 	char msg[512];
-	uint64_t t0 = mmp_now_ns();
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	out->t0 = mmp_now_ns();
 	out->files = (struct mmp_datafiles){ .dir = mmp_data_dir(), .stop = s->stop };
 	mmp_meta_collect(&out->meta);
 	mmp_outset_path(s->files, MMP_OUT_THREADS, out->threads_path, sizeof(out->threads_path));
@@ -452,7 +470,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 		out->failed = 1;
 	}
 	write_results(s, out);
-	out->seconds = (double)(mmp_now_ns() - t0) / 1e9;
+	out->seconds = (double)(mmp_now_ns() - out->t0) / 1e9;
 	return 0;
 }
 

@@ -12,6 +12,14 @@
  *                 a bootstrap percentile interval is too narrow there).
  *   difference    t-interval on a_i - b_i (the cost of a cause, in ns/byte).
  *
+ * When two samples were not measured side by side (two CSVs: mmprof
+ * compare) nothing pairs them, and the drift between the two invocations
+ * is part of what is compared.  Then the interval is Welch's: a t-interval
+ * on the difference of the two means of log times, with the standard error
+ * sqrt(s_a^2/n_a + s_b^2/n_b) and the Welch-Satterthwaite degrees of
+ * freedom, which do not assume the two spreads are equal (one machine may
+ * be noisier than the other).
+ *
  * tests/unit/test_intervals.c checks the coverage on synthetic samples of
  * known ratio.
  */
@@ -24,18 +32,30 @@
 
 struct mmp_interval {
 	double estimate, low, high;
-	size_t n;  /* pairs used */
-	int valid; /* n >= 2: an interval exists */
+	size_t n;  /* pairs used (Welch: values of both samples) */
+	int valid; /* n >= 2 (Welch: each sample >= 2): an interval exists */
+	double df; /* degrees of freedom of the t quantile (Welch: not a whole number) */
 };
 
 /* The 97.5% quantile of Student's t with df degrees of freedom (the
  * two-sided 95% interval's multiplier). */
 double mmp_t975(size_t df);
+/* The same for a fractional df (Welch), interpolated linearly in 1/df
+ * between the whole numbers around it; df below 1 is taken as 1. */
+double mmp_t975_frac(double df);
 
 /* a_i / b_i over n pairs (all values > 0). */
 void mmp_interval_ratio(const double *a, const double *b, size_t n, struct mmp_interval *out);
 /* a_i - b_i over n pairs. */
 void mmp_interval_diff(const double *a, const double *b, size_t n, struct mmp_interval *out);
+/* a / b from two independent samples (all values > 0): the ratio of
+ * geometric means, exp(mean log a - mean log b), with Welch's interval on
+ * that difference of mean logs.  Values that are not > 0 are left out. */
+void mmp_interval_welch_ratio(const double *a, size_t na, const double *b, size_t nb,
+			      struct mmp_interval *out);
+/* The Welch-Satterthwaite degrees of freedom of two samples' variances
+ * va, vb over na, nb values (na + nb - 2 when both are 0). */
+double mmp_interval_welch_df(double va, size_t na, double vb, size_t nb);
 /* The mean of n values with its interval. */
 void mmp_interval_mean(const double *v, size_t n, struct mmp_interval *out);
 

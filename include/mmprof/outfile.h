@@ -64,8 +64,8 @@ struct mmp_outsink;
 
 struct mmp_outfile {
 	FILE *f; /* write here */
-	enum mmp_out_kind kind;
-	struct mmp_outset *set;
+	enum mmp_out_kind kind;     /* MMP_OUT_COUNT: a file of no set */
+	struct mmp_outset *set;     /* NULL: a file of no set */
 	char path[MMP_OUT_PATH_MAX]; /* where it will be */
 	char tmp[MMP_OUT_PATH_MAX];  /* the temporary; "" when written directly */
 	struct mmp_outsink *sink;    /* under f: its descriptor and first write error */
@@ -114,6 +114,24 @@ int mmp_outfile_rescue(const struct mmp_outfile *out);
 
 /* Close and remove the temporary: the previous file stays as it was. */
 void mmp_outfile_abandon(struct mmp_outfile *out);
+
+/* Which file of the set path names (links and "." resolved, or the same
+ * file on disk), or -1 when it is none of them: for --json, which joins
+ * the set when it names NAME.json and must not name NAME.csv. */
+int mmp_outset_kind_of(const struct mmp_outset *set, const char *path);
+
+/* A file of no result set: mmprof compare --csv, and --json at a path
+ * other than NAME.json.  It is checked against the inputs in protect as
+ * NAME.csv is (a path that is an input: -EEXIST), and written as a result
+ * file is -- to a temporary beside it, fsynced and renamed into place by
+ * mmp_outfile_commit, or directly when it is a device or FIFO -- but it
+ * takes no lock and prunes nothing, as it belongs to no set.  (A temporary
+ * left by a crash stays, named .NAME.tmp.PID.)  mmp_outfile_check_alone
+ * checks without writing: before a run, so a refused path costs nothing. */
+int mmp_outfile_check_alone(const char *path, const char *const *protect, size_t nprotect,
+			    struct mmp_error *err);
+int mmp_outfile_open_alone(const char *path, const char *const *protect, size_t nprotect,
+			   struct mmp_outfile *out, struct mmp_error *err);
 
 /* Release the lock and remove the lock file.  Commit or abandon every file
  * of the set first (a temporary still open stays until the next run). */

@@ -32,6 +32,9 @@ enum mmp_run_state {
 	MMP_RUN_INTERRUPTED, /* some rounds ran */
 };
 
+/* "pending", "running", "done", "failed", "interrupted". */
+const char *mmp_run_state_name(enum mmp_run_state s);
+
 struct mmp_run_result {
 	const struct mmp_planned *planned;
 	const struct mmp_run *run; /* &planned->run */
@@ -55,6 +58,7 @@ struct mmp_run_result {
 	const struct mmp_event_set *events;
 	double *ev_values; /* [round][events] */
 	int *ev_ok;        /* [events] */
+	int *ev_state;     /* [events]: the worst state (enum mmp_count_state) of any round */
 	/* Computed by mmp_results_compute. */
 	const struct mmp_run_result *limit; /* the limit run over the same bytes */
 	struct mmp_interval x_limit;        /* this run's time / limit's, paired */

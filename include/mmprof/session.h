@@ -2,7 +2,7 @@
  * every repetition recorded (CSV rows as they finish, results), repetition
  * by repetition notes on stderr (progress, a wrong result, an event that
  * cannot be counted), then the results computed once and the companion
- * files written.  The report and the exit status are main()'s.
+ * files (and the --json document) written.  The report and the exit status are main()'s.
  */
 #ifndef MMPROF_SESSION_H
 #define MMPROF_SESSION_H
@@ -28,6 +28,7 @@ struct mmp_session {
 	int quiet;      /* no warnings or notes on stderr (errors stay) */
 	int progress;   /* a progress line on stderr (a TTY) */
 	int per_thread; /* also write NAME.threads.csv */
+	const char *json; /* --json PATH (checked by the caller), NULL: none */
 	const volatile sig_atomic_t *stop;
 };
 
@@ -43,10 +44,12 @@ struct mmp_session_out {
 	int changed;     /* a data file changed under the run: it stopped there */
 	int wrong;       /* a result differed from the reference */
 	double seconds;
+	uint64_t t0; /* when the session started (mmp_now_ns) */
 	char threads_path[4096];
 	char attribution_path[4096];
 	char answers_path[4096];
-	int wrote_attribution, wrote_answers;
+	char json_path[4096]; /* where the JSON went */
+	int wrote_attribution, wrote_answers, wrote_json;
 };
 
 /* Run everything.  0, or a negative errno when nothing could start (the

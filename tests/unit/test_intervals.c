@@ -1,7 +1,9 @@
 /* The interval method on synthetic samples with a known answer: the true
  * ratio (or difference) falls inside the 95% interval about 95% of the
  * time, for few and for many rounds, with symmetric and with right-skewed
- * multiplicative noise; the bands and the "more rounds" estimate. */
+ * multiplicative noise; the bands and the "more rounds" estimate.  The same
+ * for Welch's unpaired interval (mmprof compare), with samples of unequal
+ * sizes and spreads. */
 #include "helpers.h"
 
 #include <math.h>
@@ -152,6 +154,137 @@ static void test_more_rounds_estimate(void **state)
 	assert_true(decided > trials / 3);
 }
 
+static void test_t_fractional(void **state)
+{
+	(void)state;
+	for (size_t df = 1; df < 200; df++)
+		assert_true(fabs(mmp_t975_frac((double)df) - mmp_t975(df)) < 1e-12);
+	double t = mmp_t975_frac(9.5);
+	assert_true(t < mmp_t975(9) && t > mmp_t975(10));
+	assert_true(fabs(mmp_t975_frac(0.3) - mmp_t975(1)) < 1e-12);
+	for (double df = 1; df < 60; df += 0.25)
+		assert_true(mmp_t975_frac(df + 0.25) <= mmp_t975_frac(df));
+}
+
+/* A fixed sample against values computed apart (Python, the textbook
+ * formulas on the logs). */
+static void test_welch_reference(void **state)
+{
+	(void)state;
+	const double a[] = { 10.2, 11.1, 9.8, 10.5, 10.9 };
+	const double b[] = { 12.0, 13.5, 11.2, 14.1, 12.7, 13.3, 12.9 };
+	struct mmp_interval iv;
+	mmp_interval_welch_ratio(a, 5, b, 7, &iv);
+	assert_true(iv.valid);
+	assert_int_equal(iv.n, 12);
+	assert_true(fabs(iv.df - 9.967060370) < 1e-6);
+	assert_true(fabs(iv.estimate - 0.8206413601) < 1e-9);
+	double se = sqrt(0.002520270841367126 / 5 + 0.005960673089812626 / 7);
+	double half = mmp_t975_frac(iv.df) * se;
+	assert_true(fabs(log(iv.low) - (log(iv.estimate) - half)) < 1e-12);
+	assert_true(fabs(log(iv.high) - (log(iv.estimate) + half)) < 1e-12);
+	/* Equal spreads and sizes: the df is the pooled test's, 2n - 2. */
+	assert_true(fabs(mmp_interval_welch_df(0.01, 6, 0.01, 6) - 10) < 1e-12);
+	/* One sample without spread: the other's n - 1. */
+	assert_true(fabs(mmp_interval_welch_df(0, 4, 0.02, 9) - 8) < 1e-12);
+	assert_true(fabs(mmp_interval_welch_df(0, 4, 0, 9) - 11) < 1e-12);
+	/* One value on a side: no interval. */
+	mmp_interval_welch_ratio(a, 1, b, 7, &iv);
+	assert_false(iv.valid);
+	assert_int_equal(mmp_interval_band(&iv, 1 / 1.05, 1.05), MMP_BAND_UNDECIDED);
+	/* Values that are not times are left out. */
+	const double c[] = { 10, -1, 0, 10.5, 9.5 };
+	mmp_interval_welch_ratio(c, 5, c, 5, &iv);
+	assert_int_equal(iv.n, 6);
+	assert_true(fabs(iv.estimate - 1) < 1e-12);
+}
+
+/* Two independent samples, as two CSVs give: no round is shared, so there
+ * is no pairing to lean on; the spreads and sizes differ. */
+static double welch_coverage(size_t na, double sa, size_t nb, double sb, int skewed,
+			     int trials)
+{
+	double a[64], b[64], ratio = 1.2;
+	int inside = 0;
+	for (int t = 0; t < trials; t++) {
+		for (size_t i = 0; i < na; i++)
+			a[i] = 100 * ratio * (skewed ? 1 + sa * -log(uniform()) : exp(sa * normal()));
+		for (size_t i = 0; i < nb; i++)
+			b[i] = 100 * (skewed ? 1 + sb * -log(uniform()) : exp(sb * normal()));
+		struct mmp_interval iv;
+		mmp_interval_welch_ratio(a, na, b, nb, &iv);
+		assert_true(iv.valid);
+		assert_true(iv.low <= iv.estimate && iv.estimate <= iv.high);
+		/* Skewed noise moves both geometric means by the same factor
+		 * only when the spreads are equal: the truth is then still
+		 * ratio, which is all this case asks. */
+		inside += iv.low <= ratio && ratio <= iv.high;
+	}
+	return (double)inside / trials;
+}
+
+static void test_welch_coverage(void **state)
+{
+	(void)state;
+	static const struct {
+		size_t na;
+		double sa;
+		size_t nb;
+		double sb;
+	} cases[] = {
+		{ 3, 0.05, 3, 0.05 },  { 5, 0.05, 5, 0.05 },  { 3, 0.02, 8, 0.15 },
+		{ 8, 0.15, 3, 0.02 },  { 10, 0.10, 30, 0.03 }, { 5, 0.01, 5, 0.2 },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		double c = welch_coverage(cases[k].na, cases[k].sa, cases[k].nb, cases[k].sb, 0,
+					  4000);
+		print_message("# welch, log-normal, n=%zu sd=%.2f vs n=%zu sd=%.2f: %.1f%% inside\n",
+			      cases[k].na, cases[k].sa, cases[k].nb, cases[k].sb, 100 * c);
+		assert_true(c > 0.935 && c < 0.97);
+	}
+	static const size_t ns[] = { 5, 10 };
+	for (size_t k = 0; k < 2; k++) {
+		double c = welch_coverage(ns[k], 0.1, ns[k], 0.1, 1, 4000);
+		print_message("# welch, skewed, n=%zu each: %.1f%% inside\n", ns[k], 100 * c);
+		/* Exponential noise is not log-normal: allow a little more. */
+		assert_true(c > 0.92 && c < 0.98);
+	}
+}
+
+/* What pairing would wrongly claim: a pooled (equal-variance) interval on
+ * samples of unequal size and spread misses far more than 5% of the time;
+ * Welch's does not.  This is why compare does not pool. */
+static void test_welch_against_pooled(void **state)
+{
+	(void)state;
+	double a[3], b[12];
+	int pooled = 0, welch = 0, trials = 4000;
+	for (int t = 0; t < trials; t++) {
+		double ma = 0, mb = 0, ssa = 0, ssb = 0;
+		for (int i = 0; i < 3; i++)
+			ma += (a[i] = log(100 * exp(0.2 * normal()))) / 3;
+		for (int i = 0; i < 12; i++)
+			mb += (b[i] = log(100 * exp(0.02 * normal()))) / 12;
+		for (int i = 0; i < 3; i++)
+			ssa += (a[i] - ma) * (a[i] - ma);
+		for (int i = 0; i < 12; i++)
+			ssb += (b[i] - mb) * (b[i] - mb);
+		double sp = sqrt((ssa + ssb) / 13 * (1.0 / 3 + 1.0 / 12));
+		pooled += fabs(ma - mb) <= mmp_t975(13) * sp;
+		for (int i = 0; i < 3; i++)
+			a[i] = exp(a[i]);
+		for (int i = 0; i < 12; i++)
+			b[i] = exp(b[i]);
+		struct mmp_interval iv;
+		mmp_interval_welch_ratio(a, 3, b, 12, &iv);
+		welch += iv.low <= 1 && 1 <= iv.high;
+	}
+	print_message("# 3 noisy vs 12 quiet: pooled %.1f%%, welch %.1f%% inside\n",
+		      100.0 * pooled / trials, 100.0 * welch / trials);
+	assert_true(pooled < 0.90 * trials);
+	assert_true(welch > 0.93 * trials);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +293,10 @@ int main(void)
 		cmocka_unit_test(test_diff_coverage),
 		cmocka_unit_test(test_bands_and_more),
 		cmocka_unit_test(test_more_rounds_estimate),
+		cmocka_unit_test(test_t_fractional),
+		cmocka_unit_test(test_welch_reference),
+		cmocka_unit_test(test_welch_coverage),
+		cmocka_unit_test(test_welch_against_pooled),
 	};
 	return cmocka_run_group_tests_name("intervals", tests, NULL, NULL);
 }

@@ -1,6 +1,8 @@
 /* Result files: inputs never overwritten, temporary + rename, one writer
  * at a time, leftovers of dead runs and stale companions removed, devices
- * written directly without companions, write errors reported. */
+ * written directly without companions, write errors reported; files of no
+ * set (compare --csv, --json elsewhere) written the same way, pruning
+ * nothing. */
 #include "helpers.h"
 
 #include <errno.h>
@@ -475,6 +477,55 @@ static void test_path_resolve(void **state)
 	assert_string_equal(base, "x.csv");
 }
 
+/* A file of no set: temporary + rename, inputs refused, a device written
+ * directly, and committing it removes nothing beside it. */
+static void test_file_of_no_set(void **state)
+{
+	struct mmp_outset set;
+	struct mmp_outfile out;
+	struct mmp_error err = { 0 };
+	char csv[600], json[600], other[600], sub[600];
+	(void)state;
+	const char *dir = test_tmpdir();
+	snprintf(csv, sizeof(csv), "%s/r.csv", dir);
+	snprintf(json, sizeof(json), "%s/r.json", dir);
+	snprintf(other, sizeof(other), "%s/elsewhere.json", dir);
+	snprintf(sub, sizeof(sub), "%s/new/dir/x.csv", dir);
+
+	open_set(&set, csv);
+	assert_int_equal(mmp_outset_kind_of(&set, json), MMP_OUT_JSON);
+	assert_int_equal(mmp_outset_kind_of(&set, csv), MMP_OUT_CSV);
+	assert_int_equal(mmp_outset_kind_of(&set, other), -1);
+	mmp_outset_close(&set);
+
+	test_write_file(json, "old");
+	test_write_file(csv, "input");
+	const char *inputs[] = { csv };
+	assert_int_equal(mmp_outfile_check_alone(csv, inputs, 1, &err), -EEXIST);
+	assert_int_equal(mmp_outfile_open_alone(csv, inputs, 1, &out, &err), -EEXIST);
+	assert_string_equal(slurp(csv), "input");
+
+	assert_int_equal(mmp_outfile_check_alone(other, inputs, 1, &err), 0);
+	assert_int_equal(mmp_outfile_open_alone(other, inputs, 1, &out, &err), 0);
+	assert_null(out.set);
+	fputs("{}", out.f);
+	assert_true(exists(out.tmp));
+	assert_false(exists(other)); /* until committed */
+	assert_int_equal(mmp_outfile_commit(&out, &err), 0);
+	assert_string_equal(slurp(other), "{}");
+	assert_string_equal(slurp(json), "old"); /* nothing pruned */
+
+	assert_int_equal(mmp_outfile_open_alone(sub, NULL, 0, &out, &err), 0);
+	mmp_outfile_abandon(&out);
+	assert_false(exists(sub));
+
+	assert_int_equal(mmp_outfile_open_alone("/dev/null", NULL, 0, &out, &err), 0);
+	assert_string_equal(out.tmp, "");
+	fputs("x", out.f);
+	assert_int_equal(mmp_outfile_commit(&out, &err), 0);
+	assert_int_equal(mmp_outfile_check_alone(dir, NULL, 0, &err), -EISDIR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_planted_link_at_temporary),
 		cmocka_unit_test(test_link_to_result_followed),
 		cmocka_unit_test(test_path_resolve),
+		cmocka_unit_test(test_file_of_no_set),
 	};
 	return cmocka_run_group_tests_name("outfile", tests, NULL, NULL);
 }

@@ -1,0 +1,49 @@
+/* The command line's shared pieces (see cli.h). */
+#include "cli.h"
+
+#include <string.h>
+
+void mmp_cli_getopt_lists(const struct cli_option *table, size_t n, struct option *longopts,
+			  char *shortopts)
+{
+	size_t ns = 0;
+	memset(longopts, 0, (n + 1) * sizeof(*longopts));
+	for (size_t i = 0; i < n; i++) {
+		longopts[i] = (struct option){ table[i].name, table[i].has_arg, NULL, table[i].id };
+		if (table[i].id < 256) {
+			shortopts[ns++] = (char)table[i].id;
+			if (table[i].has_arg == required_argument)
+				shortopts[ns++] = ':';
+		}
+	}
+	shortopts[ns] = '\0';
+}
+
+void mmp_cli_print_options(FILE *out, const struct cli_option *table, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char left[64];
+		const struct cli_option *o = &table[i];
+		int shrt = o->id < 256;
+		if (o->has_arg == optional_argument)
+			snprintf(left, sizeof(left), "--%s[=%s]", o->name, o->arg);
+		else if (o->arg)
+			snprintf(left, sizeof(left), "%s%c%s--%s %s", shrt ? "-" : "",
+				 shrt ? o->id : ' ', shrt ? ", " : "", o->name, o->arg);
+		else
+			snprintf(left, sizeof(left), "%s%c%s--%s", shrt ? "-" : "",
+				 shrt ? o->id : ' ', shrt ? ", " : "", o->name);
+		fprintf(out, "  %-26s %s\n", left[0] == ' ' ? left + 1 : left, o->help);
+	}
+}
+
+int mmp_cli_bad_option(const char *cmd, char **argv, const char *shortopts)
+{
+	if (optopt && optopt < 256)
+		fprintf(stderr, "%s: option -%c %s\n", cmd, optopt,
+			strchr(shortopts, optopt) ? "needs a value" : "is unknown");
+	else
+		fprintf(stderr, "%s: %s: unknown option or missing value\n", cmd, argv[optind - 1]);
+	fprintf(stderr, "try '%s --help'\n", cmd);
+	return EXIT_USAGE;
+}

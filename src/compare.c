@@ -1,0 +1,511 @@
+/* Two mmprof CSVs, run by run: reading them, matching runs by their
+ * parameters, and the Welch ratio of each pair (see compare.h). */
+#include "mmprof/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmprof/csv.h"
+#include "mmprof/result.h"
+#include "mmprof/stats.h"
+
+static const char *const key_names[MMP_COMPARE_NKEYS] = {
+	"job",	     "probe",	"kernel", "threads",  "access", "buffer", "refcount",
+	"tally",     "placement", "control", "bytes", "prefault", "advice", "cache",
+};
+
+/* Columns that set a run apart but are not in the key: named when two
+ * runs of one file share a key, so the message says what to change. */
+static const char *const other_params[] = { "file", "fill", "seed", "npus", "pus_planned" };
+
+const char *mmp_compare_key_name(size_t k)
+{
+	return k < MMP_COMPARE_NKEYS ? key_names[k] : "";
+}
+
+const char *mmp_compare_outcome_name(enum mmp_compare_outcome o)
+{
+	static const char *const names[] = { "slower", "faster", "same", "inconclusive" };
+	return o < MMP_COMPARE_NOUTCOMES ? names[o] : "";
+}
+
+/* Column indexes of one file. */
+struct cols {
+	int schema, run, parent, elapsed, disturbed, result_ok, run_id;
+	int key[MMP_COMPARE_NKEYS];
+};
+
+static int need(const struct mmp_cmp_file *f, const char *name, int *col, struct mmp_error *err)
+{
+	*col = mmp_csvread_column(&f->csv, name);
+	if (*col < 0)
+		return mmp_error_set(err, -EINVAL,
+				     "%s has a schema_version column but no '%s' column: not a CSV "
+				     "mmprof wrote, or one edited",
+				     f->path, name);
+	return 0;
+}
+
+/* The first columns of the header, for "not an mmprof CSV" messages. */
+static const char *header_start(const struct mmp_csvread *t, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->ncols && i < 6 && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "", t->cell[i]);
+	if (t->ncols > 6 && used < len)
+		snprintf(buf + used, len - used, ",...");
+	return buf;
+}
+
+static int check_schema(struct mmp_cmp_file *f, struct cols *c, struct mmp_error *err)
+{
+	char head[200], want[16];
+	c->schema = mmp_csvread_column(&f->csv, "schema_version");
+	if (c->schema < 0)
+		return mmp_error_set(err, -EINVAL,
+				     "%s is not an mmprof CSV: its header has no schema_version "
+				     "column (it starts: %s)",
+				     f->path, header_start(&f->csv, head, sizeof(head)));
+	if (!f->csv.nrows)
+		return mmp_error_set(err, -EINVAL, "%s has a header but no rows: nothing to compare",
+				     f->path);
+	snprintf(want, sizeof(want), "%d", MMP_CSV_SCHEMA_VERSION);
+	const char *first = mmp_csvread_get(&f->csv, 0, c->schema);
+	for (size_t r = 0; r < f->csv.nrows; r++) {
+		const char *v = mmp_csvread_get(&f->csv, r, c->schema);
+		if (strcmp(v, first) != 0)
+			return mmp_error_set(err, -EINVAL,
+					     "%s:%zu: schema version %s, but the first row's is %s: "
+					     "CSVs of two mmprof versions joined into one file",
+					     f->path, mmp_csvread_line(&f->csv, r), v, first);
+	}
+	if (strcmp(first, want) != 0)
+		return mmp_error_set(err, -EPROTO,
+				     "%s has CSV schema version %s; this mmprof (%s) reads version "
+				     "%d: compare CSVs written with schema %d, or use the mmprof "
+				     "that wrote it",
+				     f->path, first, MMPROF_VERSION, MMP_CSV_SCHEMA_VERSION,
+				     MMP_CSV_SCHEMA_VERSION);
+	int rc = need(f, "run", &c->run, err);
+	if (!rc)
+		rc = need(f, "parent", &c->parent, err);
+	if (!rc)
+		rc = need(f, "elapsed_ns", &c->elapsed, err);
+	if (!rc)
+		rc = need(f, "disturbed", &c->disturbed, err);
+	if (!rc)
+		rc = need(f, "result_ok", &c->result_ok, err);
+	if (!rc)
+		rc = need(f, "run_id", &c->run_id, err);
+	for (size_t k = 0; k < MMP_COMPARE_NKEYS && !rc; k++)
+		rc = need(f, key_names[k], &c->key[k], err);
+	return rc;
+}
+
+static int bad_cell(const struct mmp_cmp_file *f, size_t row, const char *col, const char *v,
+		    const char *want, struct mmp_error *err)
+{
+	return mmp_error_set(err, -EINVAL, "%s:%zu: %s is '%s', not %s", f->path,
+			     mmp_csvread_line(&f->csv, row), col, v, want);
+}
+
+static int parse_long(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < 1)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_bool(const char *s, int *out)
+{
+	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
+		*out = s[0] == 't';
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int add_rep(struct mmp_cmp_run *r, double elapsed, int disturbed)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 8;
+		double *e = realloc(r->elapsed, cap * sizeof(*e));
+		if (e)
+			r->elapsed = e;
+		unsigned char *d = realloc(r->disturbed, cap);
+		if (d)
+			r->disturbed = d;
+		if (!e || !d)
+			return -ENOMEM;
+		r->cap = cap;
+	}
+	r->elapsed[r->n] = elapsed;
+	r->disturbed[r->n++] = (unsigned char)disturbed;
+	r->ndisturbed += (size_t)disturbed;
+	return 0;
+}
+
+static int by_number(const void *x, const void *y)
+{
+	const struct mmp_cmp_run *a = x, *b = y;
+	return (a->number > b->number) - (a->number < b->number);
+}
+
+/* Runs are numbered 1..N in a plan; an index by number finds a row's run. */
+#define MAX_RUN_NUMBER 10000000L
+
+static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_error *err)
+{
+	long max = 0;
+	size_t *index = NULL; /* run number -> 1 + its place in f->run */
+	int rc = 0;
+
+	for (size_t row = 0; row < f->csv.nrows; row++) {
+		const char *v = mmp_csvread_get(&f->csv, row, c->run);
+		long num;
+		if (parse_long(v, &num) || num > MAX_RUN_NUMBER)
+			return bad_cell(f, row, "run", v, "a run number", err);
+		max = num > max ? num : max;
+	}
+	index = calloc((size_t)max + 1, sizeof(*index));
+	f->run = calloc(f->csv.nrows < (size_t)max ? f->csv.nrows : (size_t)max, sizeof(*f->run));
+	if (!index || !f->run) {
+		free(index);
+		return mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
+	}
+	for (size_t row = 0; row < f->csv.nrows && !rc; row++) {
+		long num, parent;
+		int disturbed, ok;
+		const char *cell;
+		parse_long(mmp_csvread_get(&f->csv, row, c->run), &num);
+		if (parse_long(cell = mmp_csvread_get(&f->csv, row, c->parent), &parent)) {
+			rc = bad_cell(f, row, "parent", cell, "a run number", err);
+			break;
+		}
+		if (parse_bool(cell = mmp_csvread_get(&f->csv, row, c->disturbed), &disturbed)) {
+			rc = bad_cell(f, row, "disturbed", cell, "true or false", err);
+			break;
+		}
+		if (parse_bool(cell = mmp_csvread_get(&f->csv, row, c->result_ok), &ok)) {
+			rc = bad_cell(f, row, "result_ok", cell, "true or false", err);
+			break;
+		}
+		cell = mmp_csvread_get(&f->csv, row, c->elapsed);
+		char *end;
+		double elapsed = strtod(cell, &end);
+		if (!*cell || *end || !(elapsed > 0) || !isfinite(elapsed)) {
+			rc = bad_cell(f, row, "elapsed_ns", cell, "a time in ns", err);
+			break;
+		}
+		struct mmp_cmp_run *r;
+		if (!index[num]) {
+			r = &f->run[f->nruns++];
+			index[num] = f->nruns;
+			r->number = num;
+			r->parent = parent;
+			r->row = row;
+			r->line = mmp_csvread_line(&f->csv, row);
+			for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+				r->value[k] = mmp_csvread_get(&f->csv, row, c->key[k]);
+			r->control = r->value[MMP_COMPARE_KEY_CONTROL];
+		} else {
+			r = &f->run[index[num] - 1];
+			/* Every row of a run says the same parameters. */
+			for (size_t k = 0; k < MMP_COMPARE_NKEYS && !rc; k++) {
+				cell = mmp_csvread_get(&f->csv, row, c->key[k]);
+				if (strcmp(cell, r->value[k]) != 0)
+					rc = mmp_error_set(err, -EINVAL,
+							   "%s:%zu: run %ld has %s '%s' here but '%s' "
+							   "at line %zu: rows of two runs share one "
+							   "number (files concatenated?)",
+							   f->path, mmp_csvread_line(&f->csv, row),
+							   num, key_names[k], cell, r->value[k],
+							   r->line);
+			}
+			if (rc)
+				break;
+		}
+		r->wrong |= !ok;
+		if (add_rep(r, elapsed, disturbed))
+			rc = mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
+	}
+	/* A rung is its job point's, whose values are its key; a copy repeats
+	 * its original. */
+	for (size_t i = 0; i < f->nruns && !rc; i++) {
+		struct mmp_cmp_run *r = &f->run[i];
+		const struct mmp_cmp_run *p =
+			r->parent <= max && index[r->parent] ? &f->run[index[r->parent] - 1] : NULL;
+		r->copy = !r->control[0] && r->parent != r->number;
+		f->ncopies += (size_t)r->copy;
+		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+			r->key[k] = r->control[0] && p && k != MMP_COMPARE_KEY_CONTROL ? p->value[k] : r->value[k];
+	}
+	free(index);
+	/* Plan order: the order --dry-run and the run table show. */
+	if (!rc)
+		qsort(f->run, f->nruns, sizeof(*f->run), by_number);
+	return rc;
+}
+
+static int join_keys(struct mmp_cmp_file *f, struct mmp_error *err)
+{
+	for (size_t i = 0; i < f->nruns; i++) {
+		struct mmp_cmp_run *r = &f->run[i];
+		size_t len = 1;
+		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+			len += strlen(r->key[k]) + 1;
+		if (!(r->joined = malloc(len)))
+			return mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
+		size_t used = 0;
+		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+			used += (size_t)snprintf(r->joined + used, len - used, "%s\x1f", r->key[k]);
+	}
+	return 0;
+}
+
+static int by_key(const void *x, const void *y)
+{
+	const struct mmp_cmp_run *a = *(const struct mmp_cmp_run *const *)x,
+				 *b = *(const struct mmp_cmp_run *const *)y;
+	return strcmp(a->joined, b->joined);
+}
+
+/* The runs that are matched (copies aside), sorted by key. */
+static const struct mmp_cmp_run **sorted_runs(const struct mmp_cmp_file *f, size_t *n)
+{
+	const struct mmp_cmp_run **v = calloc(f->nruns + 1, sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; v && i < f->nruns; i++)
+		if (!f->run[i].copy)
+			v[(*n)++] = &f->run[i];
+	if (v)
+		qsort(v, *n, sizeof(*v), by_key);
+	return v;
+}
+
+/* Two runs with one key: say which and where they differ. */
+static int duplicate(const struct mmp_cmp_file *f, const struct mmp_cmp_run *x,
+		     const struct mmp_cmp_run *y, struct mmp_error *err)
+{
+	char label[320], diff[200] = "";
+	size_t used = 0;
+	for (size_t k = 0; k < sizeof(other_params) / sizeof(other_params[0]); k++) {
+		int col = mmp_csvread_column(&f->csv, other_params[k]);
+		if (col >= 0 && strcmp(mmp_csvread_get(&f->csv, x->row, col),
+				       mmp_csvread_get(&f->csv, y->row, col)) != 0 && used < sizeof(diff))
+			used += (size_t)snprintf(diff + used, sizeof(diff) - used, "%s%s",
+						 used ? ", " : "", other_params[k]);
+	}
+	return mmp_error_set(err, -EINVAL,
+			     "%s: runs %ld (line %zu) and %ld (line %zu) have the same parameters "
+			     "(%s): compare could not tell which to match; %s%s",
+			     f->path, x->number, x->line, y->number, y->line,
+			     mmp_compare_label(x, label, sizeof(label)),
+			     used ? "they differ in " : "they differ in no column compare knows",
+			     diff);
+}
+
+static int check_unique(const struct mmp_cmp_file *f, struct mmp_error *err)
+{
+	size_t n;
+	const struct mmp_cmp_run **v = sorted_runs(f, &n);
+	int rc = 0;
+	if (!v)
+		return mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
+	for (size_t i = 1; i < n && !rc; i++)
+		if (by_key(&v[i - 1], &v[i]) == 0)
+			rc = duplicate(f, v[i - 1]->number < v[i]->number ? v[i - 1] : v[i],
+				       v[i - 1]->number < v[i]->number ? v[i] : v[i - 1], err);
+	free(v);
+	return rc;
+}
+
+static int check_one_invocation(struct mmp_cmp_file *f, const struct cols *c,
+				struct mmp_error *err)
+{
+	f->run_id = mmp_csvread_get(&f->csv, 0, c->run_id);
+	for (size_t r = 1; r < f->csv.nrows; r++) {
+		const char *id = mmp_csvread_get(&f->csv, r, c->run_id);
+		if (strcmp(id, f->run_id) != 0)
+			return mmp_error_set(err, -EINVAL,
+					     "%s holds rows of more than one mmprof invocation "
+					     "(run_id %s at line %zu, %s at line %zu): compare takes "
+					     "one invocation per file; split it by run_id",
+					     f->path, f->run_id, mmp_csvread_line(&f->csv, 0), id,
+					     mmp_csvread_line(&f->csv, r));
+	}
+	return 0;
+}
+
+int mmp_compare_load(struct mmp_cmp_file *f, const char *path, struct mmp_error *err)
+{
+	struct cols c;
+	memset(&c, 0, sizeof(c));
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	int rc = mmp_csvread_load(&f->csv, path, err);
+	if (!rc)
+		rc = check_schema(f, &c, err);
+	if (!rc)
+		rc = check_one_invocation(f, &c, err);
+	if (!rc)
+		rc = group_rows(f, &c, err);
+	if (!rc)
+		rc = join_keys(f, err);
+	if (!rc)
+		rc = check_unique(f, err);
+	if (rc) {
+		mmp_compare_file_free(f);
+		f->path = path;
+		return rc;
+	}
+	f->host = mmp_csvread_get(&f->csv, 0, mmp_csvread_column(&f->csv, "host"));
+	f->cpu_model = mmp_csvread_get(&f->csv, 0, mmp_csvread_column(&f->csv, "cpu_model"));
+	f->mmprof_version =
+		mmp_csvread_get(&f->csv, 0, mmp_csvread_column(&f->csv, "mmprof_version"));
+	f->kernel_release =
+		mmp_csvread_get(&f->csv, 0, mmp_csvread_column(&f->csv, "kernel_release"));
+	f->started_at = mmp_csvread_get(&f->csv, 0, mmp_csvread_column(&f->csv, "started_at"));
+	return 0;
+}
+
+void mmp_compare_file_free(struct mmp_cmp_file *f)
+{
+	for (size_t i = 0; f->run && i < f->nruns; i++) {
+		free(f->run[i].elapsed);
+		free(f->run[i].disturbed);
+		free(f->run[i].joined);
+	}
+	free(f->run);
+	mmp_csvread_free(&f->csv);
+	memset(f, 0, sizeof(*f));
+}
+
+/* The repetitions one side's figures come from: the clean ones when
+ * MMP_MIN_CLEAN_ROUNDS remain, else all of them (and said so). */
+static size_t usable(const struct mmp_cmp_run *r, double *out, struct mmp_cmp_side *side)
+{
+	size_t clean = r->n - r->ndisturbed, m = 0;
+	side->run = r;
+	side->used_disturbed = r->ndisturbed && clean < MMP_MIN_CLEAN_ROUNDS;
+	for (size_t i = 0; i < r->n; i++)
+		if (side->used_disturbed || !r->disturbed[i])
+			out[m++] = r->elapsed[i];
+	struct mmp_stats st;
+	side->used = m;
+	side->median = mmp_stats_compute(out, m, &st) == 0 ? st.median : 0;
+	return m;
+}
+
+static int compute(struct mmp_cmp_pair *p, const struct mmp_cmp_run *a,
+		   const struct mmp_cmp_run *b, double tolerance)
+{
+	double *x = malloc((a->n + 1) * sizeof(*x)), *y = malloc((b->n + 1) * sizeof(*y));
+	if (!x || !y) {
+		free(x);
+		free(y);
+		return -ENOMEM;
+	}
+	size_t na = usable(a, x, &p->a), nb = usable(b, y, &p->b);
+	mmp_interval_welch_ratio(y, nb, x, na, &p->ratio);
+	free(x);
+	free(y);
+	switch (mmp_interval_band(&p->ratio, 1 / (1 + tolerance), 1 + tolerance)) {
+	case MMP_BAND_ABOVE:
+		p->outcome = MMP_COMPARE_SLOWER;
+		break;
+	case MMP_BAND_BELOW:
+		p->outcome = MMP_COMPARE_FASTER;
+		break;
+	case MMP_BAND_WITHIN:
+		p->outcome = MMP_COMPARE_SAME;
+		break;
+	case MMP_BAND_UNDECIDED:
+		p->outcome = MMP_COMPARE_INCONCLUSIVE;
+		break;
+	}
+	return 0;
+}
+
+static unsigned differences(const struct mmp_cmp_file *a, const struct mmp_cmp_file *b)
+{
+	return (strcmp(a->host, b->host) ? MMP_COMPARE_DIFF_HOST : 0) |
+	       (strcmp(a->cpu_model, b->cpu_model) ? MMP_COMPARE_DIFF_CPU : 0) |
+	       (strcmp(a->mmprof_version, b->mmprof_version) ? MMP_COMPARE_DIFF_VERSION : 0) |
+	       (strcmp(a->kernel_release, b->kernel_release) ? MMP_COMPARE_DIFF_KERNEL : 0);
+}
+
+int mmp_compare_match(struct mmp_comparison *c, double tolerance, struct mmp_error *err)
+{
+	size_t nb;
+	const struct mmp_cmp_run **bs = sorted_runs(&c->b, &nb);
+	unsigned char *matched = calloc(c->b.nruns + 1, 1); /* by B's run index */
+	int rc = 0;
+
+	c->tolerance = tolerance;
+	c->differs = differences(&c->a, &c->b);
+	c->pair = calloc(c->a.nruns + 1, sizeof(*c->pair));
+	c->only_a = calloc(c->a.nruns + 1, sizeof(*c->only_a));
+	c->only_b = calloc(nb + 1, sizeof(*c->only_b));
+	if (!bs || !matched || !c->pair || !c->only_a || !c->only_b) {
+		rc = mmp_error_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < c->a.nruns; i++) {
+		const struct mmp_cmp_run *a = &c->a.run[i], *key = a;
+		if (a->copy)
+			continue;
+		const struct mmp_cmp_run **hit = bsearch(&key, bs, nb, sizeof(*bs), by_key);
+		if (!hit) {
+			c->only_a[c->nonly_a++] = a;
+			continue;
+		}
+		matched[*hit - c->b.run] = 1;
+		struct mmp_cmp_pair *p = &c->pair[c->npairs++];
+		if (compute(p, a, *hit, tolerance)) {
+			rc = mmp_error_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		c->count[p->outcome]++;
+	}
+	for (size_t i = 0; i < c->b.nruns; i++) /* in B's order */
+		if (!c->b.run[i].copy && !matched[i])
+			c->only_b[c->nonly_b++] = &c->b.run[i];
+out:
+	free(bs);
+	free(matched);
+	return rc;
+}
+
+int mmp_compare_run(struct mmp_comparison *c, const char *a_path, const char *b_path,
+		    double tolerance, struct mmp_error *err)
+{
+	memset(c, 0, sizeof(*c));
+	int rc = mmp_compare_load(&c->a, a_path, err);
+	if (!rc && (rc = mmp_compare_load(&c->b, b_path, err)) == -EPROTO && err) {
+		/* A was of this binary's schema, so the two differ: say both. */
+		size_t used = strlen(err->msg);
+		snprintf(err->msg + used, sizeof(err->msg) - used, " (%s has version %d)", a_path,
+			 MMP_CSV_SCHEMA_VERSION);
+	}
+	if (!rc)
+		rc = mmp_compare_match(c, tolerance, err);
+	return rc;
+}
+
+void mmp_compare_free(struct mmp_comparison *c)
+{
+	mmp_compare_file_free(&c->a);
+	mmp_compare_file_free(&c->b);
+	free(c->pair);
+	free(c->only_a);
+	free(c->only_b);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,287 @@
+/* mmprof compare's terminal report and its CSV (see compare.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mmprof/compare.h"
+#include "mmprof/csv.h"
+#include "mmprof/grid.h"
+#include "mmprof/outfile.h"
+#include "mmprof/result.h"
+
+#define KEY_JOB MMP_COMPARE_KEY_JOB
+#define KEY_PROBE MMP_COMPARE_KEY_PROBE
+#define KEY_CONTROL MMP_COMPARE_KEY_CONTROL
+
+const char *mmp_compare_label(const struct mmp_cmp_run *r, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "[%s] %s", r->key[KEY_JOB], r->key[KEY_PROBE]);
+	for (size_t k = 0; k < MMP_COMPARE_NKEYS && used < len; k++)
+		if (k != KEY_JOB && k != KEY_PROBE && k != KEY_CONTROL && r->key[k][0])
+			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
+						 mmp_compare_key_name(k), r->key[k]);
+	if (used < len && r->control[0])
+		snprintf(buf + used, len - used, " +%s", r->control);
+	return buf;
+}
+
+static void describe(FILE *out, const char *which, const struct mmp_cmp_file *f)
+{
+	size_t used = 0;
+	for (size_t i = 0; i < f->nruns; i++)
+		used += !f->run[i].copy;
+	fprintf(out, "%s: %s  (run_id %s, host %s, %s, mmprof %s, %s; %zu runs)\n", which,
+		f->path, f->run_id, f->host, f->cpu_model, f->mmprof_version, f->started_at, used);
+}
+
+/* Comparing machines or versions is legitimate; not saying so is not. */
+static void notes(FILE *out, const struct mmp_comparison *c)
+{
+	const struct mmp_cmp_file *a = &c->a, *b = &c->b;
+	if (c->differs & MMP_COMPARE_DIFF_HOST)
+		fprintf(out, "note: A ran on host %s, B on %s: the ratios compare the two machines "
+			     "as well as whatever else changed\n",
+			a->host, b->host);
+	if (c->differs & MMP_COMPARE_DIFF_CPU)
+		fprintf(out, "note: different CPUs: A %s, B %s\n", a->cpu_model, b->cpu_model);
+	if (c->differs & MMP_COMPARE_DIFF_VERSION)
+		fprintf(out, "note: different mmprof versions: A %s, B %s (a probe may have changed "
+			     "too)\n",
+			a->mmprof_version, b->mmprof_version);
+	if (c->differs & MMP_COMPARE_DIFF_KERNEL)
+		fprintf(out, "note: different kernels: A %s, B %s\n", a->kernel_release,
+			b->kernel_release);
+}
+
+/* Keys whose value differs between the pairs (job always, control when a
+ * rung is compared). */
+static unsigned shown_keys(const struct mmp_comparison *c)
+{
+	unsigned mask = 1u << KEY_JOB;
+	for (size_t i = 1; i < c->npairs; i++)
+		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+			if (strcmp(c->pair[i].a.run->key[k], c->pair[0].a.run->key[k]) != 0)
+				mask |= 1u << k;
+	for (size_t i = 0; i < c->npairs; i++)
+		if (c->pair[i].a.run->control[0])
+			mask |= 1u << KEY_CONTROL;
+	return mask;
+}
+
+static void format_ratio(const struct mmp_interval *iv, char *buf, size_t len)
+{
+	const char *fmt = iv->estimate >= 100 ? "%.0f" : iv->estimate >= 10 ? "%.1f" : "%.3f";
+	char e[32], l[32], h[32];
+	snprintf(e, sizeof(e), fmt, iv->estimate);
+	if (!iv->valid) {
+		snprintf(buf, len, "%.16sx [no interval: one repetition]", e);
+		return;
+	}
+	snprintf(l, sizeof(l), fmt, iv->low);
+	snprintf(h, sizeof(h), fmt, iv->high);
+	/* A ratio beyond 16 digits is not one a table needs whole. */
+	snprintf(buf, len, "%.16sx [%.16s, %.16s]", e, l, h);
+}
+
+/* Key columns of numbers, right-aligned as numbers are. */
+static int numeric(const char *key)
+{
+	return !strcmp(key, "threads") || !strcmp(key, "access") || !strcmp(key, "buffer") ||
+	       !strcmp(key, "bytes");
+}
+
+static void table(FILE *out, const struct mmp_comparison *c)
+{
+	struct mmp_grid t = { 0 };
+	unsigned keys = shown_keys(c);
+	int marked = 0;
+
+	for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+		if (keys & (1u << k))
+			mmp_grid_column(&t, mmp_compare_key_name(k), numeric(mmp_compare_key_name(k)));
+	mmp_grid_column(&t, "A median ms", 1);
+	mmp_grid_column(&t, "B median ms", 1);
+	mmp_grid_column(&t, "reps A/B", 1);
+	mmp_grid_column(&t, "B/A [95% CI]", 1);
+	mmp_grid_column(&t, "outcome", 0);
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct mmp_cmp_pair *p = &c->pair[i];
+		char(*row)[MMP_GRID_CELL] = mmp_grid_row(&t);
+		size_t col = 0;
+		if (!row)
+			break;
+		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+			if (keys & (1u << k))
+				snprintf(row[col++], MMP_GRID_CELL, "%s",
+					 k == KEY_CONTROL ? p->a.run->control : p->a.run->key[k]);
+		snprintf(row[col++], MMP_GRID_CELL, "%.4g", p->a.median / 1e6);
+		snprintf(row[col++], MMP_GRID_CELL, "%.4g", p->b.median / 1e6);
+		snprintf(row[col++], MMP_GRID_CELL, "%zu%s/%zu%s", p->a.used,
+			 p->a.used_disturbed ? "*" : "", p->b.used, p->b.used_disturbed ? "*" : "");
+		marked |= p->a.used_disturbed || p->b.used_disturbed;
+		format_ratio(&p->ratio, row[col++], MMP_GRID_CELL);
+		snprintf(row[col++], MMP_GRID_CELL, "%s%s", mmp_compare_outcome_name(p->outcome),
+			 p->a.run->wrong || p->b.run->wrong ? " (WRONG result)" : "");
+	}
+	mmp_grid_print(&t, out);
+	mmp_grid_free(&t);
+	fprintf(out, "B/A: ratio of the geometric mean times; 95%% interval: Welch's t-interval on "
+		     "the difference of mean log times (A and B were not measured side by side: "
+		     "their rounds cannot be paired, and drift between the two invocations is "
+		     "part of the ratio); same: within %.3g .. %.3g (tolerance %g%%); "
+		     "disturbed repetitions left out when %d clean ones remain%s\n",
+		1 / (1 + c->tolerance), 1 + c->tolerance, c->tolerance * 100, MMP_MIN_CLEAN_ROUNDS,
+		marked ? " (*: fewer did, all were used)" : "");
+}
+
+static void only(FILE *out, const char *which, const struct mmp_cmp_run *const *v, size_t n)
+{
+	char label[400];
+	if (!n)
+		return;
+	fprintf(out, "\nonly in %s (the other file has no rows with these parameters: not in its "
+		     "config, or it failed before its first repetition):\n",
+		which);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %s (run %ld)\n", mmp_compare_label(v[i], label, sizeof(label)),
+			v[i]->number);
+}
+
+void mmp_compare_print(FILE *out, const struct mmp_comparison *c)
+{
+	char label[400];
+	describe(out, "A", &c->a);
+	describe(out, "B", &c->b);
+	notes(out, c);
+	fprintf(out, "\n");
+	if (c->npairs)
+		table(out, c);
+	else
+		fprintf(out, "no run of A has a match in B: nothing to compare\n");
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct mmp_cmp_pair *p = &c->pair[i];
+		for (int side = 0; side < 2; side++) {
+			const struct mmp_cmp_run *r = side ? p->b.run : p->a.run;
+			if (r->wrong)
+				fprintf(out, "WRONG: %s's run %ld %s: a repetition's result differs from "
+					     "the reference (result_ok = false); its time is not of a "
+					     "probe that read the data\n",
+					side ? "B" : "A", r->number,
+					mmp_compare_label(r, label, sizeof(label)));
+		}
+	}
+	only(out, "A", c->only_a, c->nonly_a);
+	only(out, "B", c->only_b, c->nonly_b);
+	fprintf(out, "\n%zu slower, %zu faster, %zu same, %zu inconclusive; only in A: %zu; "
+		     "only in B: %zu\n",
+		c->count[MMP_COMPARE_SLOWER], c->count[MMP_COMPARE_FASTER],
+		c->count[MMP_COMPARE_SAME], c->count[MMP_COMPARE_INCONCLUSIVE], c->nonly_a,
+		c->nonly_b);
+}
+
+struct column {
+	const char *name, *help;
+};
+
+/* After the schema version and the key's columns. */
+static const struct column columns[] = {
+	{ "a_run", "the run in A (A's run column)" },
+	{ "b_run", "the run in B" },
+	{ "a_reps", "A's repetitions of the run" },
+	{ "b_reps", "B's repetitions of the run" },
+	{ "a_used", "A's repetitions the figures use (disturbed ones left out when 3 clean remain)" },
+	{ "b_used", "B's repetitions the figures use" },
+	{ "a_disturbed_used", "true: fewer than 3 of A's were clean, all were used" },
+	{ "b_disturbed_used", "true: fewer than 3 of B's were clean, all were used" },
+	{ "a_median_ns", "median elapsed_ns of A's repetitions used" },
+	{ "b_median_ns", "median elapsed_ns of B's repetitions used" },
+	{ "ratio", "B / A: ratio of the geometric means of elapsed_ns" },
+	{ "ci_low", "95% Welch interval of ratio, low; empty: fewer than 2 repetitions on a side" },
+	{ "ci_high", "95% Welch interval of ratio, high" },
+	{ "df", "Welch-Satterthwaite degrees of freedom of the interval" },
+	{ "tolerance", "ratios within 1/(1+t) .. 1+t are the same" },
+	{ "outcome", "slower, faster, same or inconclusive" },
+	{ "a_result_ok", "every repetition of A's run matched the reference" },
+	{ "b_result_ok", "every repetition of B's run matched the reference" },
+	{ "a_run_id", "A's mmprof invocation" },
+	{ "b_run_id", "B's mmprof invocation" },
+};
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+void mmp_compare_print_columns(FILE *out, int markdown)
+{
+	if (markdown)
+		fprintf(out, "| column | meaning |\n|---|---|\n| `schema_version` | version of "
+			     "this column layout (%d) |\n",
+			MMP_COMPARE_SCHEMA_VERSION);
+	else
+		fprintf(out, "  %-18s version of this column layout (%d)\n", "schema_version",
+			MMP_COMPARE_SCHEMA_VERSION);
+	for (size_t k = 0; k < MMP_COMPARE_NKEYS + NCOLUMNS; k++) {
+		const char *name = k < MMP_COMPARE_NKEYS ? mmp_compare_key_name(k)
+							 : columns[k - MMP_COMPARE_NKEYS].name;
+		const char *help = k == KEY_CONTROL ? "key: the rung's controls; empty: the job point"
+				   : k < MMP_COMPARE_NKEYS
+					   ? "key: as in NAME.csv (a rung: its job point's value)"
+					   : columns[k - MMP_COMPARE_NKEYS].help;
+		if (markdown)
+			fprintf(out, "| `%s` | %s |\n", name, help);
+		else
+			fprintf(out, "  %-18s %s\n", name, help);
+	}
+}
+
+static void pair_row(FILE *f, const struct mmp_comparison *c, const struct mmp_cmp_pair *p)
+{
+	char v[NCOLUMNS][64];
+	size_t i = 0;
+	memset(v, 0, sizeof(v));
+	snprintf(v[i++], 64, "%ld", p->a.run->number);
+	snprintf(v[i++], 64, "%ld", p->b.run->number);
+	snprintf(v[i++], 64, "%zu", p->a.run->n);
+	snprintf(v[i++], 64, "%zu", p->b.run->n);
+	snprintf(v[i++], 64, "%zu", p->a.used);
+	snprintf(v[i++], 64, "%zu", p->b.used);
+	snprintf(v[i++], 64, "%s", p->a.used_disturbed ? "true" : "false");
+	snprintf(v[i++], 64, "%s", p->b.used_disturbed ? "true" : "false");
+	snprintf(v[i++], 64, "%.10g", p->a.median);
+	snprintf(v[i++], 64, "%.10g", p->b.median);
+	snprintf(v[i++], 64, "%.6g", p->ratio.estimate);
+	if (p->ratio.valid) {
+		snprintf(v[i], 64, "%.6g", p->ratio.low);
+		snprintf(v[i + 1], 64, "%.6g", p->ratio.high);
+		snprintf(v[i + 2], 64, "%.4g", p->ratio.df);
+	}
+	i += 3;
+	snprintf(v[i++], 64, "%g", c->tolerance);
+	snprintf(v[i++], 64, "%s", mmp_compare_outcome_name(p->outcome));
+	snprintf(v[i++], 64, "%s", p->a.run->wrong ? "false" : "true");
+	snprintf(v[i++], 64, "%s", p->b.run->wrong ? "false" : "true");
+	snprintf(v[i++], 64, "%s", c->a.run_id);
+	snprintf(v[i++], 64, "%s", c->b.run_id);
+
+	char schema[16];
+	snprintf(schema, sizeof(schema), "%d", MMP_COMPARE_SCHEMA_VERSION);
+	mmp_csv_field(f, schema, 0);
+	for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+		mmp_csv_field(f, k == KEY_CONTROL ? p->a.run->control : p->a.run->key[k], 0);
+	for (size_t k = 0; k < NCOLUMNS; k++)
+		mmp_csv_field(f, v[k], k + 1 == NCOLUMNS);
+}
+
+int mmp_compare_csv(const struct mmp_comparison *c, const char *path, struct mmp_error *err)
+{
+	const char *inputs[2] = { c->a.path, c->b.path };
+	struct mmp_outfile out;
+	int rc = mmp_outfile_open_alone(path, inputs, 2, &out, err);
+	if (rc)
+		return rc;
+	mmp_csv_field(out.f, "schema_version", 0);
+	for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+		mmp_csv_field(out.f, mmp_compare_key_name(k), 0);
+	for (size_t k = 0; k < NCOLUMNS; k++)
+		mmp_csv_field(out.f, columns[k].name, k + 1 == NCOLUMNS);
+	for (size_t i = 0; i < c->npairs; i++)
+		pair_row(out.f, c, &c->pair[i]);
+	return mmp_outfile_commit(&out, err);
+}

@@ -1,0 +1,163 @@
+/* mmprof compare A.csv B.csv: parse, compare (compare.h), print, and the
+ * exit status: 0 compared, 2 bad usage or a file that cannot be compared
+ * (nothing printed on stdout), 3 a run is slower in B and
+ * --fail-on-regression was given, 1 the --csv file could not be written. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mmprof/compare.h"
+#include "mmprof/config.h"
+#include "mmprof/outfile.h"
+
+enum compare_opt {
+	CMP_HELP = 'h',
+	CMP_TOLERANCE = 256,
+	CMP_CSV,
+	CMP_FAIL_ON_REGRESSION,
+};
+
+static const struct cli_option compare_options[] = {
+	{ "tolerance", required_argument, CMP_TOLERANCE, "PCT",
+	  "ratios within 1/(1+t) .. 1+t are the same (5% or 0.05; default 5%)" },
+	{ "csv", required_argument, CMP_CSV, "PATH",
+	  "also write the comparison to PATH as CSV, one row per matched run" },
+	{ "fail-on-regression", no_argument, CMP_FAIL_ON_REGRESSION, NULL,
+	  "exit 3 when a run is slower in B (for CI)" },
+	{ "help", no_argument, CMP_HELP, NULL, "this help" },
+};
+#define NCOMPARE_OPTIONS (sizeof(compare_options) / sizeof(compare_options[0]))
+
+struct compare_cli {
+	const char *a, *b, *csv;
+	double tolerance;
+	int fail_on_regression;
+};
+
+static void compare_usage(FILE *out)
+{
+	fprintf(out, "usage: mmprof compare A.csv B.csv [options]\n\n"
+		     "Compares two runs of one config (two commits, two machines, before and\n"
+		     "after a fix) run by run: B / A of elapsed time, with a 95%% interval.\n"
+		     "Runs are matched by their parameters (");
+	for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+		fprintf(out, "%s%s", k ? ", " : "", mmp_compare_key_name(k));
+	fprintf(out, "),\n"
+		     "not by run number; runs in one file only are listed.  A and B were not\n"
+		     "measured side by side, so rounds are not paired: the interval is Welch's\n"
+		     "on the difference of mean log times.  Each pair is slower, faster, same\n"
+		     "(interval within the tolerance band) or inconclusive.  docs/compare.md\n"
+		     "says more.\n\n"
+		     "options:\n");
+	mmp_cli_print_options(out, compare_options, NCOMPARE_OPTIONS);
+	fprintf(out, "\n--csv columns:\n");
+	mmp_compare_print_columns(out, 0);
+	fprintf(out, "\nexit status: 0 compared, 2 bad usage or a file that is not an mmprof CSV\n"
+		     "of this schema, 3 a run is slower in B and --fail-on-regression was\n"
+		     "given, 1 the --csv file could not be written.\n");
+}
+
+/* Returns -1 to go on, or the exit status. */
+static int parse_compare(int argc, char **argv, struct compare_cli *cc)
+{
+	struct option longopts[NCOMPARE_OPTIONS + 1];
+	char shortopts[2 * NCOMPARE_OPTIONS + 1];
+	const char *files[3];
+	size_t nfiles = 0;
+
+	mmp_cli_getopt_lists(compare_options, NCOMPARE_OPTIONS, longopts, shortopts);
+	memset(cc, 0, sizeof(*cc));
+	cc->tolerance = 0.05;
+	opterr = 0;
+	for (;;) {
+		int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		if (c == -1)
+			break;
+		switch (c) {
+		case CMP_TOLERANCE: {
+			char why[256];
+			if (mmp_key_parse(mmp_key_find("tolerance"), optarg, &cc->tolerance, why,
+					  sizeof(why))) {
+				fprintf(stderr, "mmprof compare: --tolerance: %s\n", why);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case CMP_CSV:
+			cc->csv = optarg;
+			break;
+		case CMP_FAIL_ON_REGRESSION:
+			cc->fail_on_regression = 1;
+			break;
+		case CMP_HELP:
+			compare_usage(stdout);
+			return EXIT_DONE;
+		default:
+			return mmp_cli_bad_option("mmprof compare", argv, shortopts);
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		if (nfiles == 2) {
+			fprintf(stderr, "mmprof compare: unexpected argument '%s': it compares two "
+					"CSVs, A and B\n",
+				argv[i]);
+			return EXIT_USAGE;
+		}
+		files[nfiles++] = argv[i];
+	}
+	if (nfiles < 2) {
+		fprintf(stderr, "mmprof compare: needs two CSVs: mmprof compare A.csv B.csv (try "
+				"'mmprof compare --help')\n");
+		return EXIT_USAGE;
+	}
+	cc->a = files[0];
+	cc->b = files[1];
+	return -1;
+}
+
+int mmp_cli_compare(int argc, char **argv)
+{
+	struct compare_cli cc;
+	struct mmp_comparison c;
+	struct mmp_error err = { 0 };
+	int status = parse_compare(argc, argv, &cc);
+	if (status >= 0)
+		return status;
+
+	const char *inputs[2] = { cc.a, cc.b };
+	int rc = cc.csv ? mmp_outfile_check_alone(cc.csv, inputs, 2, &err) : 0;
+	if (rc == -EEXIST) {
+		fprintf(stderr, "mmprof compare: --csv %s is one of the files compared: write the "
+				"comparison elsewhere\n",
+			cc.csv);
+		return EXIT_USAGE;
+	}
+	if (rc) {
+		fprintf(stderr, "mmprof compare: --csv: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (mmp_compare_run(&c, cc.a, cc.b, cc.tolerance, &err)) {
+		fprintf(stderr, "mmprof compare: %s\n", err.msg);
+		mmp_compare_free(&c);
+		return EXIT_USAGE;
+	}
+	mmp_compare_print(stdout, &c);
+	status = EXIT_DONE;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "mmprof compare: error: writing to stdout: %s\n", strerror(errno));
+		status = EXIT_RUN_FAILED;
+	}
+	if (cc.csv && mmp_compare_csv(&c, cc.csv, &err)) {
+		fprintf(stderr, "mmprof compare: error: %s\n", err.msg);
+		status = EXIT_RUN_FAILED;
+	}
+	if (status == EXIT_DONE && cc.fail_on_regression && c.count[MMP_COMPARE_SLOWER]) {
+		fprintf(stderr, "mmprof compare: %zu run(s) slower in B (--fail-on-regression): "
+				"exit 3\n",
+			c.count[MMP_COMPARE_SLOWER]);
+		status = EXIT_REGRESSED;
+	}
+	mmp_compare_free(&c);
+	return status;
+}

@@ -1,0 +1,219 @@
+# --json PATH: one document per invocation, checked against docs/json.md
+# both ways (every documented field present with its type, nothing
+# undocumented), and against the CSVs written beside it (a run's median,
+# counters and metrics, attribution shares, answers); where it is written
+# (in the result set or alone) and what is refused.
+source "$(dirname "$0")/tap.bash"
+
+# A config path with a quote, a backslash and non-ASCII: the document must
+# still parse and give it back.
+cfg="$TMP/fix \"ü\" \\ x.ini"
+cat >"$cfg" <<'INI'
+[global]
+size = 2M
+seed = 5
+threads = 2
+repeat = 3
+warmup = 1
+events = faults, sched
+tally = atomic
+
+[java]
+probe = mmap_byte, mmap_block
+access = 1, 1K
+zip = probe, access
+
+[dotnet]
+probe = accessor_byte, accessor_block
+access = 1, 1K
+zip = probe, access
+refcount = shared
+baseline = java
+controls = auto
+
+[fixed]
+probe = accessor_byte, accessor_block
+access = 1, 1K
+zip = probe, access
+refcount = once
+baseline = java
+fixes = dotnet
+
+[limit]
+probe = limit
+INI
+run_mmprof --config "$cfg" --csv "$TMP/out/fix.csv" --json "$TMP/out/fix.json"
+check "runs with --json" test "$rc" -eq 0
+check "the summary names the JSON" grep -q "out/fix.json; " <<<"$err"
+check "NAME.json written" test -s "$TMP/out/fix.json"
+check "no temporary left" test -z "$(ls -A "$TMP/out" | grep '^\.' | grep -v '\.lock$')"
+
+# The document against the tables of docs/json.md, and against the CSVs.
+/usr/bin/python3 - "$TMP/out/fix.json" docs/json.md "$TMP/out/fix" "$cfg" "$MMPROF" <<'PY' >"$TMP/checks"
+import csv, json, math, re, statistics, subprocess, sys
+path, docs, name, cfg, mmprof = sys.argv[1:6]
+doc = json.load(open(path, encoding="utf-8"))
+def ok(cond, what):
+    print(("ok" if cond else "FAIL") + " " + what)
+
+# Documented fields: | `path` | type | meaning |
+fields = {}
+for line in open(docs, encoding="utf-8"):
+    m = re.match(r"^\| `([^`]+)` \| ([^|]+) \|", line)
+    if m:
+        fields[m.group(1)] = m.group(2).strip()
+ok(len(fields) > 100, "docs/json.md documents %d fields" % len(fields))
+
+def check_type(v, t):
+    nullable = t.endswith(" or null")
+    t = t[:-len(" or null")] if nullable else t
+    if v is None:
+        return nullable
+    if t.startswith("array of "):
+        each = {"objects": "object", "integers": "integer"}[t[len("array of "):]]
+        return isinstance(v, list) and all(check_type(x, each) for x in v)
+    return {
+        "integer": lambda: isinstance(v, int) and not isinstance(v, bool),
+        "number": lambda: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+        "string": lambda: isinstance(v, str),
+        "boolean": lambda: isinstance(v, bool),
+        "object": lambda: isinstance(v, dict),
+    }[t]()
+
+def values(path):
+    """Every value at a documented path, as (concrete path, value)."""
+    cur = [("", doc)]
+    for seg in path.split("."):
+        each = seg.endswith("[]")
+        key = seg[:-2] if each else seg
+        nxt = []
+        for p, v in cur:
+            if v is None:        # under a null parent: nothing to check
+                continue
+            if key == "*":
+                nxt += [(p + "." + k, x) for k, x in v.items()]
+            elif key not in v:
+                nxt.append((p + "." + key, KeyError))
+            else:
+                nxt.append((p + "." + key, v[key]))
+        if each:
+            nxt = [(p + "[%d]" % i, x) for p, v in nxt if isinstance(v, list) for i, x in enumerate(v)]
+        cur = nxt
+    return cur
+
+bad = []
+for f, t in fields.items():
+    vs = values(f)
+    if not vs and "[]" not in f:
+        bad.append("%s: absent" % f)
+    for p, v in vs:
+        if v is KeyError:
+            bad.append("%s: missing" % p)
+        elif not check_type(v, t):
+            bad.append("%s: %r is not %s" % (p, v, t))
+ok(not bad, "every documented field present with its type" + ("; " + "; ".join(bad[:5]) if bad else ""))
+
+# Nothing undocumented: every field of the file normalised to a doc path.
+maps = {f[:-2] for f in fields if f.endswith(".*")}
+seen, extra = set(), set()
+def walk(v, p):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            q = (p + ".*") if p in maps else (p + "." + k if p else k)
+            seen.add(q)
+            if q not in fields:
+                extra.add(q)
+            walk(x, q)
+    elif isinstance(v, list):
+        for x in v:
+            walk(x, p + "[]")
+walk(doc, "")
+ok(not extra, "no undocumented field" + (": " + ", ".join(sorted(extra)) if extra else ""))
+ok(fields.keys() <= seen, "every documented field occurs in this document" + ("; missing: " + ", ".join(sorted(fields.keys() - seen)) if fields.keys() - seen else ""))
+
+# The data maps: config keys and the CSV's metric columns.
+keys = re.findall(r"^\| `([a-z_]+)` \|", subprocess.run([mmprof, "--list-keys=markdown"], capture_output=True, text=True).stdout, re.M)
+rows = list(csv.DictReader(open(name + ".csv", newline="")))
+header = list(rows[0].keys())
+metric_cols = header[header.index("result_ok") + 1:header.index("oversubscribed")]
+ok(all(set(r["metrics"]) == set(metric_cols) for r in doc["runs"]), "metrics are NAME.csv's metric columns")
+want = set(keys) - {"order", "order_seed", "table", "csv"}
+ok(all(set(r["parameters"]) == want for r in doc["runs"]) and len(want) > 20, "parameters are the per-run config keys (%d)" % len(want))
+
+# Strings round-trip; the values are NAME.csv's.
+ok(doc["config"] == cfg, "the config path with a quote, a backslash and ü reads back: %r" % doc["config"])
+ok(doc["schema_version"] == 1 and doc["status"]["complete"], "schema 1, complete")
+ok(doc["run_id"] == rows[0]["run_id"], "run_id is NAME.csv's")
+byrun = {}
+for r in rows:
+    byrun.setdefault(int(r["run"]), []).append(r)
+mism = []
+for run in doc["runs"]:
+    rs = byrun.get(run["run"], [])
+    if run["rounds"] != len(rs):
+        mism.append("run %d rounds %d != %d rows" % (run["run"], run["rounds"], len(rs)))
+    elif rs and run["elapsed_ns"]["median"] != statistics.median(int(r["elapsed_ns"]) for r in rs):
+        mism.append("run %d median" % run["run"])
+    for m, v in run["metrics"].items():
+        cells = [r[m] for r in rs]
+        if all(cells) and cells:
+            med = statistics.median(float(c) for c in cells)
+            if v is None or abs(v - med) > 1e-5 * max(1, abs(med)):
+                mism.append("run %d %s %r != %r" % (run["run"], m, v, med))
+        elif v is not None:
+            mism.append("run %d %s is %r, NAME.csv has empty cells" % (run["run"], m, v))
+ok(not mism, "each run's rounds, median and metrics are NAME.csv's" + ("; " + "; ".join(mism[:4]) if mism else ""))
+
+events = list(csv.DictReader(open(name + ".events.csv", newline="")))
+mism, counted = [], 0
+for run in doc["runs"]:
+    for c in run["counters"]:
+        vals = [e["value"] for e in events if int(e["run"]) == run["run"] and e["event"] == c["event"] and e["thread"] == ""]
+        if vals and all(vals):
+            counted += 1
+            if c["median"] != statistics.median(float(v) for v in vals):
+                mism.append("run %d %s" % (run["run"], c["event"]))
+        elif c["median"] is not None:
+            mism.append("run %d %s: %r for uncounted" % (run["run"], c["event"], c["median"]))
+ok(counted > 0 and not mism, "counter medians are NAME.events.csv's (%d counted)" % counted + ("; " + "; ".join(mism[:4]) if mism else ""))
+
+attr = list(csv.DictReader(open(name + ".attribution.csv", newline="")))
+mine = [(a["run"], c["name"], c["share"]) for a in doc["attribution"] for c in a["causes"]]
+theirs = [(int(r["run"]), r["cause"], float(r["share"])) for r in attr]
+ok(len(mine) == len(theirs) > 0 and all(a[:2] == b[:2] and abs(a[2] - b[2]) < 6e-5 for a, b in zip(mine, theirs)),
+   "attribution causes and shares are NAME.attribution.csv's (%d)" % len(theirs))
+
+answers = list(csv.DictReader(open(name + ".answers.csv", newline="")))
+pairs = list(zip(doc["answers"], answers))
+ok(len(doc["answers"]) == len(answers) > 0 and all(
+       a["kind"] == r["kind"] and a["outcome"] == r["outcome"] and a["verdict"] == r["verdict"]
+       and a["question"] == r["question"] and str(a["run"] or "") == r["run"]
+       and (a["ratio"] is None or abs(a["ratio"]["estimate"] / float(r["ratio"]) - 1) < 1e-5)
+       for a, r in pairs),
+   "answers (kind, question, outcome, verdict, ratio) are NAME.answers.csv's (%d)" % len(answers))
+ok({a["kind"] for a in doc["answers"]} >= {"ratio", "gap", "cause", "fix", "regression"},
+   "the fixes job's answers are there: " + ", ".join(sorted({a["kind"] for a in doc["answers"]})))
+PY
+while read -r verdict what; do
+	if [ "$verdict" = ok ]; then ok "$what"; else fail "$what"; fi
+done <"$TMP/checks"
+check "the validator ran to its end" test "$(wc -l <"$TMP/checks")" -eq 14
+
+# Where it goes: NAME.json is the set's (a later run without --json removes
+# it); elsewhere it stands alone (nothing removes it).
+run_mmprof --config "$cfg" --csv "$TMP/out/fix.csv" --json "$TMP/elsewhere/run.json" --quiet
+check "--json elsewhere: written alone" test -s "$TMP/elsewhere/run.json"
+check "... the set's NAME.json of the earlier run removed with the set" test ! -e "$TMP/out/fix.json"
+run_mmprof --config "$cfg" --csv "$TMP/out/fix.csv" --quiet
+check "a run without --json keeps the alone file" test -s "$TMP/elsewhere/run.json"
+run_mmprof --config "$cfg" --csv "$TMP/out/fix.csv" --json "$TMP/out/fix.csv"
+check "--json NAME.csv: refused, exit 2" test "$rc" -eq 2
+check "... saying why" grep -q "json .*fix.csv is this run's CSV: name another file; nothing was run" <<<"$err"
+run_mmprof --config "$cfg" --csv "$TMP/out/fix.csv" --json "$cfg"
+check "--json over the config: refused, exit 2" test "$rc" -eq 2
+check "... the config intact" grep -q '^\[fixed\]$' "$cfg"
+run_mmprof --config "$cfg" --csv /dev/null --json /dev/stdout --quiet
+# The document comes first on stdout, the report after it.
+check "--json /dev/stdout with no CSV companions" /usr/bin/python3 -c 'import json, sys; json.JSONDecoder().raw_decode(sys.argv[1])' "$out"
+
+done_testing
