@@ -33,6 +33,13 @@ enum mmp_event_role {
 	MMP_ROLE_SYSCALLS,      /* raw_syscalls:sys_enter */
 	MMP_ROLE_READ_SYSCALLS, /* syscalls:sys_enter_read */
 	MMP_ROLE_CONTENTION,    /* from the contention preset: HITM and kin */
+	/* Also from the contention preset: where a load's line came from when
+	 * it was not this node's (evidence for the remote and near causes). */
+	MMP_ROLE_REMOTE_HITM,   /* a line from another node's cache (modified, on Intel) */
+	MMP_ROLE_REMOTE_FWD,    /* a clean line forwarded from another node's cache */
+	MMP_ROLE_REMOTE_DRAM,   /* a load that missed L3 and was served by another node's DRAM */
+	MMP_ROLE_LOCAL_DRAM,    /* ... by this node's DRAM */
+	MMP_ROLE_CROSS_CCX,     /* a line from another L3 domain's cache, same node (AMD) */
 };
 
 struct mmp_event {
