@@ -4,7 +4,8 @@
  * vendors document (Intel SDM / perfmon tables, AMD PPRs: event and umask
  * written out here, not read back from libpfm4) and the roles the metrics
  * read.  Without a PMU (this VM) the preset still resolves, to what this
- * CPU has.
+ * CPU has.  And the remote metrics: a share of two counts, empty when
+ * either was not counted.
  *
  * libpfm4 picks its PMU once per process (pfm_terminate does not undo a
  * forced PMU), so each family resolves in a fresh copy of this program:
@@ -18,6 +19,7 @@
 
 #include "mmprof/counters.h"
 #include "mmprof/events.h"
+#include "mmprof/metrics.h"
 
 #define MAX_EVENTS 8
 
@@ -209,10 +211,48 @@ static void test_this_machine(void **state)
 		      lines);
 }
 
+/* Metrics from synthetic counts: the remote DRAM share is remote over
+ * both, and has no value when either count is missing or both are 0. */
+static void test_remote_metrics(void **state)
+{
+	struct mmp_event ev[3];
+	struct mmp_event_set set = { ev, 3 };
+	struct mmp_count c[3];
+	const struct mmp_metric *share = mmp_metric_find("remote_dram_share");
+	const struct mmp_metric *hitm = mmp_metric_find("remote_hitm_per_kib");
+	double v;
+	(void)state;
+
+	assert_non_null(share);
+	assert_non_null(hitm);
+	assert_non_null(mmp_metric_find("remote_fwd_per_kib"));
+	assert_non_null(mmp_metric_find("cross_ccx_per_kib"));
+	memset(ev, 0, sizeof(ev));
+	ev[0].role = MMP_ROLE_REMOTE_DRAM;
+	ev[1].role = MMP_ROLE_LOCAL_DRAM;
+	ev[2].role = MMP_ROLE_REMOTE_HITM;
+	mmp_count_from(&c[0], 300, 100, 100);
+	mmp_count_from(&c[1], 100, 100, 50); /* multiplexed: scaled to 200 */
+	mmp_count_from(&c[2], 64, 100, 100);
+	assert_true(mmp_metric_of_rep(share, &set, c, 1 << 20, &v));
+	assert_float_equal(v, 300.0 / 500.0, 1e-12);
+	assert_true(mmp_metric_of_rep(hitm, &set, c, 1 << 20, &v));
+	assert_float_equal(v, 64.0 / 1024.0, 1e-12);
+
+	mmp_count_from(&c[1], 0, 100, 0); /* local never on a counter */
+	assert_false(mmp_metric_of_rep(share, &set, c, 1 << 20, &v));
+	mmp_count_from(&c[0], 0, 100, 100);
+	mmp_count_from(&c[1], 0, 100, 100); /* no load reached DRAM */
+	assert_false(mmp_metric_of_rep(share, &set, c, 1 << 20, &v));
+	set.n = 1; /* no local DRAM event on this CPU */
+	mmp_count_from(&c[0], 300, 100, 100);
+	assert_false(mmp_metric_of_rep(share, &set, c, 1 << 20, &v));
+}
+
 int main(int argc, char **argv)
 {
 	enum { NFAMILIES = sizeof(families) / sizeof(families[0]) };
-	struct CMUnitTest tests[NFAMILIES + 1];
+	struct CMUnitTest tests[NFAMILIES + 2];
 
 	if (argc == 4 && strcmp(argv[1], "--resolve") == 0)
 		return print_resolved(argv[2], argv[3]);
@@ -223,6 +263,8 @@ int main(int argc, char **argv)
 		tests[i] = t;
 	}
 	struct CMUnitTest here = cmocka_unit_test(test_this_machine);
+	struct CMUnitTest metrics = cmocka_unit_test(test_remote_metrics);
 	tests[NFAMILIES] = here;
+	tests[NFAMILIES + 1] = metrics;
 	return cmocka_run_group_tests_name("presets", tests, NULL, NULL);
 }
