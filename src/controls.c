@@ -350,8 +350,13 @@ static const struct mmp_evidence_def ev_tlb[] = {
 	{ "dtlb_misses_per_kib", "dTLB-load-misses" },
 };
 static const struct mmp_evidence_def ev_remote[] = {
-	{ "contention_per_kib", "the contention preset (remote HITM and fills)" },
-	{ "cycles_per_byte", "cycles" },
+	{ "remote_dram_share", "remote and local DRAM loads (the contention preset)" },
+	{ "remote_hitm_per_kib", "remote HITM (the contention preset)" },
+};
+static const struct mmp_evidence_def ev_near[] = {
+	{ "cross_ccx_per_kib", "cross-CCX fills (the contention preset, AMD)" },
+	{ "remote_hitm_per_kib", "remote HITM (the contention preset)" },
+	{ "contention_per_kib", "the contention preset (HITM)" },
 };
 static const struct mmp_evidence_def ev_sharing[] = {
 	{ "contention_per_kib", "the contention preset (HITM)" },
@@ -386,7 +391,7 @@ static const struct mmp_control_info table[] = {
 	{ MMP_CONTROL_NEAR, "near", "cross-domain sharing",
 	  "the threads packed into the first thread's L3 domain (placement = l3:N)",
 	  "threads sharing lines across L3 domains that fit in one", apply_near, near_detail,
-	  fix_near, EV(ev_sharing), 1 },
+	  fix_near, EV(ev_near), 1 },
 	{ MMP_CONTROL_PADDED, "padded", "false sharing",
 	  "a packed per-thread tally padded 128 bytes apart", "tally = packed, 2+ threads",
 	  apply_padded, padded_detail, fix_padded, EV(ev_sharing), 1 },

@@ -255,19 +255,48 @@ static int resolve_slot(const char *slot, struct mmp_event *ev)
 	return -ENOENT;
 }
 
+enum slot_state {
+	SLOT_FILLED,   /* ev holds the event, with the slot's role */
+	SLOT_NOT_HERE, /* no alternative encodes on this CPU */
+	SLOT_UNPAIRED, /* it encodes, but the slot it needs does not */
+};
+
+static enum slot_state fill_slot(const struct mmp_preset *p, size_t i, struct mmp_event *ev)
+{
+	const struct mmp_preset_slot *s = &p->slots[i];
+	struct mmp_event other;
+
+	if (resolve_slot(s->any_of, ev))
+		return SLOT_NOT_HERE;
+	if (s->role != MMP_ROLE_OTHER)
+		ev->role = s->role;
+	if (s->needs == MMP_ROLE_OTHER)
+		return SLOT_FILLED;
+	for (size_t k = 0; p->slots[k].any_of; k++)
+		if (k != i && p->slots[k].role == s->needs &&
+		    resolve_slot(p->slots[k].any_of, &other) == 0)
+			return SLOT_FILLED;
+	return SLOT_UNPAIRED;
+}
+
 void mmp_preset_expand(const struct mmp_preset *p, char *names, size_t len, char *missing,
 		       size_t mlen)
 {
 	struct mmp_event ev;
 	size_t used = 0, mused = 0;
 	names[0] = missing[0] = '\0';
-	for (size_t i = 0; p->slots[i]; i++) {
-		if (resolve_slot(p->slots[i], &ev) == 0)
+	for (size_t i = 0; p->slots[i].any_of; i++) {
+		enum slot_state st = fill_slot(p, i, &ev);
+		if (st == SLOT_FILLED)
 			used += (size_t)snprintf(names + used, used < len ? len - used : 0, "%s%s",
 						 used ? ", " : "", ev.name);
 		else
-			mused += (size_t)snprintf(missing + mused, mused < mlen ? mlen - mused : 0,
-						  "%s%s", mused ? "; " : "", p->slots[i]);
+			mused += (size_t)snprintf(
+				missing + mused, mused < mlen ? mlen - mused : 0, "%s%s%s",
+				mused ? "\n" : "", st == SLOT_UNPAIRED ? ev.name : p->slots[i].any_of,
+				st == SLOT_UNPAIRED ? " (left out: the other half of its ratio is not "
+						      "on this CPU)"
+						    : "");
 	}
 }
 
@@ -344,11 +373,9 @@ int mmp_events_resolve(const char *list, struct mmp_event_set *out, char *err, s
 			continue;
 		const struct mmp_preset *preset = find_preset(name);
 		if (preset) {
-			for (size_t i = 0; preset->slots[i]; i++) {
-				if (resolve_slot(preset->slots[i], &ev))
+			for (size_t i = 0; preset->slots[i].any_of; i++) {
+				if (fill_slot(preset, i, &ev) != SLOT_FILLED)
 					continue; /* not on this CPU: --list-events says */
-				if (preset->role != MMP_ROLE_OTHER)
-					ev.role = preset->role;
 				if (push(out, &ev))
 					goto nomem;
 			}

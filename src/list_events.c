@@ -40,7 +40,7 @@ static size_t collect(struct mmp_event *evs, size_t max)
 int mmp_list_events(FILE *out)
 {
 	struct mmp_event evs[96];
-	char err[256], names[512], missing[512], why[400], dir[256];
+	char err[256], names[1024], missing[4096], why[400], dir[256];
 	size_t npresets;
 	const struct mmp_preset *presets = mmp_presets(&npresets);
 
@@ -55,8 +55,12 @@ int mmp_list_events(FILE *out)
 		mmp_preset_expand(&presets[i], names, sizeof(names), missing, sizeof(missing));
 		fprintf(out, "  %-11s %s\n  %-11s = %s\n", presets[i].name, presets[i].purpose, "",
 			names[0] ? names : "(nothing on this CPU)");
-		if (missing[0])
-			fprintf(out, "  %-11s   not on this CPU: %s\n", "", missing);
+		const char *label = "not on this CPU:";
+		for (const char *m = missing; *m; label = "") {
+			size_t n = strcspn(m, "\n");
+			fprintf(out, "  %-11s   %-16s %.*s\n", "", label, (int)n, m);
+			m += n + (m[n] == '\n');
+		}
 	}
 	size_t n = collect(evs, sizeof(evs) / sizeof(evs[0]));
 	int ok[96];

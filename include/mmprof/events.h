@@ -34,6 +34,13 @@ enum mmp_event_role {
 	MMP_ROLE_READ_SYSCALLS, /* syscalls:sys_enter_read */
 	MMP_ROLE_CONTENTION,    /* from the contention preset: HITM and kin */
 	MMP_ROLE_DTLB_MISSES,   /* dTLB-load-misses */
+	/* Also from the contention preset: where a load's line came from when
+	 * it was not this node's (evidence for the remote and near causes). */
+	MMP_ROLE_REMOTE_HITM,   /* a line from another node's cache (modified, on Intel) */
+	MMP_ROLE_REMOTE_FWD,    /* a clean line forwarded from another node's cache */
+	MMP_ROLE_REMOTE_DRAM,   /* a load that missed L3 and was served by another node's DRAM */
+	MMP_ROLE_LOCAL_DRAM,    /* ... by this node's DRAM */
+	MMP_ROLE_CROSS_CCX,     /* a line from another L3 domain's cache, same node (AMD) */
 };
 
 struct mmp_event {
@@ -74,19 +81,26 @@ unsigned mmp_events_pmu_counters(void);
 /* libpfm4's name for this CPU's PMU ("amd64_fam19h_zen4"), or "unknown". */
 const char *mmp_events_pmu_name(void);
 
-/* Presets, for --list-events and README. */
+/* Presets, for --list-events and README.  Each slot is one event, given
+ * as alternatives separated by '|' (the first that libpfm4 encodes on this
+ * CPU is used; a slot with none is left out and said so). */
+struct mmp_preset_slot {
+	const char *any_of;
+	enum mmp_event_role role;  /* MMP_ROLE_OTHER: the event's own */
+	/* Kept only when another slot of the preset with this role is filled
+	 * here (the local half of a remote/local ratio); MMP_ROLE_OTHER:
+	 * always. */
+	enum mmp_event_role needs;
+};
+
 struct mmp_preset {
 	const char *name;
 	const char *purpose;
-	/* Each slot is one event, given as alternatives separated by '|'
-	 * (the first that libpfm4 encodes on this CPU is used; a slot with
-	 * none is left out and said so). */
-	const char *const *slots;
-	enum mmp_event_role role;  /* MMP_ROLE_OTHER: each event's own */
+	const struct mmp_preset_slot *slots; /* ends with { 0 } */
 };
 const struct mmp_preset *mmp_presets(size_t *count);
 /* The names a preset stands for on this CPU, comma-separated, and the
- * slots it could not fill. */
+ * slots it could not fill, one a line. */
 void mmp_preset_expand(const struct mmp_preset *p, char *names, size_t len, char *missing,
 		       size_t mlen);
 

@@ -22,6 +22,7 @@ struct mmp_metric {
 	double per_bytes;   /* 1 per byte, 1024 per KiB, 2^20 per MiB; 0 per run */
 	const char *format; /* printf format of a value in tables */
 	double scale;       /* tables show value x scale (0: 1): ns as ms */
+	int share;          /* role / (role + per_role): a share of both counts */
 };
 
 const struct mmp_metric *mmp_metrics(size_t *count);

@@ -73,6 +73,21 @@ check "--list-events: every cannot line has a reason" test -z "$(sed -n '/^canno
 # A CPU libpfm4 is told to be: the contention preset becomes Intel's.
 out=$(LIBPFM_FORCE_PMU=skl "$MMPROF" --list-events 2>&1)
 check "forced Skylake: HITM loads in the contention preset" grep -q "= MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM, MEM_INST_RETIRED:LOCK_LOADS" <<<"$out"
+# A server core adds where lines came from when they were not this node's;
+# a client core has only the local half, which is left out and said so.
+out=$(LIBPFM_FORCE_PMU=skx "$MMPROF" --list-events 2>&1)
+check "forced Skylake-SP: remote DRAM, local DRAM, remote HITM and forwards in the contention preset" grep -q "= MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM, MEM_INST_RETIRED:LOCK_LOADS, MEM_LOAD_L3_MISS_RETIRED:REMOTE_DRAM, MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM, MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM, MEM_LOAD_L3_MISS_RETIRED:REMOTE_FWD$" <<<"$out"
+out=$(LIBPFM_FORCE_PMU=skl "$MMPROF" --list-events 2>&1)
+check "forced Skylake client: local DRAM left out, and why" grep -q "MEM_LOAD_L3_MISS_RETIRED:LOCAL_DRAM (left out: the other half of its ratio is not on this CPU)" <<<"$out"
+printf '[j]\nprobe = limit\nsize = 64K\nrepeat = 2\nevents = contention\n' >"$TMP/remote.ini"
+LIBPFM_FORCE_PMU=skx "$MMPROF" --config "$TMP/remote.ini" --csv "$TMP/remote.csv" >/dev/null 2>"$TMP/remote.err"
+rc=$?
+check "forced Skylake-SP: a run with the contention preset exits 0 (got $rc)" test "$rc" -eq 0
+if grep -q "^mmprof: MEM_LOAD_L3_MISS_RETIRED:REMOTE_DRAM: not supported" "$TMP/remote.err"; then
+	check "no PMU: the remote metrics are empty, never 0" test -z "$(csv_rows "$TMP/remote.csv" remote_hitm_per_kib remote_fwd_per_kib remote_dram_share cross_ccx_per_kib | tr -d '|' | sort -u)"
+else
+	skip "the forced Skylake-SP events open here: the no-PMU cells are not exercised"
+fi
 # (Forcing a PMU leaves libpfm4 only that PMU: perf's generic names go.)
 printf '[j]\nprobe = limit\nsize = 4K\nevents = MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM, MEM_INST_RETIRED:LOCK_LOADS\n' >"$TMP/skl.ini"
 out=$(LIBPFM_FORCE_PMU=skl "$MMPROF" --config "$TMP/skl.ini" --dry-run 2>&1)

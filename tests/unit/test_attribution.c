@@ -12,6 +12,7 @@
 #include "mmprof/attribution.h"
 #include "mmprof/config.h"
 #include "mmprof/controls.h"
+#include "mmprof/metrics.h"
 #include "mmprof/plan.h"
 #include "mmprof/probe.h"
 #include "mmprof/result.h"
@@ -42,6 +43,12 @@ static void test_parse(void **state)
 		assert_non_null(t[i].apply);
 		assert_non_null(t[i].fix);
 		assert_ptr_equal(mmp_control_by_bit(t[i].bit), &t[i]);
+		/* Evidence names a metric column; attribution looks it up
+		 * and uses its heading, so a misspelt one would crash. */
+		for (size_t k = 0; k < t[i].nevidence; k++)
+			if (!mmp_metric_find(t[i].evidence[k].metric))
+				fail_msg("control %s: evidence metric '%s' is not in metrics.c",
+					 t[i].name, t[i].evidence[k].metric);
 	}
 	assert_non_null(strstr(mmp_controls_names(), "tally"));
 }
