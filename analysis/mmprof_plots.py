@@ -57,7 +57,7 @@ def run_label(run):
     """One job run as mmprof's verdict lines name it: "job method t=8 a=1"
     (no a= for whole-slice probes)."""
     label = f"{run['job']} {method_label(run)} t={run['threads']}"
-    return label if _na(run["access"]) else f"{label} a={run['access']}"
+    return label if _na(run["access"]) else f"{label} a={int(run['access'])}"
 
 
 def binary_size(n):
@@ -89,7 +89,7 @@ def unique_labels(labels, frame):
         if col not in frame:
             continue
         text = frame[col].map(lambda v, f=fmt: "-" if _na(v) else
-                              binary_size(int(v)) if f is None else f.format(v))
+                              binary_size(int(v)) if f is None else f.format(_plain(v)))
         varies = text.groupby(labels).transform("nunique") > 1
         labels[dup & varies] += " " + text[dup & varies]
     dup = labels.duplicated(keep=False)
@@ -100,6 +100,11 @@ def unique_labels(labels, frame):
 def _na(value):
     """True for an empty cell (None, NaN, pd.NA)."""
     return bool(pd.isna(value))
+
+
+def _plain(value):
+    """A whole float as an integer (1024, not 1024.0): numbers load as floats."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 # --- the plots ---------------------------------------------------------------
@@ -203,7 +208,7 @@ def slowdowns(df, reference=None):
         parts.append(x.assign(over=f"over {reference} (same threads and bytes per call)"))
     # The limit runs of every set: the job points and their copies.
     every = mmprof_csv.runs(df)
-    limits = every[(every["probe"] == "limit") & (every["control"] == "")]
+    limits = every[(every["probe"] == "limit") & every["control"].isna()]
     if len(limits):
         limits = limits.assign(label="limit")
         x = _ratios(df, r[r["probe"] != "limit"], limits, match)
@@ -532,7 +537,7 @@ def _value_scale(axis, values, log=None):
 def _shade_oversubscribed(ax, df, threads):
     """Shade the thread counts above the placement's PUs (threads take
     turns there), when the CSV has any."""
-    npus = df.loc[df["control"] == "", "npus"].dropna() if "npus" in df else []
+    npus = df.loc[df["control"].isna(), "npus"].dropna() if "npus" in df else []
     if len(npus) == 0 or max(threads) <= int(npus.min()):
         return
     n = int(npus.min())

@@ -102,7 +102,7 @@ t = t[t.over.str.startswith("over java_like") & (t.job == "dotnet_like")]
 def fmt(v, e):
     return f"{v:.0f}" if e >= 100 else f"{v:.1f}" if e >= 10 else f"{v:.2f}"
 for r in t.itertuples():
-    print(f"threads={r.threads} access={r.access} {fmt(r.ratio, r.ratio)}x "
+    print(f"threads={r.threads} access={r.access:.0f} {fmt(r.ratio, r.ratio)}x "
           f"[{fmt(r.ratio_low, r.ratio)}, {fmt(r.ratio_high, r.ratio)}]")
 PY
 )
