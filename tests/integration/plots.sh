@@ -1,7 +1,8 @@
 # analysis/plots.py, `make plots` and analysis/mmprof.ipynb (Debian's
 # python3 with pandas, matplotlib, nbconvert) on CSVs this run produced:
 # every plot that applies is a real picture, the others are skipped with a
-# note, the slowdown ratios are mmprof's own, and the notebook executes
+# note, the slowdown ratios are mmprof's own with their intervals drawn,
+# the sizes plot marks mmprof's fastest answers, and the notebook executes
 # headless on a CSV and on its committed sample.
 source "$(dirname "$0")/tap.bash"
 
@@ -9,6 +10,7 @@ PY=/usr/bin/python3
 if ! "$PY" -c 'import pandas, matplotlib' 2>/dev/null; then
 	skip_rest "python3-pandas or python3-matplotlib is not installed for $PY (make deps)"
 fi
+export MPLCONFIGDIR=$TMP/matplotlib
 
 # png_ok FILE: a PNG over 10 KB, 6 to 12 inches wide at 100 dpi, whose
 # pixels are not all one colour.
@@ -28,6 +30,21 @@ if not 600 <= img.shape[1] <= 1200:
 if img[..., :3].var() < 1e-3:
     sys.exit(f"{path}: one colour (variance {img[..., :3].var():.2g})")
 PY
+}
+# pngs_ok NAME FILE...: each FILE is a non-trivial PNG.
+pngs_ok() {
+	local name=$1 png why
+	shift
+	for png in "$@"; do
+		why=$(png_ok "$png" 2>&1)
+		check "$name: $(basename "$png") is a non-trivial PNG" test -z "$why"
+		[ -z "$why" ] || echo "# $why"
+	done
+}
+# py ARGS... <<'PY': a Python snippet with analysis/ on its path.
+py() {
+	"$PY" -c 'import sys; sys.path.insert(0, "analysis")
+exec(sys.stdin.read())' "$@"
 }
 
 same() { [ -n "$1" ] && [ "$1" = "$2" ]; } # same A B: equal and not empty
@@ -80,22 +97,11 @@ check "plots.py exits 0" test $? -eq 0
 want=$(printf '%s\n' "$TMP"/all.{sizes,slowdown,attribution,scaling}.png)
 check "plots.py prints the four paths written" test "$written" = "$want"
 check "no note when every plot applies" test ! -s "$TMP/plots.err"
-for kind in sizes slowdown attribution scaling; do
-	png=$TMP/all.$kind.png
-	if [ -f "$png" ]; then
-		why=$(png_ok "$png" 2>&1)
-		check "all.$kind.png is a non-trivial PNG" test -z "$why"
-		[ -z "$why" ] || echo "# $why"
-	else
-		fail "all.$kind.png written"
-	fi
-done
+pngs_ok all "$TMP"/all.{sizes,slowdown,attribution,scaling}.png
 
 # The slowdown plot's ratios are mmprof's own baseline ratios, with their
-# intervals, as mmprof prints them.
-plot_ratios=$("$PY" - "$TMP/all.csv" <<'PY'
-import sys
-sys.path.insert(0, "analysis")
+# intervals, as mmprof prints them; the plot draws each interval.
+plot_ratios=$(py "$TMP/all.csv" <<'PY'
 import mmprof_csv, mmprof_plots
 t = mmprof_plots.slowdowns(mmprof_csv.load(sys.argv[1]), "java_like")
 t = t[t.over.str.startswith("over java_like") & (t.job == "dotnet_like")]
@@ -111,6 +117,20 @@ mmprof_ratios=$(awk '/^dotnet_like vs java_like/ { on = 1; next } on && NF == 0 
 check "slowdown ratios equal mmprof's ratio lines" same "$plot_ratios" "$mmprof_ratios"
 same "$plot_ratios" "$mmprof_ratios" ||
 	printf '# plot:   %s\n# mmprof: %s\n' "$plot_ratios" "$mmprof_ratios"
+whiskers=$(py "$TMP/all.csv" <<'PY'
+import mmprof_csv, mmprof_plots
+df = mmprof_csv.load(sys.argv[1])
+fig = mmprof_plots.slowdown(df)
+t = mmprof_plots.slowdowns(df)
+bars = [c for ax in fig.axes for c in ax.containers if hasattr(c, "errorbar")]
+drawn = sum(len(c.errorbar.lines[2][0].get_segments()) for c in bars if c.errorbar)
+inside = ((t.ratio_low <= t.ratio) & (t.ratio <= t.ratio_high)).all()
+lims = {ax.get_xlim() for ax in fig.axes}
+print(drawn == len(t) and len(t) > 0, bool(inside), len(lims) == 1)
+PY
+)
+check "slowdown: a 95% whisker per ratio, around it; panels share the ratio axis" \
+	test "$whiskers" = "True True True"
 
 # One size, one thread count, one job, no controls: nothing to plot, each
 # skipped with a one-line note, and still exit 0.
@@ -133,13 +153,78 @@ for bad in "$TMP/missing.csv" "$TMP/empty.csv" "$TMP/other.csv"; do
 done
 
 mkdir -p "$TMP/make"
-cp "$TMP/all.csv" "$TMP/all.attribution.csv" "$TMP/make/"
+cp "$TMP"/all.csv "$TMP"/all.attribution.csv "$TMP"/all.answers.csv "$TMP/make/"
 make_out=$(make -s plots CSV="$TMP/make/all.csv" 2>&1)
 check "make plots CSV=... exits 0" test $? -eq 0
 check "... and writes the PNGs" test "$(ls "$TMP"/make/all.*.png | wc -l)" -eq 4
 make_out=$(env -u CSV make -s plots 2>&1)
 check "make plots without CSV fails" test $? -ne 0
 check "... saying how to name it" grep -q 'CSV=' <<<"$make_out"
+
+# The three shapes the notebook must read: the seed's jobs (byte_8t), the
+# read/mmap/fread sizes (table = sizes) and the four tallies.
+for shape in byte_8t read_mmap_fread false_sharing; do
+	run_mmprof --config "tests/configs/shape_$shape.ini" --csv "$TMP/$shape.csv" --quiet
+	check "$shape-shaped config ran" test "$rc" -eq 0 -a -s "$TMP/$shape.answers.csv"
+	"$PY" analysis/plots.py "$TMP/$shape.csv" >"$TMP/$shape.written" 2>/dev/null
+	# shellcheck disable=SC2046
+	pngs_ok "$shape" $(cat "$TMP/$shape.written")
+done
+check "byte_8t shape: slowdown, attribution and scaling drawn" \
+	test "$(sed 's/.*\.\([a-z]*\)\.png$/\1/' "$TMP/byte_8t.written" | xargs)" = "slowdown attribution scaling"
+check "read_mmap_fread shape: the sizes plot drawn" \
+	test "$(sed 's/.*\.\([a-z]*\)\.png$/\1/' "$TMP/read_mmap_fread.written" | xargs)" = "sizes"
+
+# The sizes plot: the panels of the time share their axes, the title names
+# mmprof's statistic, and every fastest answer is marked on its method's
+# cell (★ yes, = tie, ? inconclusive).
+sizes=$(py "$TMP/read_mmap_fread.csv" <<'PY'
+import mmprof_csv, mmprof_plots, mmprof_tables
+path = sys.argv[1]
+df, answers = mmprof_csv.load(path), mmprof_csv.load_answers(path)
+fig = mmprof_plots.sizes(df, answers)
+*panels, grid = fig.axes
+print(len(panels) == 3, len({ax.get_ylim() for ax in panels}) == 1,
+      "mean and standard deviation" in fig._suptitle.get_text())
+rows = [t.get_text() for t in grid.get_yticklabels()]
+cols = [t.get_text().split("\n")[0] for t in grid.get_xticklabels()]
+cells = {(round(t.get_position()[1]), round(t.get_position()[0])): t.get_text()
+         for t in grid.texts}
+runs = mmprof_csv.runs(df).set_index("run")
+mark = {"yes": "★", "no": "=", "inconclusive": "?"}
+fastest = answers[answers.kind == "fastest"]
+bad = []
+for a in fastest.itertuples():
+    cell = (rows.index(mmprof_tables.method_label(runs.loc[a.run])),
+            cols.index(mmprof_tables.binary_size(a.bytes)))
+    if not cells.get(cell, "").startswith(mark[a.outcome]):
+        bad.append(f"{a.question} {a.outcome}: cell {cell} is {cells.get(cell)!r}")
+print(len(fastest) > 0 and not bad, "; ".join(bad))
+PY
+)
+check "sizes: family panels share their axes; the title says mean and sd" \
+	test "$(head -1 <<<"$sizes")" = "True True True"
+check "sizes: every fastest answer marked on its method and size" \
+	test "$(tail -1 <<<"$sizes" | cut -d' ' -f1)" = True
+[ "$(tail -1 <<<"$sizes" | cut -d' ' -f1)" = True ] || tail -1 <<<"$sizes" | sed 's/^/# /'
+# mmprof's labels: a decided winner's verdict is the label the plots use.
+labels=$(py "$TMP/read_mmap_fread.csv" "analysis/samples/sample.csv" <<'PY'
+import mmprof_csv, mmprof_tables
+for path in sys.argv[1:]:
+    df, answers = mmprof_csv.load(path), mmprof_csv.load_answers(path)
+    runs = mmprof_csv.runs(df).set_index(["run_id", "run"])
+    for a in answers[answers.kind == "fastest"].itertuples():
+        named = mmprof_tables.methods_in(a.verdict)
+        label = mmprof_tables.method_label(runs.loc[(a.run_id, a.run)])
+        threads = runs.loc[(a.run_id, a.run), "threads"]
+        if threads > 1:
+            label += f" t={threads}"
+        if label not in named:
+            print(f"{a.verdict!r} does not name {label!r}")
+PY
+)
+check "method labels are mmprof's (each fastest verdict names its run)" test -z "$labels"
+[ -z "$labels" ] || sed 's/^/# /' <<<"$labels"
 
 # The committed sample and notebook.
 check "samples: a CSV and its attribution CSV, under 400 KB in all" \
