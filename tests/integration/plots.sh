@@ -3,7 +3,8 @@
 # every plot that applies is a real picture, the others are skipped with a
 # note, the slowdown ratios are mmprof's own with their intervals drawn,
 # the sizes plot marks mmprof's fastest answers, and the notebook executes
-# headless on a CSV and on its committed sample.
+# headless on CSVs shaped like byte_8t, read_mmap_fread and false_sharing,
+# and on its committed sample, showing each one's answers.
 source "$(dirname "$0")/tap.bash"
 
 PY=/usr/bin/python3
@@ -227,9 +228,9 @@ check "method labels are mmprof's (each fastest verdict names its run)" test -z 
 [ -z "$labels" ] || sed 's/^/# /' <<<"$labels"
 
 # The committed sample and notebook.
-check "samples: a CSV and its attribution CSV, under 400 KB in all" \
+check "samples: a CSV and its companions, under 400 KB in all" \
 	test -s analysis/samples/sample.csv -a -s analysis/samples/sample.attribution.csv \
-	-a "$(cat analysis/samples/* | wc -c)" -lt 400000
+	-a -s analysis/samples/sample.answers.csv -a "$(cat analysis/samples/* | wc -c)" -lt 400000
 check "the committed notebook has no outputs" "$PY" -c '
 import json, sys
 nb = json.load(open("analysis/mmprof.ipynb"))
@@ -238,52 +239,71 @@ sys.exit(any(c.get("outputs") or c.get("execution_count") for c in nb["cells"]))
 if ! "$PY" -c 'import nbconvert, ipykernel' 2>/dev/null; then
 	skip_rest "jupyter-nbconvert or python3-ipykernel is not installed for $PY (make deps)"
 fi
-# Jupyter's and matplotlib's own files in $TMP; Debian's python3 kernel.
+# Jupyter's files in $TMP; Debian's python3 kernel.
 export JUPYTER_DATA_DIR=$TMP/jupyter JUPYTER_RUNTIME_DIR=$TMP/jupyter/runtime
-export IPYTHONDIR=$TMP/ipython MPLCONFIGDIR=$TMP/matplotlib PYDEVD_DISABLE_FILE_VALIDATION=1
+export IPYTHONDIR=$TMP/ipython PYDEVD_DISABLE_FILE_VALIDATION=1
 # run_notebook NAME: executes analysis/mmprof.ipynb into $TMP/NAME.ipynb.
 run_notebook() {
 	"$PY" -m nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=python3 \
 		--ExecutePreprocessor.timeout=120 --output-dir "$TMP" --output "$1" \
 		analysis/mmprof.ipynb >"$TMP/$1.log" 2>&1
 }
-# notebook_shows FILE CSV: no error, the CSV named, the summary table and
-# four plots inline.
+# notebook_shows FILE CSV PLOTS WANT...: no error; the CSV named; every
+# section shows something and a section with nothing says so in one line;
+# the answers table with an outcome; PLOTS images; and each WANT, one of
+# winners, counters, attribution, a table the notebook must show.
 notebook_shows() {
 	"$PY" - "$@" <<'PY'
-import json, sys
-path, csv = sys.argv[1:]
-cells = json.load(open(path))["cells"]
-outs = [o for c in cells if c["cell_type"] == "code" for o in c["outputs"]]
+import json, re, sys
+path, csv, plots, *want = sys.argv[1:]
+cells = [c for c in json.load(open(path))["cells"] if c["cell_type"] == "code"]
+outs = [o for c in cells for o in c["outputs"]]
 errors = [o["ename"] for o in outs if o["output_type"] == "error"]
 text = "".join("".join(o.get("text", "")) for o in outs)
+html = ["".join(o["data"]["text/html"]) for o in outs if "text/html" in o.get("data", {})]
 pngs = sum("image/png" in o.get("data", {}) for o in outs)
-tables = sum("text/html" in o.get("data", {}) for o in outs)
+heads = {"answers": "figure [95%]", "winners": "closest / fastest",
+         "counters": "medians over the rounds", "attribution": "share [95%]"}
 problems = []
 if errors:
     problems.append(f"errors: {errors}")
 if csv not in text:
     problems.append(f"{csv} not named")
-if pngs != 4:
-    problems.append(f"{pngs} images, not 4")
-if not tables:
-    problems.append("no table")
+if any(not c["outputs"] for c in cells):
+    problems.append("a section shows nothing")
+for c in cells:
+    lines = "".join("".join(o.get("text", "")) for o in c["outputs"]).splitlines()
+    if sum("no data" in l or l.startswith("No ") or "only: no" in l for l in lines) > 1:
+        problems.append(f"several 'nothing' lines in one section: {lines}")
+answers = [h for h in html if heads["answers"] in h]
+if not answers or not re.search(r">\s*(yes|no|inconclusive)\s*</td>", answers[0]):
+    problems.append("no answers table with a yes/no/inconclusive outcome")
+for w in want:
+    if not any(heads[w] in h for h in html):
+        problems.append(f"no {w} table")
+if pngs != int(plots):
+    problems.append(f"{pngs} images, not {plots}")
 sys.exit("; ".join(problems) or None)
 PY
 }
-# notebook NAME CSV: executes the notebook into $TMP/NAME.ipynb (MMPROF_CSV
-# as set by the caller) and checks that it ran and showed CSV.
+# notebook NAME CSV PLOTS WANT...: executes the notebook into $TMP/NAME.ipynb
+# (MMPROF_CSV as set by the caller) and checks that it ran and showed CSV.
 notebook() {
-	local name=$1 csv=$2 rc why
+	local name=$1 csv=$2 plots=$3 rc why
+	shift
 	run_notebook "$name"
 	rc=$?
 	check "$name: notebook executes headless" test "$rc" -eq 0
 	[ "$rc" -eq 0 ] || tail -5 "$TMP/$name.log" | sed 's/^/# /'
-	why=$(notebook_shows "$TMP/$name.ipynb" "$csv" 2>&1)
-	check "$name: it shows $(basename "$csv")'s table and four plots" test -z "$why"
+	why=$(notebook_shows "$TMP/$name.ipynb" "$@" 2>&1)
+	check "$name: it shows $(basename "$csv")'s answers, ${*:3}, $plots plot(s)" test -z "$why"
 	[ -z "$why" ] || echo "# $why"
 }
-MMPROF_CSV=$TMP/all.csv notebook nb_csv "$TMP/all.csv"
+MMPROF_CSV=$TMP/byte_8t.csv notebook nb_byte_8t "$TMP/byte_8t.csv" 3 counters attribution
+MMPROF_CSV=$TMP/read_mmap_fread.csv notebook nb_read_mmap_fread "$TMP/read_mmap_fread.csv" 1 \
+	winners counters
+MMPROF_CSV=$TMP/false_sharing.csv notebook nb_false_sharing "$TMP/false_sharing.csv" 3 \
+	counters attribution
 unset MMPROF_CSV
-notebook nb_sample analysis/samples/sample.csv
+notebook nb_sample analysis/samples/sample.csv 4 winners counters attribution
 done_testing
