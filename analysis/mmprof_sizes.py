@@ -62,6 +62,7 @@ def sizes(df, answers=None, path=None):
     width = min(12, max(8.5, 1.6 + 3.3 * cols))
     grid_h = 0.8 + 0.28 * len(series)
     fig = Figure(figsize=(width, 3.6 * rows + grid_h + 1.2), dpi=DPI, layout="constrained")
+    fig.get_layout_engine().set(w_pad=0.12, h_pad=0.06)
     gs = fig.add_gridspec(rows + 1, cols, height_ratios=[3.6] * rows + [grid_h])
     first = None
     styles = family_styles(list(family))

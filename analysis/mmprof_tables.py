@@ -63,12 +63,19 @@ def method_label(run):
 
 def run_label(run):
     """One job run as mmprof's verdict lines name it: "job probe t=8 a=1"
-    (the buffer in parentheses when the probe has one; no a= for
-    whole-slice probes)."""
+    (the buffer in parentheses when the probe has one; the probe once when
+    the job is named after it, "limit t=1"; no a= for whole-slice
+    probes)."""
+    what = _probe_threads(run)
+    return what if run["job"] == run["probe"] else f"{run['job']} {what}"
+
+
+def _probe_threads(run):
+    """"probe(buffer) t=8 a=1": a run without its job."""
     probe = run["probe"]
     if "buffer" in run and not _na(run["buffer"]):
         probe = f"{probe}({number(run['buffer'])})"
-    label = f"{run['job']} {probe} t={number(run['threads'])}"
+    label = f"{probe} t={number(run['threads'])}"
     return label if _na(run["access"]) else f"{label} a={number(run['access'])}"
 
 
@@ -283,7 +290,7 @@ def attribution_table(att, df=None):
 def _attribution_label(row):
     """A job point of the attribution CSV as mmprof heads its line:
     "[job] probe t=8 a=1 tally=atomic"."""
-    label = f"[{row['job']}] {run_label(row).split(' ', 1)[1]}"
+    label = f"[{row['job']}] {_probe_threads(row)}"
     for col in ["refcount", "tally"]:
         if not _na(row[col]):
             label += f" {col}={row[col]}"
