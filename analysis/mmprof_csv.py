@@ -313,10 +313,15 @@ def job_runs(df):
 def summary(df):
     """The per-run table of the jobs, in run order, in the units of
     mmprof's own table (median ms, CV %, ns per byte, GB/s); columns that
-    are empty for every run (no buffer, no refcount...) are left out."""
+    are empty for every run (no buffer, no refcount...) are left out.  A
+    frame of several invocations (load_many) starts with their host and
+    run_id."""
     r = job_runs(df)
     cols = [c for c in ["job", "probe", "kernel", "refcount", "tally", "threads", "access",
                         "buffer", "bytes"] if c in r and not _empty(r[c])]
+    if r["run_id"].nunique() > 1:
+        r["host"] = r["run_id"].map(df.drop_duplicates("run_id").set_index("run_id")["host"])
+        cols = ["host", "run_id"] + cols
     table = r[cols].copy()
     table["reps"] = r["reps"]
     table["median_ms"] = r["median_ns"] / 1e6

@@ -131,7 +131,8 @@ both = m.load_many([sys.argv[1], sys.argv[2]])
 ids = set(a["run_id"]) | set(b["run_id"])
 print(int(len(both) == len(a) + len(b)), int(set(both["run_id"]) == ids),
       int(len(m.job_runs(both)) == len(m.job_runs(a)) + len(m.job_runs(b))),
-      int(both["access"].dtype == "float64" and both["control"].dtype == "string"))
+      int(both["access"].dtype == "float64" and both["control"].dtype == "string"),
+      int(list(m.summary(both).columns[:2]) == ["host", "run_id"]))
 globbed = m.load_many(sys.argv[3] + "/r-{host}.csv")  # r-seed.csv, r-one.csv, not companions
 print(int(len(globbed) == len(both) and set(globbed["run_id"]) == ids))
 att = m.load_many(sys.argv[3] + "/*.csv", m.load_attribution)  # r-one.csv has none
@@ -139,7 +140,7 @@ print(int(len(att) == len(m.load_attribution(sys.argv[1]))), att["share"].dtype)
 PY
 )
 check "load_many: two configs concatenated, the union of run_ids, runs apart" \
-	test "$(sed -n 1p <<<"$many")" = "1 1 1 1"
+	test "$(sed -n 1p <<<"$many")" = "1 1 1 1 1"
 check "load_many of a glob: the NAME.csv files, not their companions" \
 	test "$(sed -n 2p <<<"$many")" = 1
 check "load_many of a companion: typed, a missing one adds no rows" \
