@@ -6,15 +6,33 @@ Run with Debian's interpreter (/usr/bin/python3), which has python3-pandas:
 
 prints one line per run: the median, mean, standard deviation and CV of its
 repetitions, computed from the rows (so a notebook and mmprof's own table
-can be compared).
+can be compared), then the answers of NAME.answers.csv when there are any.
 
-As a module: load(path) and load_attribution(path) read NAME.csv and
-NAME.attribution.csv with their types; runs(df) summarises every run,
-job_runs(df) only the jobs themselves (empty `control`), and summary(df)
-is the jobs' table in mmprof's units.  mmprof_plots.py draws them.
+As a module (docs/analysis.md):
+
+    load(path)              NAME.csv, one row per run and repetition
+    load_events(path)       NAME.events.csv   (path: NAME.csv or the file)
+    load_threads(path)      NAME.threads.csv
+    load_attribution(path)  NAME.attribution.csv
+    load_answers(path)      NAME.answers.csv
+    load_many(paths or glob, loader=load)   several files or hosts, one frame
+
+Every file is typed the same way: numbers are float64 with NaN where the
+cell is empty (not counted, does not apply: never 0), except the numbers
+every row has (run, parent, set, rep, round, position, threads...), which
+are int64; true/false and yes/no are nullable booleans; empty text is
+pd.NA; started_at is a UTC timestamp.  A missing companion file loads as
+an empty frame with its typed columns.  Another schema_version is refused.
+
+runs(df) summarises every run, job_runs(df) only the job points, summary(df)
+is the job points' table in mmprof's units, counters(df) the derived
+metrics as mmprof's counters table has them, paired_ratio() one ratio as
+mmprof computes it.  mmprof_plots.py draws them.
 """
 
+import glob
 import math
+import os
 import sys
 
 import numpy as np
@@ -22,24 +40,53 @@ import pandas as pd
 
 SCHEMA_VERSION = 2
 
-# Columns whose cell may be empty: empty means "does not apply" (or, for
-# counters, "not counted"), never 0.
-_INT = ["threads", "access", "buffer", "run", "parent", "set", "rep", "round", "position",
-        "bytes", "elapsed_ns", "result", "seed", "npus", "thread_ns_min", "thread_ns_max",
-        "nivcsw"]
-_BOOL = ["result_ok", "oversubscribed", "prefault", "disturbed"]
-_TEXT = ["job", "probe", "kernel", "refcount", "tally", "placement", "control", "run_id",
-         "host", "cpu_model", "kernel_release", "mmprof_version", "file", "fill",
-         "advice", "cache", "pus_planned", "pus_seen", "disturbed_why", "order_seed"]
+# Every column of every file and how it is typed, in the order of
+# `mmprof --list-columns` (tests/integration/analysis.sh keeps the two
+# equal).  name:id is int64 (every row has it), name:num float64 (NaN where
+# empty), name:bool a nullable boolean, name:time a UTC timestamp, a bare
+# name text (pd.NA where empty).
+_COLUMNS = {
+    "csv": """schema_version:id job probe kernel threads:id access:num buffer:num refcount
+        tally placement control run:id parent:id set:id rep:id round:id position:id
+        bytes:num elapsed_ns:num ns_per_byte:num result:num result_ok:bool cpu_ns:num
+        cycles_per_byte:num instructions_per_byte:num ipc:num faults_per_mib:num
+        major_faults:num syscalls_per_mib:num reads_per_mib:num context_switches:num
+        migrations:num contention_per_kib:num remote_hitm_per_kib:num
+        remote_fwd_per_kib:num remote_dram_share:num cross_ccx_per_kib:num
+        dtlb_misses_per_kib:num oversubscribed:bool disturbed:bool
+        disturbed_why overlap:num wait_max:num busy:num cpu_pressure:num nivcsw:num run_id
+        host cpu_model kernel_release mmprof_version started_at:time order_seed file fill
+        seed prefault:bool advice cache membind bind data hugepages:bool huge_bytes:num
+        data_nodes data_pages:num data_examined:num data_absent:num state_node:num
+        npus:num pus_planned pus_seen thread_ns_min:num thread_ns_max:num unit ops:num
+        ns_per_op:num""",
+    # thread is empty on the rows that sum the run's threads: NaN there.
+    "events": """schema_version:id run_id run:id rep:id thread:num event value:num raw:num
+        enabled_ns:num running_ns:num state""",
+    "threads": """schema_version:id run_id job probe threads:id control run:id rep:id
+        thread:id pu_planned:num pu_seen:num allowed pu_node:num remote_share:num
+        thread_ns:num""",
+    "attribution": """schema_version:id run_id run:id job probe kernel threads:id access:num
+        buffer:num refcount tally placement cache bytes:num cause detail controls
+        interacting:bool ns_per_byte:num ci_low:num ci_high:num share:num share_low:num
+        share_high:num significant:bool understated:bool rounds:num disturbed:bool order
+        evidence evidence_before:num evidence_after:num evidence_missing unit
+        ns_per_op:num""",
+    "answers": """schema_version:id run_id set:id kind question job other run:id
+        other_run:num threads:id access:num bytes:num ratio:num ci_low:num ci_high:num
+        tolerance:num outcome verdict rounds:num disturbed_reps:num used_disturbed:bool
+        more_rounds:num evidence""",
+}
+COLUMNS = {kind: [tuple((c + ":text").split(":")[:2]) for c in spec.split()]
+           for kind, spec in _COLUMNS.items()}
+_WHAT = {"csv": "NAME.csv", "events": "NAME.events.csv", "threads": "NAME.threads.csv",
+         "attribution": "NAME.attribution.csv", "answers": "NAME.answers.csv"}
+COMPANIONS = ["events", "threads", "attribution", "answers"]
 
-# NAME.attribution.csv: text columns, and numbers whose cell may be empty.
-_ATTRIBUTION_TEXT = ["run_id", "job", "probe", "kernel", "refcount", "tally", "placement",
-                     "cache", "cause", "detail", "controls", "order", "evidence",
-                     "evidence_missing"]
-_ATTRIBUTION_NUM = ["run", "threads", "access", "buffer", "bytes", "ns_per_byte", "ci_low",
-                    "ci_high", "share", "share_low", "share_high", "rounds",
-                    "evidence_before", "evidence_after"]
-_ATTRIBUTION_BOOL = ["interacting", "significant", "understated", "disturbed"]
+# The derived metrics of NAME.csv, as mmprof's counters table shows them.
+METRICS = ["cpu_ns", "cycles_per_byte", "instructions_per_byte", "ipc", "faults_per_mib",
+           "major_faults", "syscalls_per_mib", "reads_per_mib", "context_switches",
+           "migrations", "contention_per_kib"]
 
 # What identifies one run: its invocation and its number in the plan; the
 # rest describes it.
@@ -59,25 +106,183 @@ _T975 = [float("inf"), 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 
 MIN_CLEAN_ROUNDS = 3
 
 
+# --- loading -----------------------------------------------------------------
+
 def load(path):
-    """One mmprof CSV as a DataFrame with nullable integer and boolean
-    columns; raises ValueError for another schema version."""
-    df = pd.read_csv(path, dtype={c: "string" for c in _TEXT}, keep_default_na=False,
-                     na_values={c: [""] for c in _INT + _BOOL + ["ns_per_byte"]})
+    """NAME.csv as a DataFrame, typed (see the module's docstring); raises
+    ValueError for a file with no rows, another schema version or missing
+    columns, naming the file."""
+    df = _read(path, "csv", missing_ok=False)
     if len(df) == 0:
         raise ValueError(f"{path}: no rows (a run stopped before its first repetition?)")
-    versions = set(df["schema_version"].unique())
-    if versions != {SCHEMA_VERSION}:
-        raise ValueError(f"{path}: schema_version {sorted(versions)}, expected {SCHEMA_VERSION}")
-    for c in _INT:
-        if c in df:
-            df[c] = df[c].astype("Int64")
-    for c in _BOOL:
-        if c in df:
-            df[c] = _boolean(df[c])
-    df["started_at"] = pd.to_datetime(df["started_at"], utc=True)
     return df
 
+
+def load_events(path):
+    """NAME.events.csv beside NAME.csv (`path` is either): one row per run,
+    repetition, thread (NaN: the sum over the run's threads) and event."""
+    return _read(companion(path, "events"), "events")
+
+
+def load_threads(path):
+    """NAME.threads.csv (written with --per-thread): one row per thread of
+    every repetition."""
+    return _read(companion(path, "threads"), "threads")
+
+
+def load_attribution(path):
+    """NAME.attribution.csv (runs with controls): one row per job point and
+    cause; the shares of one job point add up to 1."""
+    return _read(companion(path, "attribution"), "attribution")
+
+
+def load_answers(path):
+    """NAME.answers.csv: one row per answer (kind ratio, gap, cause, fix,
+    match, regression or fastest) with its 95% interval and outcome."""
+    return _read(companion(path, "answers"), "answers")
+
+
+def companion(path, kind):
+    """The path of NAME.<kind>.csv beside NAME.csv; a path that already
+    names that companion is returned as it is."""
+    path = os.fspath(path)
+    if path.endswith(f".{kind}.csv"):
+        return path
+    return (path[:-4] if path.endswith(".csv") else path) + f".{kind}.csv"
+
+
+def load_many(paths, loader=None):
+    """Several CSVs (of several configs or hosts) as one frame: `paths` is
+    a glob ("results/byte_8t-{host}.csv": {host} stands for any name, as *
+    does), a path, or a list of either; globs are expanded in sorted order
+    and skip the companions (NAME.answers.csv...) they match, so
+    "results/*.csv" means the NAME.csv files.  `loader` is load (the
+    default) or a companion's loader, which is given each NAME.csv.
+
+    Rows keep their run_id and host, so runs of several files stay apart
+    (run numbers repeat from file to file; group by run_id too).  Raises
+    FileNotFoundError when nothing matches, ValueError naming the file whose
+    schema version or columns differ, or when two files hold the same
+    invocation (the same run_id: a file loaded twice)."""
+    loader = loader or load
+    files = _expand(paths)
+    if not files:
+        raise FileNotFoundError(f"no file matches {paths!r}")
+    frames, owner = [], {}
+    for f in files:
+        df = loader(f)
+        if frames and list(df.columns) != list(frames[0].columns):
+            extra = [c for c in df.columns if c not in frames[0].columns]
+            lacks = [c for c in frames[0].columns if c not in df.columns]
+            raise ValueError(f"{f}: its columns differ from {files[0]}'s"
+                             f" (extra: {extra or 'none'}; missing: {lacks or 'none'})")
+        for run_id in df["run_id"].dropna().unique():
+            if run_id in owner:
+                raise ValueError(f"{f}: run_id {run_id} is also in {owner[run_id]}:"
+                                 " the same invocation twice")
+            owner[run_id] = f
+        frames.append(df)
+    if len(frames) == 1:
+        return frames[0]
+    nonempty = [df for df in frames if len(df)] or frames[:1]
+    return pd.concat(nonempty, ignore_index=True)
+
+
+def _expand(paths):
+    """The files `paths` names: a glob or path, or a list of them."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    files = []
+    for p in paths:
+        p = os.fspath(p).replace("{host}", "*")
+        if glob.has_magic(p):
+            files += [f for f in sorted(glob.glob(p))
+                      if not any(f.endswith(f".{k}.csv") for k in COMPANIONS)]
+        else:
+            files.append(p)
+    return files
+
+
+def _read(path, kind, missing_ok=True):
+    """One file of `kind` read as text, checked and typed; a missing (or
+    empty) companion is an empty frame with the typed columns."""
+    what = _WHAT[kind]
+    if missing_ok and (not os.path.exists(path) or os.path.getsize(path) == 0):
+        return _typed(pd.DataFrame({c: pd.Series([], dtype=str) for c, _ in COLUMNS[kind]}),
+                      kind, path)
+    if os.path.exists(path) and os.path.getsize(path) == 0:
+        raise ValueError(f"{path}: empty file, not an mmprof {what}")
+    try:
+        raw = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
+    except (pd.errors.ParserError, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: not an mmprof {what}: {e}") from None
+    if "schema_version" not in raw:
+        raise ValueError(f"{path}: not an mmprof {what} (no schema_version column;"
+                         f" it has {', '.join(raw.columns[:4])}...)")
+    versions = sorted(set(raw["schema_version"]))
+    if versions != [str(SCHEMA_VERSION)]:
+        wrote = sorted(set(raw.get("mmprof_version", [])) - {""})
+        by = f" (by mmprof {', '.join(wrote)})" if wrote else ""
+        raise ValueError(f"{path}: written with schema_version {', '.join(versions)}{by};"
+                         f" this analysis/ reads schema_version {SCHEMA_VERSION}: use the"
+                         " analysis/ of the mmprof that wrote it")
+    lacks = [c for c, _ in COLUMNS[kind] if c not in raw]
+    if lacks:
+        guess = [_WHAT[k] for k in _WHAT if all(c in raw for c, _ in COLUMNS[k])]
+        hint = f" (it looks like {guess[0]})" if guess else ""
+        raise ValueError(f"{path}: not an mmprof {what}{hint}: no column {', '.join(lacks[:5])}")
+    return _typed(raw, kind, path)
+
+
+def _typed(raw, kind, path):
+    """The text frame `raw` with each column converted to its type;
+    columns this analysis/ does not know are numbers when every cell is
+    one, else text."""
+    types = dict(COLUMNS[kind])
+    df = pd.DataFrame(index=raw.index)
+    for c in raw.columns:
+        cells = raw[c]
+        t = types.get(c) or ("num" if _numeric(cells) else "text")
+        empty = cells == ""
+        if t == "text":
+            df[c] = cells.astype("string").mask(empty)
+        elif t == "bool":
+            df[c] = _boolean(cells, path, c)
+        elif t == "time":
+            df[c] = pd.to_datetime(cells.mask(empty), utc=True)
+        else:
+            num = pd.to_numeric(cells.mask(empty), errors="coerce").astype("float64")
+            bad = num.isna() & ~empty
+            if bad.any():
+                i = bad.idxmax()
+                raise ValueError(f"{path}: line {i + 2}: {c} is {cells[i]!r}, not a number")
+            if t == "id":
+                if empty.any():
+                    raise ValueError(f"{path}: line {empty.idxmax() + 2}: {c} is empty")
+                num = num.astype("int64")
+            df[c] = num
+    return df
+
+
+def _numeric(cells):
+    """True when every non-empty cell of a text column is a number."""
+    cells = cells[cells != ""]
+    return bool(len(cells)) and bool(pd.to_numeric(cells, errors="coerce").notna().all())
+
+
+_TRUTH = {"true": True, "false": False, "yes": True, "no": False}
+
+
+def _boolean(cells, path, column):
+    """true/false or yes/no cells as a nullable boolean (empty: NA)."""
+    bad = ~cells.isin(list(_TRUTH) + [""])
+    if bad.any():
+        i = bad.idxmax()
+        raise ValueError(f"{path}: line {i + 2}: {column} is {cells[i]!r}, not true or false")
+    return cells.map(lambda v: _TRUTH.get(v, pd.NA)).astype("boolean")
+
+
+# --- summaries ---------------------------------------------------------------
 
 def runs(df):
     """One row per run: repetitions, median/mean/std/min of elapsed_ns, CV,
@@ -90,7 +295,17 @@ def runs(df):
     out["bytes"] = g["bytes"].first().values
     out["ns_per_byte"] = out["median_ns"] / out["bytes"]
     out["all_ok"] = g["result_ok"].all().values
-    return out
+    return in_plan_order(out)
+
+
+def in_plan_order(frame):
+    """`frame` sorted as the plan runs: invocation by invocation (in the
+    order they first appear), then by run number; a CSV's rows are in the
+    shuffled order the rounds measured them."""
+    first = {run_id: i for i, run_id in enumerate(dict.fromkeys(frame["run_id"]))}
+    return (frame.assign(_invocation=frame["run_id"].map(first))
+            .sort_values(["_invocation", "run"], kind="stable")
+            .drop(columns="_invocation").reset_index(drop=True))
 
 
 def job_runs(df):
@@ -104,10 +319,15 @@ def job_runs(df):
 def summary(df):
     """The per-run table of the jobs, in run order, in the units of
     mmprof's own table (median ms, CV %, ns per byte, GB/s); columns that
-    are empty for every run (no buffer, no refcount...) are left out."""
+    are empty for every run (no buffer, no refcount...) are left out.  A
+    frame of several invocations (load_many) starts with their host and
+    run_id."""
     r = job_runs(df)
     cols = [c for c in ["job", "probe", "kernel", "refcount", "tally", "threads", "access",
                         "buffer", "bytes"] if c in r and not _empty(r[c])]
+    if r["run_id"].nunique() > 1:
+        r["host"] = r["run_id"].map(df.drop_duplicates("run_id").set_index("run_id")["host"])
+        cols = ["host", "run_id"] + cols
     table = r[cols].copy()
     table["reps"] = r["reps"]
     table["median_ms"] = r["median_ns"] / 1e6
@@ -116,6 +336,22 @@ def summary(df):
     table["GB/s"] = r["bytes"] / r["median_ns"]
     table["all_ok"] = r["all_ok"]
     return table
+
+
+def counters(df):
+    """The derived metrics of each job point as mmprof's counters table
+    has them: the median over its recorded repetitions, NaN unless every
+    repetition has a value.  One row per job point (the RUN_KEYS and bytes
+    first); only the metrics some job point has a value for."""
+    points = df[df["run"] == df["parent"]]
+    keys = [k for k in RUN_KEYS if k in points]
+    g = points.groupby(keys, dropna=False, sort=False)
+    metrics = [m for m in METRICS if m in points]
+    out = g[metrics].median().reset_index()
+    complete = g[metrics].count().values == g.size().values[:, None]
+    out[metrics] = out[metrics].where(complete)
+    out["bytes"] = g["bytes"].first().values
+    return in_plan_order(out[keys + ["bytes"] + [m for m in metrics if out[m].notna().any()]])
 
 
 def t975(df):
@@ -130,12 +366,18 @@ def t975(df):
     return 1.960
 
 
-def paired_ratio(df, run_a, run_b):
+def paired_ratio(df, run_a, run_b, run_id=None):
     """Run a's time over run b's as mmprof computes it: the two runs' rounds
     paired (they ran in one comparison set), the rounds either was disturbed
     in left out when MIN_CLEAN_ROUNDS others remain, and the geometric mean
     of the paired ratios with its 95% t-interval.  Returns (ratio, low,
-    high, rounds); low and high are NaN with fewer than 2 rounds."""
+    high, rounds); low and high are NaN with fewer than 2 rounds.  `run_id`
+    picks the invocation when df holds several (load_many)."""
+    if run_id is not None:
+        df = df[df["run_id"] == run_id]
+    elif df["run_id"].nunique() > 1:
+        raise ValueError("paired_ratio: the frame holds several invocations; name the"
+                         " run_id the runs belong to")
     a = df[df["run"] == run_a].set_index("round")
     b = df[df["run"] == run_b].set_index("round")
     rounds = a.index.intersection(b.index)
@@ -143,7 +385,7 @@ def paired_ratio(df, run_a, run_b):
     clean = ~(a["disturbed"].fillna(False).values | b["disturbed"].fillna(False).values)
     if clean.sum() >= MIN_CLEAN_ROUNDS or clean.all():
         a, b = a[clean], b[clean]
-    logs = np.log(a["elapsed_ns"].astype(float).values / b["elapsed_ns"].astype(float).values)
+    logs = np.log(a["elapsed_ns"].values / b["elapsed_ns"].values)
     n = len(logs)
     if n == 0:
         return (float("nan"),) * 3 + (0,)
@@ -159,38 +401,26 @@ def _empty(column):
     return bool((column.isna() | (column.astype("string") == "")).all())
 
 
-def load_attribution(path):
-    """NAME.attribution.csv (one row per job run and cause) as a DataFrame;
-    raises ValueError for another schema version."""
-    df = pd.read_csv(path, dtype={c: "string" for c in _ATTRIBUTION_TEXT},
-                     keep_default_na=False,
-                     na_values={c: [""] for c in _ATTRIBUTION_NUM})
-    versions = set(df["schema_version"].unique())
-    if len(df) and versions != {SCHEMA_VERSION}:
-        raise ValueError(f"{path}: schema_version {sorted(versions)}, expected {SCHEMA_VERSION}")
-    for c in ["run", "threads", "access", "buffer", "bytes", "rounds"]:
-        if c in df:
-            df[c] = df[c].astype("Int64")
-    for c in _ATTRIBUTION_BOOL:
-        if c in df:
-            df[c] = _boolean(df[c])
-    return df
-
-
-def _boolean(column):
-    """A true/false column (read as text or as bool) as a nullable boolean."""
-    return column.map({"true": True, "false": False, True: True, False: False}).astype("boolean")
-
-
 def main(argv):
     if len(argv) != 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    table = runs(load(argv[1]))
+    try:
+        df = load(argv[1])
+        answers = load_answers(argv[1])
+    except (OSError, ValueError) as e:
+        print(f"mmprof_csv: {e}", file=sys.stderr)
+        return 1
+    table = runs(df)
     cols = ["job", "probe", "threads", "access", "control", "reps", "median_ns", "cv",
             "ns_per_byte", "all_ok"]
-    with pd.option_context("display.width", 200, "display.max_rows", 1000):
+    with pd.option_context("display.width", 200, "display.max_rows", 1000,
+                           "display.max_colwidth", 100):
         print(table[cols].to_string(index=False))
+        if len(answers):
+            print()
+            print(answers[["kind", "question", "ratio", "ci_low", "ci_high", "outcome",
+                           "verdict"]].to_string(index=False))
     return 0
 
 

@@ -1,167 +1,59 @@
 """Plots of mmprof CSV files, drawn with matplotlib's Agg renderer.
 
-Each plot function takes the DataFrame of mmprof_csv.load (attribution():
-that of mmprof_csv.load_attribution), returns a matplotlib Figure, and
-also saves it as a PNG when given `path`.  When the CSV does not hold
-what a plot needs (one file size, one thread count, no controls) the
-function raises NothingToPlot, whose message says what is missing.
+Each plot function takes the frames of mmprof_csv's loaders (load, and
+load_answers or load_attribution), returns a matplotlib Figure, and also
+saves it as a PNG when given `path`.  When the CSV does not hold what a
+plot needs (one file size, one thread count, no controls) the function
+raises NothingToPlot, whose message says what is missing.
+
+    sizes(df, answers)       mean time per method against file size, and each
+                             method's time over the fastest's, winners marked
+    slowdown(df)             each job run's time ratio to a reference's, 95% CI
+    attribution(att, df)     the causes of each job run's time, with intervals
+    scaling(df)              GB/s against threads
 
 Only the job points themselves are plotted (runs that are their own
-parent); the control rungs are summed up by NAME.attribution.csv.  Run with Debian's
-interpreter (/usr/bin/python3): analysis/plots.py writes every PNG that
-applies to one CSV.
+parent); the control rungs are summed up by NAME.attribution.csv.  Run with
+Debian's interpreter (/usr/bin/python3): analysis/plots.py writes every PNG
+that applies to one CSV.
 """
 
-import functools
 import math
 
 import numpy as np
 import pandas as pd
-from matplotlib import colormaps, rc_context
+from matplotlib import colormaps
 from matplotlib.colors import to_rgba
-from matplotlib.figure import Figure
 from matplotlib.patches import Patch
-from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter, NullLocator
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 import mmprof_csv
-
-# Font sizes in points at the saved size (8-11 inches wide at 100 dpi).
-STYLE = {"font.size": 10, "axes.titlesize": 11, "axes.labelsize": 10,
-         "xtick.labelsize": 9, "ytick.labelsize": 9, "legend.fontsize": 9,
-         "figure.titlesize": 12, "savefig.dpi": 100, "axes.grid": True,
-         "grid.alpha": 0.3}
-DPI = 100
-
-# Lines come in families (a probe's buffers, a job's runs): each family has
-# a hue and a marker, its members darker shades and other line styles.
-_HUES = ["Blues", "Oranges", "Greens", "Reds", "Purples", "Greys", "YlOrBr", "PuRd"]
-_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
-_LINES = ["-", "--", ":", "-."]
+from mmprof_figure import (NothingToPlot, done, family_styles, figure, frame, series_along,
+                           styled, text_inches, value_scale)
+from mmprof_sizes import sizes
+from mmprof_tables import interval, run_label, unique_labels
+# The rest of this module's interface, from where it is defined.
+from mmprof_figure import DPI, STYLE, save  # noqa: F401,E402
+from mmprof_tables import binary_size, method_label  # noqa: F401,E402
 
 
-class NothingToPlot(Exception):
-    """The CSV has no data for this plot; the message says what is missing."""
+# --- slowdown ----------------------------------------------------------------
 
 
-# --- labels ------------------------------------------------------------------
-
-def method_label(run):
-    """How a run reads the file: the probe, and its buffer when it has one
-    ("read_buf(4096)").  Change this one function to relabel every plot."""
-    if "buffer" in run and not _na(run["buffer"]):
-        return f"{run['probe']}({int(run['buffer'])})"
-    return str(run["probe"])
+@styled
 
 
-def run_label(run):
-    """One job run as mmprof's verdict lines name it: "job method t=8 a=1"
-    (no a= for whole-slice probes)."""
-    label = f"{run['job']} {method_label(run)} t={run['threads']}"
-    return label if _na(run["access"]) else f"{label} a={run['access']}"
-
-
-def binary_size(n):
-    """Bytes with binary units: 512 B, 8 KiB, 1.5 MiB."""
-    for unit in ["B", "KiB", "MiB", "GiB", "TiB"]:
-        if n < 1024 or unit == "TiB":
-            return f"{n:g} {unit}"
-        n /= 1024
-    return f"{n:g} TiB"  # not reached
-
-
-# Columns that may tell apart runs whose labels are equal, in the order
-# they are tried, and how each is written into a label.
-_DISTINGUISH = [("job", "{}"), ("threads", "t={}"), ("access", "a={}"), ("kernel", "{}"),
-                ("tally", "tally={}"), ("refcount", "refcount={}"),
-                ("prefault", "prefault={}"), ("advice", "advice={}"), ("placement", "{}"),
-                ("bytes", None), ("run_id", "run {}")]
-
-
-def unique_labels(labels, frame):
-    """`labels` (a Series aligned with `frame`) made unique: within each
-    group of equal labels, the columns of `frame` that differ inside it are
-    appended (" tally=packed", " 4 MiB"), until no two are equal."""
-    labels = labels.astype(str).copy()
-    for col, fmt in _DISTINGUISH:
-        dup = labels.duplicated(keep=False)
-        if not dup.any():
-            break
-        if col not in frame:
-            continue
-        text = frame[col].map(lambda v, f=fmt: "-" if _na(v) else
-                              binary_size(int(v)) if f is None else f.format(v))
-        varies = text.groupby(labels).transform("nunique") > 1
-        labels[dup & varies] += " " + text[dup & varies]
-    dup = labels.duplicated(keep=False)
-    labels[dup] += " #" + (labels[dup].groupby(labels[dup]).cumcount() + 1).astype(str)
-    return labels
-
-
-def _na(value):
-    """True for an empty cell (None, NaN, pd.NA)."""
-    return bool(pd.isna(value))
-
-
-# --- the plots ---------------------------------------------------------------
-
-def _styled(plot):
-    """Run a plot function with this module's STYLE (font sizes, grid)."""
-    @functools.wraps(plot)
-    def styled(*args, **kwargs):
-        with rc_context(STYLE):
-            return plot(*args, **kwargs)
-    return styled
-
-
-@_styled
-def sizes(df, path=None):
-    """Median time and GB/s against file size, one line per method.
-
-    Answers "which way of reading is fastest for a file of this size": the
-    left panel is the median time (ms) of each run, the right one the
-    bytes over that time (GB/s).  Both axes are logarithmic (sizes in
-    binary units); the error bars span the fastest and slowest
-    repetitions.  Only methods measured at two sizes or more are drawn.
-    """
-    r = mmprof_csv.job_runs(df)
-    if r["bytes"].nunique() < 2:
-        raise NothingToPlot("every run read a file of the same size")
-    series = _series_along(r, "bytes", "file")
-    if not series:
-        raise NothingToPlot("no method was measured at several file sizes")
-    firsts = _frame([s.iloc[0] for s in series])
-    labels = unique_labels(firsts.apply(method_label, axis=1), firsts)
-
-    fig, (t_ax, bw_ax) = _figure(1, 2, (11, 5))
-    styles = _family_styles([s["probe"].iloc[0] for s in series])
-    for s, label, style in zip(series, labels, styles):
-        x = s["bytes"].astype(float).values
-        _errorbar(t_ax, x, _ms(s), label, style)
-        _errorbar(bw_ax, x, _gbps(s), label, style)
-    for ax in (t_ax, bw_ax):
-        ax.set_xscale("log", base=2)
-        _size_ticks(ax, sorted(r["bytes"].unique()))
-        ax.set_xlabel("file size")
-    _value_scale(t_ax.yaxis, [_ms(s)[0] for s in series], log=True)
-    _value_scale(bw_ax.yaxis, [_gbps(s)[0] for s in series])
-    t_ax.set_ylabel("median time (ms)")
-    t_ax.set_title("time to read the file")
-    bw_ax.set_ylabel("GB/s (10⁹ bytes per second)")
-    bw_ax.set_title("bandwidth")
-    bw_ax.legend(title="method", loc="upper left", bbox_to_anchor=(1.02, 1))
-    fig.suptitle("Time and bandwidth against file size (bars: fastest to slowest repetition)")
-    return _done(fig, path)
-
-
-@_styled
 def slowdown(df, reference=None, path=None):
-    """Each job run's median time as a multiple of a reference's.
+    """Each job run's time as a multiple of a reference's, with its 95%
+    interval.
 
     Shows how many times slower (> 1) or faster (< 1) each job is than the
     job it should be compared with, run by run, as mmprof's ratio blocks
-    do: one panel over `reference` (default: the CSV's first job) and one
-    over the limit probe when there is one; see slowdowns().  The ratio
-    axis is logarithmic when the ratios span more than a decade.
+    do: the geometric mean of the rounds measured side by side, whiskers
+    its 95% interval.  One panel over `reference` (default: the plan's
+    first job) and one over the limit probe when there is one; see
+    slowdowns().  The panels share the ratio axis, logarithmic when the
+    ratios span more than a decade.
     """
     reference = reference or default_reference(df)
     table = slowdowns(df, reference)
@@ -170,21 +62,35 @@ def slowdown(df, reference=None, path=None):
                             " bytes per call) or of a limit probe")
     panels = [(title, x) for title, x in table.groupby("over", sort=False)]
     heights = [len(x) for _, x in panels]
-    width = max(9, 5 + _text_inches(table["label"]))
-    fig, axes = _figure(len(panels), 1, (width, 1.4 + 0.3 * sum(heights) + 0.9 * len(panels)),
-                        height_ratios=[h + 2 for h in heights])
-    colours = {j: f"C{i % 10}" for i, j in enumerate(df["job"].unique())}
+    width = min(12, max(9, 6.5 + text_inches(table["label"])))
+    fig, axes = figure(len(panels), 1, (width, 1.5 + 0.3 * sum(heights) + 0.9 * len(panels)),
+                       height_ratios=[h + 2 for h in heights], sharex=True)
+    jobs = df.sort_values("run", kind="stable")["job"]
+    colours = {j: f"C{i % 10}" for i, j in enumerate(dict.fromkeys(jobs))}
+    lows = table["ratio_low"].fillna(table["ratio"])
+    highs = table["ratio_high"].fillna(table["ratio"])
+    log = highs.max() / lows.min() > 10
     for ax, (title, x) in zip(np.atleast_1d(axes), panels):
-        _ratio_bars(ax, x.reset_index(drop=True), colours)
+        _ratio_bars(ax, x.reset_index(drop=True), colours, log)
         ax.set_title(title)
-    fig.suptitle("Slowdown: median time as a multiple of the reference run's")
-    return _done(fig, path)
+        ax.tick_params(axis="x", labelbottom=True)
+    last = np.atleast_1d(axes)[-1]
+    if log:
+        last.set_xlim(min(lows.min(), 1) / 1.6, max(highs.max(), 1) * 1.6)
+        value_scale(last.xaxis, [lows, highs], log=True)
+    else:
+        last.set_xlim(0, max(highs.max(), 1) * 1.05)
+    last.set_xlabel("time ratio: geometric mean of the paired rounds (x, > 1 = slower);"
+                    " whiskers: 95% interval")
+    fig.suptitle("Slowdown: each job run's time over the reference run's, measured side by side")
+    return done(fig, path)
 
 
 def slowdowns(df, reference=None):
     """The ratios slowdown() draws: one row per job run and reference, with
     `over` (which reference, as the panel's title), `label`, the two
-    medians and `ratio` = median_ns / median_ns_ref.
+    medians and `ratio` (with `ratio_low`, `ratio_high`: its 95% interval),
+    paired by round as mmprof pairs them.
 
     The reference is the job `reference` (default: default_reference(df))
     at the same threads and bytes per call, and the `limit` probe's run at
@@ -203,248 +109,24 @@ def slowdowns(df, reference=None):
         parts.append(x.assign(over=f"over {reference} (same threads and bytes per call)"))
     # The limit runs of every set: the job points and their copies.
     every = mmprof_csv.runs(df)
-    limits = every[(every["probe"] == "limit") & (every["control"] == "")]
+    limits = every[(every["probe"] == "limit") & every["control"].isna()]
     if len(limits):
         limits = limits.assign(label="limit")
         x = _ratios(df, r[r["probe"] != "limit"], limits, match)
         parts.append(x.assign(over="over limit (same threads)"))
+    parts = [p for p in parts if len(p)]
     if not parts:
-        return pd.DataFrame(columns=["over", "label", "job", "ratio"])
+        return pd.DataFrame(columns=["over", "label", "job", "ratio", "ratio_low",
+                                     "ratio_high"])
     return pd.concat(parts, ignore_index=True)
 
 
 def default_reference(df):
-    """The job slowdown() divides by unless told: the CSV's first job that
-    runs something other than the limit probe (None if there is none)."""
-    jobs = df.loc[(df["run"] == df["parent"]) & (df["probe"] != "limit"), "job"]
-    return jobs.iloc[0] if len(jobs) else None
-
-
-@_styled
-def attribution(att, df=None, path=None):
-    """Each job run's time split into the causes its controls removed.
-
-    One horizontal bar per job run of NAME.attribution.csv; its segments
-    are the causes' costs in ns per byte of the file (left panel), which
-    add up to the job's median time per byte, and the same as shares of
-    that time (right panel, %), so small runs are readable too.  Negative
-    costs (a control that made the run slower, or noise) are drawn left of
-    zero; costs within the repetitions' spread (not significant) are
-    lighter and hatched.  `limit` is what the last rung, the limit scan,
-    still takes (the memory system); `remaining` what a ladder without it
-    leaves.
-    Given the CSV's DataFrame `df` too, runs that the attribution CSV
-    cannot tell apart (same job, probe, threads and access; another
-    kernel, tally or refcount) are labelled with what differs.
-    """
-    if att is None or len(att) == 0:
-        raise NothingToPlot("no attribution rows (NAME.attribution.csv comes from runs with"
-                            " controls = auto)")
-    # Each job point's causes, the remainder (limit, or remaining) last.
-    groups = [rows for _, rows in att.groupby("run", sort=False)]
-    bars = _frame([rows.iloc[0] for rows in groups])
-    if df is not None:
-        bars = _job_runs_of(groups, mmprof_csv.job_runs(df))
-    labels = unique_labels(bars.apply(run_label, axis=1), bars)
-    rest = ["limit", "remaining"]
-    causes = [c for c in att["cause"].unique() if c not in rest]
-    causes += [c for c in rest if c in set(att["cause"])]
-    colours = {c: f"C{i % 10}" for i, c in enumerate(causes) if c not in rest}
-    colours.update({"limit": "0.75", "remaining": "0.5"})
-
-    width = max(11, 7.5 + _text_inches(labels))
-    fig, (ns_ax, pc_ax) = _figure(1, 2, (width, max(3.6, 1.8 + 0.32 * len(bars))), sharey=True)
-    for y, rows in enumerate(groups):
-        _stack(ns_ax, y, rows["ns_per_byte"], rows["cause"], rows["significant"], colours)
-        _stack(pc_ax, y, 100 * rows["share"], rows["cause"], rows["significant"], colours)
-    ns_ax.set_yticks(range(len(bars)), labels)
-    ns_ax.set_ylim(len(bars) - 0.5, -0.5)  # first run on top
-    ns_ax.set_xlabel("cost (ns per byte of the file)")
-    pc_ax.set_xlabel("share of the job's mean time (%)")
-    ns_ax.set_title("cost of each cause")
-    pc_ax.set_title("as a share of the job's time")
-    for ax in (ns_ax, pc_ax):
-        ax.axvline(0, color="black", linewidth=0.8)
-        ax.grid(axis="y", visible=False)
-    pc_ax.axvline(100, color="black", linewidth=0.8, linestyle=":")
-    handles = [Patch(facecolor=colours[c], label=c) for c in causes]
-    handles.append(Patch(facecolor="white", edgecolor="0.3", hatch="///",
-                         label="hatched, lighter:\nnot significant\n(within the spread)"))
-    pc_ax.legend(handles=handles, title="cause", loc="upper left", bbox_to_anchor=(1.02, 1))
-    fig.suptitle("Attribution: where each job run's time goes (controls = auto)")
-    return _done(fig, path)
-
-
-@_styled
-def scaling(df, path=None):
-    """GB/s against threads, one line per job run that has several thread
-    counts (per job, probe, bytes per call and whatever else differs).
-
-    Shows whether adding threads helps: a line rising with the threads
-    scales, a flat or falling one is held back (sharing, the memory
-    system, or more threads than PUs: that part of the axis is shaded).
-    Colour is the job (shades and line styles its runs); with more than
-    12 lines, one panel per job instead.  Error bars span the fastest and
-    slowest repetitions.  The GB/s axis is logarithmic when the runs span
-    more than a decade.
-    """
-    r = mmprof_csv.job_runs(df)
-    series = _series_along(r, "threads", "threads")
-    if not series:
-        raise NothingToPlot("no job was run at several thread counts")
-    firsts = _frame([s.iloc[0] for s in series])
-    if len(series) <= 12:
-        panels = [(None, list(firsts.index))]
-    else:
-        panels = [(job, list(idx)) for job, idx in firsts.groupby("job", sort=False).groups.items()]
-    heights = [max(3.0, 0.8 + 0.2 * len(idx)) for _, idx in panels]
-    fig, axes = _figure(len(panels), 1, (10, max(5.5, sum(heights) + 0.5)),
-                        height_ratios=heights)
-    threads = sorted(r["threads"].unique())
-    for ax, (job, idx) in zip(np.atleast_1d(axes), panels):
-        _scaling_panel(ax, [series[i] for i in idx], firsts.loc[idx], job, threads)
-        _shade_oversubscribed(ax, df, threads)
-        ax.legend(title="job run" if job is None else f"{job}: run", loc="upper left",
-                  bbox_to_anchor=(1.02, 1))
-    fig.suptitle("Thread scaling: bandwidth against threads (bars: fastest to slowest repetition)")
-    return _done(fig, path)
-
-
-def _scaling_panel(ax, series, firsts, job, threads):
-    """GB/s against threads, one line per series (its runs at each thread
-    count; `firsts` has the first run of each); `job` when the panel holds
-    that job's runs only (its name then leaves the labels)."""
-    base = firsts.apply(lambda run: run_label(run).replace(f" t={run['threads']}", ""), axis=1)
-    if job is not None:
-        base = base.str.replace(f"{job} ", "", n=1, regex=False)
-    labels = unique_labels(base, firsts.drop(columns="threads"))
-    family = firsts["job"] if job is None else firsts["probe"]
-    for s, label, style in zip(series, labels, _family_styles(list(family))):
-        _errorbar(ax, s["threads"].astype(float).values, _gbps(s), label, style)
-    ax.set_xscale("log", base=2)
-    ax.xaxis.set_major_locator(FixedLocator(threads))
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    _value_scale(ax.yaxis, [_gbps(s)[0] for s in series])
-    ax.set_xlabel("threads")
-    ax.set_ylabel("GB/s (10⁹ bytes/s)")
-
-
-def all_plots(df, att=None, reference=None):
-    """Every plot of this module for one CSV: a dict from its name (sizes,
-    slowdown, attribution, scaling) to its Figure, or to the reason it
-    could not be drawn (a str)."""
-    plots = {"sizes": lambda: sizes(df), "slowdown": lambda: slowdown(df, reference),
-             "attribution": lambda: attribution(att, df), "scaling": lambda: scaling(df)}
-    out = {}
-    for name, draw in plots.items():
-        try:
-            out[name] = draw()
-        except NothingToPlot as why:
-            out[name] = str(why)
-    return out
-
-
-def save(fig, path):
-    """Write the figure as a PNG at 100 dpi."""
-    fig.savefig(path, dpi=DPI, format="png")
-
-
-# --- helpers -----------------------------------------------------------------
-
-def _figure(rows, cols, size, **gridspec):
-    """A Figure with constrained layout, not registered with pyplot (so
-    nothing is shown twice or kept alive), and its grid of axes."""
-    share = {k: gridspec.pop(k) for k in ["sharey", "sharex"] if k in gridspec}
-    fig = Figure(figsize=size, dpi=DPI, layout="constrained")
-    return fig, fig.subplots(rows, cols, gridspec_kw=gridspec or None, **share)
-
-
-def _text_inches(labels):
-    """About how wide the longest label is at 9 points, in inches."""
-    return 0.07 * max((len(str(t)) for t in labels), default=0)
-
-
-def _done(fig, path):
-    """The figure, saved first when a path is given."""
-    if path is not None:
-        save(fig, path)
-    return fig
-
-
-def _frame(rows):
-    """A DataFrame of rows (Series), numbered from 0."""
-    return pd.DataFrame(rows).reset_index(drop=True)
-
-
-def _ms(s):
-    """Median, fastest and slowest time of each run of a series, in ms."""
-    return [s[c].astype(float).values / 1e6 for c in ["median_ns", "min_ns", "max_ns"]]
-
-
-def _gbps(s):
-    """Median, slowest and fastest bandwidth of each run of a series, in
-    GB/s (bytes per ns)."""
-    b = s["bytes"].astype(float).values
-    return [b / s[c].astype(float).values for c in ["median_ns", "max_ns", "min_ns"]]
-
-
-def _errorbar(ax, x, mid_lo_hi, label, style):
-    """A line through the medians, bars from the lowest to the highest."""
-    mid, lo, hi = mid_lo_hi
-    ax.errorbar(x, mid, yerr=[mid - lo, hi - mid], capsize=3, label=label, **style)
-
-
-def _size_ticks(ax, sizes_):
-    """Ticks at the file sizes measured, labelled in binary units, turned
-    as far as they must be not to overlap (on an axis ~3.5 inches wide)."""
-    octaves = np.log2(np.asarray(sizes_, dtype=float))
-    span = octaves[-1] - octaves[0]
-    gap = 3.5 * np.diff(octaves).min() / span if span > 0 else 3.5
-    rotation = 0 if gap >= 0.8 else 45 if gap >= 0.4 else 90
-    ax.set_xticks([float(s) for s in sizes_], [binary_size(int(s)) for s in sizes_],
-                  rotation=rotation, ha="right" if rotation == 45 else "center",
-                  rotation_mode="anchor" if rotation == 45 else "default")
-    ax.xaxis.set_minor_locator(NullLocator())
-
-
-def _series_along(runs, column, varying):
-    """The job runs as lines along `column` (file size, threads): runs that
-    differ only in the run key `varying` (a file per size; the thread
-    count) form one line, sorted by `column`; lines of one point are left
-    out."""
-    keys = [k for k in mmprof_csv.DESCRIBE_KEYS if k in runs and k != varying]
-    return [s.sort_values(column) for _, s in runs.groupby(keys, dropna=False, sort=False)
-            if s[column].nunique() >= 2]
-
-
-def _job_runs_of(groups, runs):
-    """The job point (a row of mmprof_csv.job_runs) of each group of
-    attribution rows: the same invocation and run number; the group's first
-    row when none matches."""
-    out = []
-    for rows in groups:
-        first = rows.iloc[0]
-        same = (runs["run_id"] == first["run_id"]) & (runs["run"] == first["run"])
-        out.append(runs[same].iloc[0] if same.any() else first)
-    return _frame(out)
-
-
-def _family_styles(families):
-    """errorbar() styles for lines whose family (probe, job) is given in
-    order: one hue and marker per family, shades and line styles within."""
-    names = list(dict.fromkeys(families))
-    size = {f: families.count(f) for f in names}
-    seen = {}
-    styles = []
-    for f in families:
-        n = seen[f] = seen.get(f, -1) + 1
-        k = names.index(f)
-        shade = 0.75 if size[f] == 1 else 0.45 + 0.5 * n / (size[f] - 1)
-        styles.append(dict(color=colormaps[_HUES[k % len(_HUES)]](shade),
-                           marker=_MARKERS[k % len(_MARKERS)],
-                           linestyle=_LINES[n % len(_LINES)]))
-    return styles
+    """The job slowdown() divides by unless told: the plan's first job
+    (lowest run number) that runs something other than the limit probe
+    (None if there is none)."""
+    points = df[(df["run"] == df["parent"]) & (df["probe"] != "limit")]
+    return points.sort_values("run")["job"].iloc[0] if len(points) else None
 
 
 def _ratios(df, runs, refs, keys):
@@ -460,36 +142,137 @@ def _ratios(df, runs, refs, keys):
     refs = refs.drop_duplicates(keys)[keys + ["run", "median_ns", "label"]]
     out = runs.reset_index(drop=True).reset_index().merge(refs, on=keys, suffixes=("", "_ref"))
     out = out.sort_values("index").reset_index(drop=True)  # the runs' order
-    paired = [mmprof_csv.paired_ratio(df, a, b) for a, b in zip(out["run"], out["run_ref"])]
+    paired = [mmprof_csv.paired_ratio(df, a, b, run_id)
+              for a, b, run_id in zip(out["run"], out["run_ref"], out["run_id"])]
     out["ratio"] = [p[0] for p in paired]
     out["ratio_low"] = [p[1] for p in paired]
     out["ratio_high"] = [p[2] for p in paired]
     return out
 
 
-def _ratio_bars(ax, x, colours):
-    """Horizontal bars of x.ratio labelled by run, coloured by job, each
-    with its value; log scale from 1 when the ratios span a decade."""
+def _ratio_bars(ax, x, colours, log):
+    """Horizontal bars of x.ratio labelled by run, coloured by job, with
+    their 95% intervals as whiskers, and each ratio and interval written
+    in a column right of the panel; from 1 on a log axis, else from 0."""
     y = np.arange(len(x))
     ratios = x["ratio"].astype(float).values
-    log = ratios.max() / ratios.min() > 10
+    low = x["ratio_low"].astype(float).fillna(x["ratio"]).values
+    high = x["ratio_high"].astype(float).fillna(x["ratio"]).values
     left = 1 if log else 0
-    ax.barh(y, ratios - left, left=left, color=[colours[j] for j in x["job"]], height=0.7)
-    for yi, ratio in zip(y, ratios):
-        right = ratio >= left
-        ax.annotate(f"{ratio:.0f}x" if ratio >= 100 else f"{ratio:.3g}x", (ratio, yi),
-                    xytext=(4 if right else -4, 0), textcoords="offset points",
-                    va="center", ha="left" if right else "right", fontsize=9)
+    ax.barh(y, ratios - left, left=left, color=[colours[j] for j in x["job"]], height=0.7,
+            xerr=[ratios - low, high - ratios],
+            error_kw=dict(ecolor="black", elinewidth=1, capsize=3))
+    for yi, r in enumerate(x.itertuples()):
+        ax.annotate(interval(r.ratio, r.ratio_low, r.ratio_high), (1.01, yi),
+                    xycoords=("axes fraction", "data"), va="center", ha="left", fontsize=9)
     ax.axvline(1, color="black", linewidth=0.8)
     ax.set_yticks(y, x["label"])
     ax.set_ylim(len(x) - 0.5, -0.5)  # first run on top
     ax.grid(axis="y", visible=False)
-    if log:
-        ax.set_xlim(min(ratios.min(), 1) / 2.5, max(ratios.max(), 1) * 3)
-        _value_scale(ax.xaxis, [ratios], log=True)
-    else:
-        ax.set_xlim(0, max(ratios.max(), 1) * 1.18)
-    ax.set_xlabel("median time / reference's median time (x, > 1 = slower)")
+
+
+# --- attribution -------------------------------------------------------------
+
+
+@styled
+
+
+def attribution(att, df=None, path=None):
+    """Each job run's time split into the causes its controls removed.
+
+    One row per job run of NAME.attribution.csv.  Left: its causes' costs
+    in ns per byte of the file, stacked, which add up to the job's mean
+    time per byte; negative costs (a control that made the run slower, or
+    noise) are drawn left of zero; costs whose interval holds 0 (not
+    significant) are lighter and hatched.  Right: each cause's share of
+    the job's time with its 95% interval (whiskers), one dot per cause,
+    hollow when not significant, so small runs are readable too.  `limit`
+    is what the last rung, the limit scan, still takes (the memory
+    system); `remaining` what a ladder without it leaves.
+    Given the CSV's DataFrame `df` too, runs that the attribution CSV
+    cannot tell apart (same job, probe, threads and access; another
+    kernel, tally or refcount) are labelled with what differs.
+    """
+    if att is None or len(att) == 0:
+        raise NothingToPlot("no attribution rows (NAME.attribution.csv comes from runs with"
+                            " controls = auto)")
+    # Each job point's causes, the remainder (limit, or remaining) last.
+    groups = [rows for _, rows in att.groupby(["run_id", "run"], sort=False)]
+    bars = frame([rows.iloc[0] for rows in groups])
+    if df is not None:
+        bars = _job_runs_of(groups, mmprof_csv.job_runs(df))
+    labels = unique_labels(bars.apply(run_label, axis=1), bars)
+    rest = ["limit", "remaining"]
+    causes = [c for c in att["cause"].unique() if c not in rest]
+    causes += [c for c in rest if c in set(att["cause"])]
+    colours = dict(zip([c for c in causes if c not in rest], _cause_colours()))
+    colours.update({"limit": "0.75", "remaining": "0.5"})
+
+    width = min(12, max(11, 7.5 + text_inches(labels)))
+    per_row = 0.36 if max(len(rows) for rows in groups) <= 5 else 0.5
+    height = max(3.6, 1.8 + per_row * len(bars))
+    fig, (ns_ax, pc_ax) = figure(1, 2, (width, height), sharey=True)
+    # Shares from -100% to 200% at most: a wider interval is cut at the
+    # edge (an arrow), so one noisy cause does not squeeze all the others.
+    lows = 100 * att["share_low"].fillna(att["share"])
+    highs = 100 * att["share_high"].fillna(att["share"])
+    span = (max(-100, min(-10, lows.min())) - 10, min(200, max(110, highs.max())) + 10)
+    for y, rows in enumerate(groups):
+        _stack(ns_ax, y, rows["ns_per_byte"], rows["cause"], rows["significant"], colours)
+        _shares(pc_ax, y, rows, colours, span)
+    pc_ax.set_xlim(*span)
+    ns_ax.set_yticks(range(len(bars)), labels)
+    ns_ax.set_ylim(len(bars) - 0.5, -0.5)  # first run on top
+    ns_ax.set_xlabel("cost (ns per byte of the file)")
+    pc_ax.set_xlabel("share of the job's mean time (%)\nwhiskers: 95% interval"
+                     + (", cut at the arrows" if lows.min() < span[0] or highs.max() > span[1]
+                        else ""))
+    ns_ax.set_title("cost of each cause, stacked")
+    pc_ax.set_title("each cause's share")
+    for ax in (ns_ax, pc_ax):
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.grid(axis="y", visible=False)
+        for y in range(len(bars) - 1):
+            ax.axhline(y + 0.5, color="0.85", linewidth=0.6)
+    pc_ax.axvline(100, color="black", linewidth=0.8, linestyle=":")
+    handles = [Patch(facecolor=colours[c], label=c) for c in causes]
+    handles.append(Patch(facecolor="white", edgecolor="0.3", hatch="///",
+                         label="hatched, hollow:\nnot significant\n(interval holds 0)"))
+    pc_ax.legend(handles=handles, title="cause", loc="upper left", bbox_to_anchor=(1.02, 1))
+    fig.suptitle("Attribution: where each job run's time goes (controls = auto)")
+    return done(fig, path)
+
+
+def _cause_colours():
+    """Colours for causes, endless: tab10 without its grey (limit and
+    remaining are grey), then tab20's lighter shades."""
+    tab10 = [f"C{i}" for i in range(10) if i != 7]
+    light = [colormaps["tab20"](i) for i in range(1, 20, 2) if i != 15]
+    while True:
+        yield from tab10 + light
+
+
+def _shares(ax, y, rows, colours, span):
+    """The causes of one job run as dots with 95% whiskers, spread over
+    the row's height in the order of the stacked bar; whiskers beyond
+    `span` end at its edge in an arrow head."""
+    n = len(rows)
+    offsets = np.linspace(-0.3, 0.3, n) if n > 1 else [0.0]
+    for dy, r in zip(offsets, rows.itertuples()):
+        share = min(max(100 * r.share, span[0]), span[1])
+        low = 100 * (r.share if pd.isna(r.share_low) else r.share_low)
+        high = 100 * (r.share if pd.isna(r.share_high) else r.share_high)
+        faint = pd.isna(r.significant) or not bool(r.significant)
+        colour = colours[r.cause]
+        cut_low, cut_high = low < span[0], high > span[1]
+        low, high = max(low, span[0]), min(high, span[1])
+        ax.errorbar([share], [y + dy], xerr=[[share - low], [high - share]], fmt="o",
+                    markersize=5, color=colour, elinewidth=1.2, capsize=0 if
+                    cut_low or cut_high else 2, markerfacecolor="white" if faint else colour)
+        for cut, x, head in [(cut_low, low, "<"), (cut_high, high, ">")]:
+            if cut:
+                ax.plot([x], [y + dy], marker=head, color=colour, markersize=5,
+                        clip_on=False)
 
 
 def _stack(ax, y, values, causes, significant, colours):
@@ -498,7 +281,7 @@ def _stack(ax, y, values, causes, significant, colours):
     pos = neg = 0.0
     for v, cause, sig in zip(values.astype(float), causes, significant):
         left = pos if v >= 0 else neg
-        faint = _na(sig) or not bool(sig)
+        faint = pd.isna(sig) or not bool(sig)
         colour = colours[cause]
         ax.barh(y, v, left=left, height=0.7, color=to_rgba(colour, 0.35 if faint else 1),
                 hatch="///" if faint else None, edgecolor=colour if faint else "white",
@@ -509,30 +292,87 @@ def _stack(ax, y, values, causes, significant, colours):
             neg += v
 
 
-def _value_scale(axis, values, log=None):
-    """A logarithmic value axis when `values` (arrays) span more than a
-    decade (or log=True), ticked at 1, 2, 5 (or 1, 3, or 1) x 10^n as the
-    span allows, written as plain numbers; else a linear one from 0."""
-    v = np.concatenate([np.asarray(x, dtype=float) for x in values])
-    v = v[v > 0]
-    decades = math.log10(v.max() / v.min()) if len(v) else 0
-    if log is None:
-        log = decades > 1
-    ax = axis.axes
-    if not log:
-        (ax.set_ylim if axis is ax.yaxis else ax.set_xlim)(0, None)
-        return
-    (ax.set_yscale if axis is ax.yaxis else ax.set_xscale)("log")
-    subs = (1, 2, 5) if decades <= 1.5 else (1, 3) if decades <= 3 else (1,)
-    axis.set_major_locator(LogLocator(base=10, subs=subs))
-    axis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:g}"))
-    axis.set_minor_formatter(NullFormatter())
+def _job_runs_of(groups, runs):
+    """The job point (a row of mmprof_csv.job_runs) of each group of
+    attribution rows: the same invocation and run number; the group's first
+    row when none matches."""
+    out = []
+    for rows in groups:
+        first = rows.iloc[0]
+        same = (runs["run_id"] == first["run_id"]) & (runs["run"] == first["run"])
+        out.append(runs[same].iloc[0] if same.any() else first)
+    return frame(out)
+
+
+# --- thread scaling ----------------------------------------------------------
+
+
+@styled
+
+
+def scaling(df, path=None):
+    """GB/s against threads, one line per job run that has several thread
+    counts (per job, probe, bytes per call and whatever else differs).
+
+    Shows whether adding threads helps: a line rising with the threads
+    scales, a flat or falling one is held back (sharing, the memory
+    system, or more threads than PUs: that part of the axis is shaded).
+    Colour is the job (shades and line styles its runs); with more than
+    12 lines, one panel per job instead, sharing the GB/s axis.  Points
+    are the median, bars span the fastest and slowest repetitions.  The
+    GB/s axis is logarithmic when the runs span more than a decade.
+    """
+    r = mmprof_csv.job_runs(df)
+    series = series_along(r, "threads", "threads")
+    if not series:
+        raise NothingToPlot("no job was run at several thread counts")
+    firsts = frame([s.iloc[0] for s in series])
+    if len(series) <= 12:
+        panels = [(None, list(firsts.index))]
+    else:
+        panels = [(job, list(idx)) for job, idx in firsts.groupby("job", sort=False).groups.items()]
+    heights = [max(3.0, 0.8 + 0.2 * len(idx)) for _, idx in panels]
+    fig, axes = figure(len(panels), 1, (10, max(5.5, sum(heights) + 0.5)),
+                       height_ratios=heights, sharex=True, sharey=True)
+    threads = sorted(r["threads"].unique())
+    for ax, (job, idx) in zip(np.atleast_1d(axes), panels):
+        _scaling_panel(ax, [series[i] for i in idx], firsts.loc[idx], job, threads)
+        _shade_oversubscribed(ax, df, threads)
+        ax.legend(title="job run" if job is None else f"{job}: run", loc="upper left",
+                  bbox_to_anchor=(1.02, 1))
+    value_scale(np.atleast_1d(axes)[0].yaxis, [_gbps(s)[0] for s in series])
+    for ax in np.atleast_1d(axes):
+        ax.tick_params(axis="x", labelbottom=True)
+    fig.suptitle("Thread scaling: bandwidth against threads (median; bars: fastest to slowest"
+                 " repetition)")
+    return done(fig, path)
+
+
+def _scaling_panel(ax, series, firsts, job, threads):
+    """GB/s against threads, one line per series (its runs at each thread
+    count; `firsts` has the first run of each); `job` when the panel holds
+    that job's runs only (its name then leaves the labels)."""
+    base = firsts.apply(lambda run: run_label(run).replace(f" t={run['threads']}", ""), axis=1)
+    if job is not None:
+        base = base.str.replace(f"{job} ", "", n=1, regex=False)
+    labels = unique_labels(base, firsts.drop(columns="threads"))
+    family = firsts["job"] if job is None else firsts["probe"]
+    for s, label, style in zip(series, labels, family_styles(list(family))):
+        mid, lo, hi = _gbps(s)
+        ax.errorbar(s["threads"].astype(float).values, mid, yerr=[mid - lo, hi - mid],
+                    capsize=3, label=label, **style)
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(FixedLocator(threads))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.set_xlabel("threads")
+    ax.set_ylabel("GB/s (10⁹ bytes/s)")
 
 
 def _shade_oversubscribed(ax, df, threads):
     """Shade the thread counts above the placement's PUs (threads take
     turns there), when the CSV has any."""
-    npus = df.loc[df["control"] == "", "npus"].dropna() if "npus" in df else []
+    npus = df.loc[df["control"].isna(), "npus"].dropna() if "npus" in df else []
     if len(npus) == 0 or max(threads) <= int(npus.min()):
         return
     n = int(npus.min())
@@ -541,3 +381,32 @@ def _shade_oversubscribed(ax, df, threads):
     ax.axvspan(start, max(threads) * 1.5, color="0.9", zorder=0,
                label=f"more threads than the {n} PUs")
     ax.set_xlim(min(threads) / 1.3, max(threads) * 1.3)
+
+
+# --- every plot --------------------------------------------------------------
+
+PLOTS = ["sizes", "slowdown", "attribution", "scaling"]
+
+
+def all_plots(df, att=None, reference=None, answers=None):
+    """Every plot of this module for one CSV: a dict from its name (PLOTS)
+    to its Figure, or to the reason it could not be drawn (a str)."""
+    plots = {"sizes": lambda: sizes(df, answers), "slowdown": lambda: slowdown(df, reference),
+             "attribution": lambda: attribution(att, df), "scaling": lambda: scaling(df)}
+    out = {}
+    for name in PLOTS:
+        try:
+            out[name] = plots[name]()
+        except NothingToPlot as why:
+            out[name] = str(why)
+    return out
+
+
+# --- helpers -----------------------------------------------------------------
+
+
+def _gbps(s):
+    """Median, slowest and fastest bandwidth of each run of a series, in
+    GB/s (bytes per ns)."""
+    b = s["bytes"].astype(float).values
+    return [b / s[c].astype(float).values for c in ["median_ns", "max_ns", "min_ns"]]

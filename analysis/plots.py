@@ -4,13 +4,17 @@
 
 writes those that apply, and prints each path written:
 
-    NAME.sizes.png        time and GB/s against file size (several sizes)
-    NAME.slowdown.png     each job run over the reference job's, and over limit
-    NAME.attribution.png  causes of each job run's time (NAME.attribution.csv)
+    NAME.sizes.png        mean time against file size per method family, and
+                          each method's time over the fastest's, the fastest
+                          answers of NAME.answers.csv marked (several sizes)
+    NAME.slowdown.png     each job run's time ratio to the reference job's,
+                          and to limit's, with 95% intervals
+    NAME.attribution.png  causes of each job run's time, shares with 95%
+                          intervals (NAME.attribution.csv)
     NAME.scaling.png      GB/s against threads (several thread counts)
 
 A plot whose data the CSV lacks is skipped with a note on stderr.  The
-reference job of the slowdown plot is the first job of the CSV unless
+reference job of the slowdown plot is the plan's first job unless
 --reference names another.  Exit status: 0 done (even when every plot was
 skipped), 1 a CSV could not be read, 2 bad usage.  Also `make plots CSV=...`.
 """
@@ -51,19 +55,18 @@ def main(argv=None):
     df = read(mmprof_csv.load, args.csv)
     if df is None:
         return 1
-    att_path = stem(args.csv) + ".attribution.csv"
-    att = None
-    if os.path.exists(att_path):
-        att = read(mmprof_csv.load_attribution, att_path)
-        if att is None:
-            return 1
+    # The companions beside it; a missing one loads as an empty frame.
+    att = read(mmprof_csv.load_attribution, args.csv)
+    answers = read(mmprof_csv.load_answers, args.csv)
+    if att is None or answers is None:
+        return 1
     if args.reference is not None and args.reference not in set(df["job"]):
         jobs = ", ".join(dict.fromkeys(df["job"]))
         print(f"plots: --reference {args.reference}: no such job in {args.csv} ({jobs})",
               file=sys.stderr)
         return 2
 
-    for name, fig in mmprof_plots.all_plots(df, att, args.reference).items():
+    for name, fig in mmprof_plots.all_plots(df, att, args.reference, answers).items():
         png = f"{stem(args.csv)}.{name}.png"
         if isinstance(fig, str):
             print(f"plots: skipped {png}: {fig}", file=sys.stderr)
