@@ -30,6 +30,8 @@ const struct mmp_probe *mmp_probe_find(const char *name)
 
 int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key)
 {
+	if (probe->ignores & MMP_KEY_BIT(key))
+		return 0;
 	if (!(MMP_PROBE_SPECIFIC_KEYS & MMP_KEY_BIT(key)))
 		return 1;
 	return (probe->uses & MMP_KEY_BIT(key)) != 0;
@@ -66,6 +68,8 @@ uint64_t mmp_params_access(const struct mmp_params *p)
 		if (p->access)
 			return p->access;
 		return p->probe->default_access ? p->probe->default_access : p->buffer;
+	case MMP_ACCESS_DECLARED:
+		return p->access;
 	case MMP_ACCESS_WHOLE:
 		break;
 	}

@@ -14,6 +14,7 @@
 #include "mmprof/config.h"
 #include "mmprof/controls.h"
 #include "mmprof/csv.h"
+#include "mmprof/exec_child.h"
 #include "mmprof/listing.h"
 #include "mmprof/meta.h"
 #include "mmprof/plan.h"
@@ -107,6 +108,8 @@ static void on_sigint(int sig)
 	(void)sig;
 	if (stop_requested) {
 		struct mmp_session_out *so = running;
+		/* A program of the exec probe must not outlive us. */
+		mmp_exec_child_kill_running();
 		if (so && so->csv.tf)
 			mmp_outfile_rescue(&so->csv.threads);
 		if (so && so->csv.f)

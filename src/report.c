@@ -65,7 +65,8 @@ static void fill_row(char (*c)[MMP_GRID_CELL], const struct mmp_results *res,
 		snprintf(c[col++], MMP_GRID_CELL, "%u of %zu", r->ndisturbed, r->n);
 	else
 		snprintf(c[col++], MMP_GRID_CELL, "-");
-	snprintf(c[col++], MMP_GRID_CELL, "%s%s", r->results_ok ? "ok" : "WRONG",
+	snprintf(c[col++], MMP_GRID_CELL, "%s%s",
+		 !r->results_ok ? "WRONG" : r->unchecked ? "unchecked" : "ok",
 		 r->state == MMP_RUN_INTERRUPTED ? " (partial)" : "");
 }
 

@@ -42,6 +42,8 @@ enum mmp_key_type {
 	MMP_T_REPEAT,    /* a count, or auto (stored as 0) */
 	MMP_T_PERCENT,   /* 5% or 0.05, stored as a fraction (double) */
 	MMP_T_SECONDS,   /* 90, 90s, 1.5m, 500ms, stored as seconds (double) */
+	MMP_T_COMMAND,   /* an argv with {placeholders} (command.h), kept as written */
+	MMP_T_CAPTURE,   /* output:REGEX, or for time also wall (capture.h), as written */
 };
 
 enum mmp_key_flags {

@@ -20,6 +20,9 @@ enum mmp_probe_needs {
 	MMP_NEEDS_MAP = 1 << 0, /* the file mapped read-only, MAP_SHARED */
 	MMP_NEEDS_FD = 1 << 1,  /* the file open read-only */
 	MMP_NEEDS_PATH = 1 << 2, /* opens the file itself, inside the timed region */
+	/* Runs a program, not a loop: no threads of mmprof's, no run hook.
+	 * The runner starts one process per repetition (process_run.h). */
+	MMP_NEEDS_PROCESS = 1 << 3,
 };
 
 /* How many bytes one call of the modelled API returns. */
@@ -27,6 +30,7 @@ enum mmp_access_mode {
 	MMP_ACCESS_BYTE,  /* always 1: get(i), ReadByte(i) */
 	MMP_ACCESS_BLOCK, /* `access` bytes: get(byte[]), ReadArray */
 	MMP_ACCESS_WHOLE, /* no calls: the whole slice in one scan */
+	MMP_ACCESS_DECLARED, /* what `access` says the program does; 0: not said */
 };
 
 /* Where one thread counts what its kernel finds.  With a tally in memory
@@ -76,6 +80,7 @@ struct mmp_probe {
 	unsigned needs;       /* enum mmp_probe_needs */
 	int maps;             /* maps the file itself (advice = hugepage applies) */
 	uint64_t uses;        /* MMP_KEY_BIT of the probe-specific keys it reads */
+	uint64_t ignores;     /* MMP_KEY_BIT of general keys that mean nothing to it */
 	enum mmp_access_mode access_mode;
 	uint64_t default_access;  /* MMP_ACCESS_BLOCK when `access` is not set;
 				     0: the run's `buffer` (fread: calls of a buffer) */
@@ -101,7 +106,12 @@ struct mmp_probe {
 	(MMP_KEY_BIT(MMP_KEY_ACCESS) | MMP_KEY_BIT(MMP_KEY_BUFFER) |            \
 	 MMP_KEY_BIT(MMP_KEY_REFCOUNT) |                                        \
 	 MMP_KEY_BIT(MMP_KEY_TALLY) | MMP_KEY_BIT(MMP_KEY_PREFAULT) |           \
-	 MMP_KEY_BIT(MMP_KEY_ADVICE))
+	 MMP_KEY_BIT(MMP_KEY_ADVICE) | MMP_EXEC_KEYS)
+
+/* The keys of the probes that run a program (probes/exec.c). */
+#define MMP_EXEC_KEYS                                                           \
+	(MMP_KEY_BIT(MMP_KEY_COMMAND) | MMP_KEY_BIT(MMP_KEY_TIME) |             \
+	 MMP_KEY_BIT(MMP_KEY_RESULT) | MMP_KEY_BIT(MMP_KEY_TIMEOUT))
 
 /* The registry (probes/registry.c, from probes/probes.def). */
 const struct mmp_probe *const *mmp_probe_all(size_t *count);

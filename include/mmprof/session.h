@@ -47,6 +47,10 @@ struct mmp_session_out {
 	char attribution_path[4096];
 	char answers_path[4096];
 	int wrote_attribution, wrote_answers;
+	/* The programs' logs (probe = exec): NAME.logs/ beside NAME.csv, or a
+	 * directory under $TMPDIR when NAME.csv is a device; "" when the plan
+	 * runs no program. */
+	char logs_path[4096];
 };
 
 /* Run everything.  0, or a negative errno when nothing could start (the
