@@ -308,6 +308,7 @@ static void report(const struct mmp_session_out *so, enum mmp_table table)
 	if (table != MMP_TABLE_RUNS)
 		mmp_report_sizes(stdout, res);
 	mmp_report_ratios(stdout, res);
+	mmp_report_models(stdout, res);
 	mmp_report_metrics(stdout, res);
 	mmp_report_verdicts(stdout, res);
 }
