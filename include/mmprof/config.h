@@ -129,6 +129,13 @@ struct mmp_sweep {
 };
 
 int mmp_config_load(const char *path, struct mmp_config *cfg);
+/* A config built in memory (mmprof exec): an empty one named `name`, then
+ * one key at a time, each checked as if read from a file at `line` (its
+ * diagnostics say "name:line: [section] ...").  -ENOMEM only: problems are
+ * diagnostics, as for a file. */
+int mmp_config_init(struct mmp_config *cfg, const char *name);
+int mmp_config_set(struct mmp_config *cfg, const char *section, const char *key,
+		   const char *value, int line);
 int mmp_config_expand(struct mmp_config *cfg, struct mmp_sweep *sweep);
 void mmp_config_free(struct mmp_config *cfg);
 void mmp_sweep_free(struct mmp_sweep *sweep);
