@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -55,13 +56,20 @@ int mmp_exec_child_find(const char *name, char *path, size_t len, struct mmp_err
 	return mmp_error_set(err, -ENOENT, "cannot run %s: not found on PATH (%s)", name, dirs);
 }
 
-/* What the child reports before it execs: which step failed, and errno. */
-enum { STEP_BIND = 1, STEP_STDIO, STEP_EXEC, STEP_GROUP };
+/* What the child reports on the status pipe before its exec: the time
+ * it calls execv (STEP_TIME), or which step failed and the errno. */
+enum { STEP_TIME, STEP_BIND, STEP_STDIO, STEP_EXEC, STEP_GROUP };
+
+struct status_msg {
+	int step;
+	int error;
+	uint64_t ns; /* STEP_TIME: CLOCK_MONOTONIC, as mmp_now_ns */
+};
 
 static void report(int fd, int step, int error)
 {
-	int msg[2] = { step, error };
-	ssize_t ignored = write(fd, msg, sizeof(msg));
+	struct status_msg msg = { step, error, 0 };
+	ssize_t ignored = write(fd, &msg, sizeof(msg));
 	(void)ignored;
 }
 
@@ -113,6 +121,15 @@ static void child_main(const struct mmp_exec_spec *spec, int go_fd, int status_f
 	close_range(3, ~0u, CLOSE_RANGE_CLOEXEC);
 	if (read(go_fd, &byte, 1) != 1)
 		_exit(127); /* the parent gave up */
+	/* The wall time starts here, taken by the child: the parent may not
+	 * get a CPU until well after the exec (a loaded machine; the program
+	 * holds the PUs it is bound to). */
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	struct status_msg at = { STEP_TIME, 0,
+				 (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec };
+	ssize_t ignored = write(status_fd, &at, sizeof(at));
+	(void)ignored;
 	execv(spec->path, spec->argv);
 	report(status_fd, STEP_EXEC, errno);
 	_exit(127);
@@ -127,6 +144,9 @@ int mmp_exec_child_start(struct mmp_exec_child *c, const struct mmp_exec_spec *s
 
 	memset(c, 0, sizeof(*c));
 	c->pidfd = c->go_fd = c->status_fd = -1;
+	/* A process the program starts and leaves behind becomes our child
+	 * when the program dies, so that reap() can wait for it. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (null_fd < 0)
 		return mmp_error_errno(err, -errno, "open /dev/null");
 	if (pipe2(go, O_CLOEXEC) || pipe2(status, O_CLOEXEC)) {
@@ -178,6 +198,23 @@ static void reap(struct mmp_exec_child *c)
 	while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
 		;
 	c->reaped = 1;
+	/* Its orphans were reparented to us (a subreaper, see start): reap
+	 * them, or they stay zombies under an init that does not (this
+	 * machine's).  SIGKILL is never refused, so they die within moments;
+	 * a process stuck in the kernel is given up on after a second. */
+	uint64_t deadline = mmp_now_ns() + 1000000000u;
+	for (;;) {
+		pid_t r = waitpid(-c->pid, NULL, WNOHANG);
+		if (r > 0)
+			continue;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || mmp_now_ns() > deadline)
+			break; /* ECHILD: none left */
+		kill(-c->pid, SIGKILL);
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
 	running_group = 0;
 }
 
@@ -216,7 +253,7 @@ int mmp_exec_child_go(struct mmp_exec_child *c, const char *path, struct mmp_err
 {
 	static const char *const steps[] = { "", "binding it to its PUs", "redirecting its output",
 					     "running", "making its process group" };
-	int msg[2];
+	struct status_msg msg = { -1, 0, 0 };
 	ssize_t n;
 
 	if (write(c->go_fd, "x", 1) != 1) {
@@ -226,22 +263,28 @@ int mmp_exec_child_go(struct mmp_exec_child *c, const char *path, struct mmp_err
 	}
 	close(c->go_fd);
 	c->go_fd = -1;
-	do
-		n = read(c->status_fd, msg, sizeof(msg));
-	while (n < 0 && errno == EINTR);
-	c->t_exec = mmp_now_ns();
-	if (n == 0)
-		return 0; /* closed by the exec */
+	/* Its time at execv, then EOF (the exec closed the pipe), or a
+	 * failure. */
+	for (;;) {
+		do
+			n = read(c->status_fd, &msg, sizeof(msg));
+		while (n < 0 && errno == EINTR);
+		if (n != (ssize_t)sizeof(msg) || msg.step != STEP_TIME)
+			break;
+		c->t_exec = msg.ns;
+	}
+	if (n == 0 && c->t_exec)
+		return 0;
 	mmp_exec_child_kill(c);
 	if (n != (ssize_t)sizeof(msg))
 		return mmp_error_set(err, -EIO, "the child of %s failed before its exec", path);
-	int step = msg[0] >= STEP_BIND && msg[0] <= STEP_GROUP ? msg[0] : STEP_EXEC;
-	if (step == STEP_BIND && msg[1] == EXDEV)
+	int step = msg.step >= STEP_BIND && msg.step <= STEP_GROUP ? msg.step : STEP_EXEC;
+	if (step == STEP_BIND && msg.error == EXDEV)
 		return mmp_error_set(err, -EXDEV,
 				     "binding %s to its PUs: the kernel narrowed the CPU mask (a "
 				     "cpuset?)",
 				     path);
-	return mmp_error_errno(err, -msg[1], "%s %s", steps[step], path);
+	return mmp_error_errno(err, -msg.error, "%s %s", steps[step], path);
 }
 
 int mmp_exec_child_wait(struct mmp_exec_child *c, double timeout_s,

@@ -12,15 +12,22 @@
  *           stderr, marks every other descriptor close-on-exec, and waits
  *           for one byte on a pipe
  *   go      the byte; then returns when the exec happened (a close-on-exec
- *           pipe reads EOF) or failed (the child writes the errno there):
- *           t_exec is then, so the wall time starts at the exec
+ *           pipe reads EOF) or failed (the child writes the errno there);
+ *           t_exec is the time the child took just before execv, sent on
+ *           that pipe, so the wall time starts at the exec however late the
+ *           parent gets a CPU to read it
  *   wait    until the process exits (a pidfd), the timeout passes, or
- *           *stop is set; t_exit is when it exited.  A stop or a timeout
+ *           *stop is set; t_exit is when the parent saw it exit (late by
+ *           the parent's wake-up, a few microseconds on an idle CPU, more
+ *           on a loaded one: docs/exec.md).  A stop or a timeout
  *           sends SIGTERM to the group, then SIGKILL after MMP_CHILD_GRACE
  *           seconds.  Whatever is left of the group when the child exits
  *           (a background process it started) is killed too, so no
  *           process outlives its repetition.  Then wait4 reaps it and
- *           gives its rusage.
+ *           gives its rusage; mmprof is a child subreaper, so the group's
+ *           orphans are its children by then and are reaped as well (an
+ *           init that does not reap, as in this project's VMs, would
+ *           keep them as zombies).
  */
 #ifndef MMPROF_EXEC_CHILD_H
 #define MMPROF_EXEC_CHILD_H
