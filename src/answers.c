@@ -123,14 +123,18 @@ static const struct mmp_run_result *match(const struct mmp_results *res,
 	return NULL;
 }
 
+/* `baseline` jobs, then `model` jobs: a real program against its model
+ * is a time ratio like any other (how much slower the runtime is than the
+ * C path said to model it). */
 static int ask_ratios(const struct mmp_results *res, struct mmp_answers *out)
 {
 	char name[256], t[32], rd[64];
-	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_run_result *r = &res->run[i];
-		if (!mmp_planned_is_point(r->planned) || !mmp_result_has_data(r) || !r->run->p.baseline)
+	for (size_t i = 0; i < 2 * res->plan->nruns; i++) {
+		const struct mmp_run_result *r = &res->run[i % res->plan->nruns];
+		const char *list = i < res->plan->nruns ? r->run->p.baseline : r->run->p.model;
+		if (!mmp_planned_is_point(r->planned) || !mmp_result_has_data(r) || !list)
 			continue;
-		for (const char *p = r->run->p.baseline; mmp_list_next(&p, name, sizeof(name));) {
+		for (const char *p = list; mmp_list_next(&p, name, sizeof(name));) {
 			const struct mmp_run_result *b = match(res, r, name);
 			if (!b)
 				continue;

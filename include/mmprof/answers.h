@@ -2,7 +2,8 @@
  * runs measured side by side in one comparison set.
  *
  *   ratio       `baseline = B`: is this run slower than B's matching run?
- *               (verdict slower, same within tolerance, or faster)
+ *               (verdict slower, same within tolerance, or faster); and
+ *               the same against each `model` job
  *   gap         `fixes = T` asks about T and its first baseline B: is T's
  *               1-byte gap to B reproduced?  do T's multi-byte reads close it?
  *   cause       what causes T's time at 1 byte (its attribution's top cause)
