@@ -26,11 +26,11 @@ SCHEMA_VERSION = 2
 # counters, "not counted"), never 0.
 _INT = ["threads", "access", "buffer", "run", "parent", "set", "rep", "round", "position",
         "bytes", "elapsed_ns", "result", "seed", "npus", "thread_ns_min", "thread_ns_max",
-        "nivcsw"]
+        "nivcsw", "wall_ns"]
 _BOOL = ["result_ok", "oversubscribed", "prefault", "disturbed"]
 _TEXT = ["job", "probe", "kernel", "refcount", "tally", "placement", "control", "run_id",
          "host", "cpu_model", "kernel_release", "mmprof_version", "file", "fill",
-         "advice", "cache", "pus_planned", "pus_seen", "disturbed_why", "order_seed"]
+         "advice", "cache", "pus_planned", "pus_seen", "disturbed_why", "order_seed", "log"]
 
 # NAME.attribution.csv: text columns, and numbers whose cell may be empty.
 _ATTRIBUTION_TEXT = ["run_id", "job", "probe", "kernel", "refcount", "tally", "placement",
