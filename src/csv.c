@@ -278,7 +278,8 @@ static void col_thread_pu_planned(const struct row *r, char *buf, size_t len)
 
 static void col_thread_pu_seen(const struct row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%d", r->info->places[r->thread].pu_seen);
+	if (r->info->places[r->thread].pu_seen >= 0) /* -1: a program's thread */
+		snprintf(buf, len, "%d", r->info->places[r->thread].pu_seen);
 }
 
 static void col_thread_allowed(const struct row *r, char *buf, size_t len)
