@@ -175,6 +175,19 @@ rc=$?
 check "Ctrl-C: exit 130" test "$rc" -eq 130
 check "Ctrl-C: the program and its child are gone (no orphan, no zombie)" gone "$p" "$gp"
 check "Ctrl-C: said so" grep -q "interrupted" "$TMP/err"
+# A second Ctrl-C leaves at once: the group is killed first.
+rm -f "$TMP/long.pids"
+"$MMPROF" --config "$TMP/long.ini" --csv "$TMP/long2.csv" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do [ -s "$TMP/long.pids" ] && break; sleep 0.05; done
+read -r p gp <"$TMP/long.pids"
+kill -TERM "$pid"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+sleep 0.2
+check "a second signal: exit 130, the program and its child killed" \
+	bash -c '[ "$1" -eq 130 ] && ! ps -o stat= -p "$2" | grep -qv Z && ! ps -o stat= -p "$3" | grep -qv Z' _ "$rc" "$p" "$gp"
 
 # mmprof exec: the same, without a config.
 run_mmprof exec -r 3 --placement compact --result 'Found (\d+) zero' --file "$data" \
