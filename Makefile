@@ -76,7 +76,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -I. -Iprobes -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
 
-unit-tests: $(UNIT_BIN)
+unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper
+
+# A program that reads a file and prints a count and a time, or misbehaves
+# on request: what tests/integration/exec.sh runs under probe = exec.
+$(BUILD)/tests/exec_helper: tests/helpers/exec_helper.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -pthread
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -79,6 +79,8 @@ uint64_t mmp_params_access(const struct mmp_params *p)
 		if (p->access)
 			return p->access;
 		return p->probe->default_access ? p->probe->default_access : p->buffer;
+	case MMP_ACCESS_DECLARED:
+		return p->access;
 	case MMP_ACCESS_WHOLE:
 		break;
 	}

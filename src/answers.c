@@ -20,7 +20,7 @@ const char *mmp_question_name(enum mmp_question q)
 	static const char *const names[] = {
 		[MMP_Q_RATIO] = "ratio", [MMP_Q_GAP] = "gap",	  [MMP_Q_CAUSE] = "cause",
 		[MMP_Q_FIX] = "fix",	 [MMP_Q_MATCH] = "match", [MMP_Q_REGRESSION] = "regression",
-		[MMP_Q_FASTEST] = "fastest",
+		[MMP_Q_FASTEST] = "fastest", [MMP_Q_MODEL] = "model",
 	};
 	return names[q];
 }
@@ -123,14 +123,18 @@ static const struct mmp_run_result *match(const struct mmp_results *res,
 	return NULL;
 }
 
+/* `baseline` jobs, then `model` jobs: a real program against its model
+ * is a time ratio like any other (how much slower the runtime is than the
+ * C path said to model it). */
 static int ask_ratios(const struct mmp_results *res, struct mmp_answers *out)
 {
 	char name[256], t[32], rd[64];
-	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_run_result *r = &res->run[i];
-		if (!mmp_planned_is_point(r->planned) || !mmp_result_has_data(r) || !r->run->p.baseline)
+	for (size_t i = 0; i < 2 * res->plan->nruns; i++) {
+		const struct mmp_run_result *r = &res->run[i % res->plan->nruns];
+		const char *list = i < res->plan->nruns ? r->run->p.baseline : r->run->p.model;
+		if (!mmp_planned_is_point(r->planned) || !mmp_result_has_data(r) || !list)
 			continue;
-		for (const char *p = r->run->p.baseline; mmp_list_next(&p, name, sizeof(name));) {
+		for (const char *p = list; mmp_list_next(&p, name, sizeof(name));) {
 			const struct mmp_run_result *b = match(res, r, name);
 			if (!b)
 				continue;
@@ -379,6 +383,81 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 	return 0;
 }
 
+/* The model's ratio against the real one: a/b (real), ma/mb (their
+ * models), and (ma/mb)/(a/b), all over the rounds the four share. */
+static void compare_models(struct mmp_answer *ans)
+{
+	const struct mmp_run_result *four[4] = { ans->a, ans->b, ans->ma, ans->mb };
+	static _Thread_local unsigned rounds[4096];
+	static _Thread_local double a[4096], b[4096], x[4096], y[4096];
+	size_t m = mmp_results_rounds(four, 4, rounds, 4096, &ans->used_disturbed);
+	for (size_t i = 0; i < m; i++) {
+		unsigned k = rounds[i];
+		a[i] = ans->a->elapsed_ns[k];
+		b[i] = ans->b->elapsed_ns[k];
+		x[i] = ans->ma->elapsed_ns[k] * ans->b->elapsed_ns[k];
+		y[i] = ans->mb->elapsed_ns[k] * ans->a->elapsed_ns[k];
+	}
+	mmp_interval_ratio(a, b, m, &ans->real);
+	for (size_t i = 0; i < m; i++) {
+		a[i] = ans->ma->elapsed_ns[rounds[i]];
+		b[i] = ans->mb->elapsed_ns[rounds[i]];
+	}
+	mmp_interval_ratio(a, b, m, &ans->model);
+	mmp_interval_ratio(x, y, m, &ans->ratio);
+	ans->rounds = m;
+	for (size_t k = 0; k < 4; k++)
+		ans->disturbed += four[k]->ndisturbed;
+}
+
+/* `model = M` on a real job A: for each baseline B of A whose job names a
+ * model MB, does M/MB say what A/B says? */
+static int ask_models(const struct mmp_results *res, struct mmp_answers *out)
+{
+	char bname[256], mname[256], mbname[256], t[32], rd[64];
+	for (size_t i = 0; i < res->plan->nruns; i++) {
+		const struct mmp_run_result *r = &res->run[i];
+		if (!mmp_planned_is_point(r->planned) || !mmp_result_has_data(r) ||
+		    !r->run->p.model || !r->run->p.baseline)
+			continue;
+		for (const char *p = r->run->p.baseline; mmp_list_next(&p, bname, sizeof(bname));) {
+			const struct mmp_run_result *b = match(res, r, bname);
+			if (!b || !b->run->p.model)
+				continue;
+			for (const char *q = r->run->p.model; mmp_list_next(&q, mname, sizeof(mname));) {
+				const struct mmp_run_result *m = match(res, r, mname);
+				for (const char *u = b->run->p.model;
+				     m && mmp_list_next(&u, mbname, sizeof(mbname));) {
+					const struct mmp_run_result *mb = match(res, r, mbname);
+					if (!mb || mb == m)
+						continue;
+					struct mmp_answer *ans = add(out, MMP_Q_MODEL);
+					if (!ans)
+						return -ENOMEM;
+					*ans = (struct mmp_answer){
+						.kind = MMP_Q_MODEL, .a = r, .b = b, .ma = m, .mb = mb,
+						.tolerance = r->run->p.tolerance, .set = r->planned->set,
+					};
+					compare_models(ans);
+					say(ans->question, sizeof(ans->question),
+					    "Does the model %s/%s match %s/%s (within %g%%), %s at %s?",
+					    mname, mbname, r->run->job->name, bname,
+					    ans->tolerance * 100, reads_text(r, rd, sizeof(rd)),
+					    threads_text(r, t, sizeof(t)));
+					double tol = ans->tolerance;
+					decide(ans, 1 / (1 + tol), 1 + tol, MMP_BAND_WITHIN,
+					       "understates", "agrees", "overstates");
+					say(ans->evidence, sizeof(ans->evidence),
+					    "real %s/%s %.3gx, model %s/%s %.3gx", r->run->job->name,
+					    bname, ans->real.estimate, mname, mbname,
+					    ans->model.estimate);
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 int mmp_answers_build(const struct mmp_results *res, struct mmp_answers *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -397,7 +476,7 @@ int mmp_answers_build(const struct mmp_results *res, struct mmp_answers *out)
 	for (size_t s = 0; res->plan->table != MMP_TABLE_RUNS && s < res->plan->nsets; s++)
 		if (ask_fastest(res, s, out))
 			return -ENOMEM;
-	return 0;
+	return ask_models(res, out);
 }
 
 void mmp_answers_free(struct mmp_answers *a)

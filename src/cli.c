@@ -19,21 +19,27 @@ void mmp_cli_getopt_lists(const struct cli_option *table, size_t n, struct optio
 	shortopts[ns] = '\0';
 }
 
+void mmp_cli_option_left(char *left, size_t len, const char *name, int id, int has_arg,
+			 const char *arg)
+{
+	char shrt[8] = ""; /* "-r, " for an option with a short form */
+	if (id < 256)
+		snprintf(shrt, sizeof(shrt), "-%c, ", id);
+	if (has_arg == optional_argument)
+		snprintf(left, len, "--%s[=%s]", name, arg);
+	else if (arg)
+		snprintf(left, len, "%s--%s %s", shrt, name, arg);
+	else
+		snprintf(left, len, "%s--%s", shrt, name);
+}
+
 void mmp_cli_print_options(FILE *out, const struct cli_option *table, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		char left[64];
 		const struct cli_option *o = &table[i];
-		int shrt = o->id < 256;
-		if (o->has_arg == optional_argument)
-			snprintf(left, sizeof(left), "--%s[=%s]", o->name, o->arg);
-		else if (o->arg)
-			snprintf(left, sizeof(left), "%s%c%s--%s %s", shrt ? "-" : "",
-				 shrt ? o->id : ' ', shrt ? ", " : "", o->name, o->arg);
-		else
-			snprintf(left, sizeof(left), "%s%c%s--%s", shrt ? "-" : "",
-				 shrt ? o->id : ' ', shrt ? ", " : "", o->name);
-		fprintf(out, "  %-26s %s\n", left[0] == ' ' ? left + 1 : left, o->help);
+		mmp_cli_option_left(left, sizeof(left), o->name, o->id, o->has_arg, o->arg);
+		fprintf(out, "  %-26s %s\n", left, o->help);
 	}
 }
 

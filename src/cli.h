@@ -32,6 +32,10 @@ struct cli_option {
  * 2n + 1 characters). */
 void mmp_cli_getopt_lists(const struct cli_option *table, size_t n, struct option *longopts,
 			  char *shortopts);
+/* "-r, --repeat N", "--topology", "--list-keys[=markdown]": an option as
+ * --help shows it. */
+void mmp_cli_option_left(char *left, size_t len, const char *name, int id, int has_arg,
+			 const char *arg);
 /* The options' --help lines. */
 void mmp_cli_print_options(FILE *out, const struct cli_option *table, size_t n);
 /* An option getopt_long refused, said as "unknown" or "needs a value";

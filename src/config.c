@@ -405,6 +405,31 @@ static int open_config(struct mmp_config *cfg, const char *path, FILE **out)
 	return rc;
 }
 
+int mmp_config_init(struct mmp_config *cfg, const char *name)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = strdup(name);
+	cfg->global.name = strdup("global");
+	return cfg->path && cfg->global.name ? 0 : -ENOMEM;
+}
+
+int mmp_config_set(struct mmp_config *cfg, const char *section, const char *key,
+		   const char *value, int line)
+{
+	struct parse_state st = { .cfg = cfg, .line = line };
+	struct mmp_job *job = find_job(cfg, section);
+	if (job && job->line) {
+		st.current = job;
+	} else {
+		char header[300];
+		snprintf(header, sizeof(header), "[%s]", section);
+		section_header(&st, header);
+	}
+	if (!st.nomem)
+		on_key(&st, section, key, value);
+	return st.nomem ? -ENOMEM : 0;
+}
+
 int mmp_config_load(const char *path, struct mmp_config *cfg)
 {
 	struct parse_state st = { .cfg = cfg };

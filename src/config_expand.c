@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/command.h"
 #include "mmprof/config.h"
 #include "mmprof/lists.h"
 #include "mmprof/probe.h"
@@ -111,6 +112,10 @@ static int job_checks(struct mmp_config *cfg, const struct mmp_job *job)
 	char name[256];
 	while (mmp_list_next(&names, name, sizeof(name)))
 		check_job_ref(cfg, job, base->line, from, "baseline", name);
+	const struct mmp_setting *model = effective(cfg, job, MMP_KEY_MODEL, &from);
+	names = model ? ((char **)model->values)[0] : "";
+	while (mmp_list_next(&names, name, sizeof(name)))
+		check_job_ref(cfg, job, model->line, from, "model", name);
 	const struct mmp_setting *fixes = effective(cfg, job, MMP_KEY_FIXES, &from);
 	if (fixes)
 		check_job_ref(cfg, job, fixes->line, from, "fixes", ((char **)fixes->values)[0]);
@@ -286,6 +291,28 @@ static int too_many_runs(struct mmp_config *cfg, const struct mmp_job *job, uint
 	return 0;
 }
 
+/* A program needs its command; a command that passes {access} needs the
+ * job to say what it is (it is also what the run is compared by). */
+static void process_checks(struct mmp_config *cfg, const struct mmp_job *job,
+			   const struct mmp_run *run, const char *const *from, uint64_t *reported)
+{
+	if (!run->p.command && !(*reported & MMP_KEY_BIT(MMP_KEY_COMMAND))) {
+		*reported |= MMP_KEY_BIT(MMP_KEY_COMMAND);
+		mmp_config_diag(cfg, run->line[MMP_KEY_PROBE] ? run->line[MMP_KEY_PROBE] : job->line,
+				from[MMP_KEY_PROBE] ? from[MMP_KEY_PROBE] : job->name,
+				"probe = %s runs a program: set command = PROGRAM ARGS... (see "
+				"docs/exec.md)",
+				run->p.probe->name);
+	}
+	if (run->p.command && !run->p.access && mmp_command_uses(run->p.command, "access") &&
+	    !(*reported & MMP_KEY_BIT(MMP_KEY_ACCESS))) {
+		*reported |= MMP_KEY_BIT(MMP_KEY_ACCESS);
+		mmp_config_diag(cfg, run->line[MMP_KEY_COMMAND], from[MMP_KEY_COMMAND],
+				"command passes {access}: set access = the bytes per call it "
+				"stands for");
+	}
+}
+
 static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params *def,
 		      struct mmp_sweep *plan)
 {
@@ -393,6 +420,8 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 					"hugepages = yes needs data = anon: the page cache "
 					"backs a mapped file with small pages");
 		}
+		if (run.p.probe && (run.p.probe->needs & MMP_NEEDS_PROCESS))
+			process_checks(cfg, job, &run, from, &reported);
 		if (run.p.size && run.p.threads > run.p.size &&
 		    !(reported & MMP_KEY_BIT(MMP_KEY_THREADS))) {
 			reported |= MMP_KEY_BIT(MMP_KEY_THREADS);

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/capture.h"
+#include "mmprof/command.h"
 #include "mmprof/controls.h"
 #include "mmprof/events.h"
 #include "mmprof/memory.h"
@@ -199,6 +201,33 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.help = "variants run beside each job, in the same rounds, to attribute its "
 			"time to causes (mmprof --help lists them)",
 	},
+	[MMP_KEY_COMMAND] = {
+		.name = "command", .id = MMP_KEY_COMMAND, .type = MMP_T_COMMAND,
+		FIELD(command), .flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "exec",
+		.help = "probe = exec: the program and its arguments, split like a shell word "
+			"list (no shell), {file} {size} {threads} {access} {pus} ... filled in",
+		.default_help = "required for exec",
+	},
+	[MMP_KEY_TIME] = {
+		.name = "time", .id = MMP_KEY_TIME, .type = MMP_T_CAPTURE, FIELD(time),
+		.def = "wall", .flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "exec",
+		.help = "probe = exec: wall (its exec to its exit), or output:REGEX (the time it "
+			"prints: 00:00:01.25, 12.5 ms; start-up and JIT left out)",
+	},
+	[MMP_KEY_RESULT] = {
+		.name = "result", .id = MMP_KEY_RESULT, .type = MMP_T_CAPTURE, FIELD(result),
+		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "exec",
+		.help = "probe = exec: output:REGEX, the count it prints, checked against the "
+			"data file's reference like a probe's result",
+		.default_help = "not checked",
+	},
+	[MMP_KEY_TIMEOUT] = {
+		.name = "timeout", .id = MMP_KEY_TIMEOUT, .type = MMP_T_SECONDS, FIELD(timeout),
+		.def = "600s", .min = 1, .max = 7 * 24 * 3600, .flags = MMP_KEY_NO_SWEEP,
+		.group = "exec",
+		.help = "probe = exec: a process still running after this is stopped (SIGTERM, "
+			"then SIGKILL) and its run fails",
+	},
 	[MMP_KEY_ZIP] = {
 		.name = "zip", .id = MMP_KEY_ZIP, .type = MMP_T_KEYLIST, FIELD(zip),
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",
@@ -224,6 +253,13 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		FIELD(tolerance), .def = "5%", .min = 0, .max = 100, .flags = MMP_KEY_NO_SWEEP,
 		.group = "job",
 		.help = "ratios within 1 +- this are the same: no regression, a tie",
+	},
+	[MMP_KEY_MODEL] = {
+		.name = "model", .id = MMP_KEY_MODEL, .type = MMP_T_STRING, FIELD(model),
+		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",
+		.help = "jobs that model this one (a C model of a real program): run in the "
+			"same rounds, and its ratios to its baselines shown beside theirs",
+		.default_help = "none",
 	},
 	[MMP_KEY_TABLE] = {
 		.name = "table", .id = MMP_KEY_TABLE, .type = MMP_T_ENUM, FIELD(table),
@@ -522,6 +558,28 @@ int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *
 		return parse_probe(text, dst, err, errlen);
 	case MMP_T_PLACEMENT:
 		return mmp_placement_parse(text, dst, err, errlen);
+	case MMP_T_COMMAND: {
+		struct mmp_argv argv;
+		char msg[400];
+		int rc = mmp_command_expand(text, NULL, &argv, msg, sizeof(msg));
+		mmp_command_free(&argv);
+		if (rc) {
+			snprintf(err, errlen, "command: %s", msg);
+			return rc == -ENOMEM ? rc : -EINVAL;
+		}
+		*(const char **)dst = text;
+		return 0;
+	}
+	case MMP_T_CAPTURE: {
+		char msg[400];
+		int rc = mmp_capture_check(text, key->id == MMP_KEY_TIME, msg, sizeof(msg));
+		if (rc) {
+			snprintf(err, errlen, "%s: %s", key->name, msg);
+			return rc == -ENOMEM ? rc : -EINVAL;
+		}
+		*(const char **)dst = text;
+		return 0;
+	}
 	case MMP_T_KEYLIST:
 		return parse_keylist(text, dst, err, errlen);
 	}
@@ -550,7 +608,9 @@ const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf
 		break;
 	case MMP_T_STRING:
 	case MMP_T_EVENTS:
-	case MMP_T_CONTROLS: {
+	case MMP_T_CONTROLS:
+	case MMP_T_COMMAND:
+	case MMP_T_CAPTURE: {
 		const char *s = *(const char *const *)src;
 		snprintf(buf, len, "%s", s ? s : "");
 		break;
@@ -705,9 +765,16 @@ static void limits_text(const struct mmp_key *k, char *buf, size_t len)
 		snprintf(buf, len, "key names");
 		break;
 	case MMP_T_STRING:
-		snprintf(buf, len, k->id == MMP_KEY_BASELINE ? "job names"
-				   : k->id == MMP_KEY_FIXES  ? "a job name"
-							     : "a path");
+		snprintf(buf, len, k->id == MMP_KEY_BASELINE || k->id == MMP_KEY_MODEL ? "job names"
+				   : k->id == MMP_KEY_FIXES			       ? "a job name"
+									       : "a path");
+		break;
+	case MMP_T_COMMAND:
+		snprintf(buf, len, "words; placeholders %s", mmp_command_placeholders());
+		break;
+	case MMP_T_CAPTURE:
+		snprintf(buf, len, "%soutput:REGEX (POSIX extended, \\d allowed)",
+			 k->id == MMP_KEY_TIME ? "wall, " : "");
 		break;
 	case MMP_T_EVENTS:
 		snprintf(buf, len, "names and presets, see --list-events; none");

@@ -13,11 +13,11 @@
 	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |                 \
 	 PERF_FORMAT_TOTAL_TIME_RUNNING)
 
-static int perf_open(struct perf_event_attr *attr, int group_fd)
+static int perf_open(struct perf_event_attr *attr, pid_t pid, int group_fd)
 {
-	/* This thread, any CPU: the thread is pinned, and a per-thread
-	 * event follows it if it ever moves. */
-	long fd = syscall(SYS_perf_event_open, attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+	/* One task (this thread, or a child process), any CPU: the thread is
+	 * pinned, and a per-task event follows it if it ever moves. */
+	long fd = syscall(SYS_perf_event_open, attr, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
 }
 
@@ -114,7 +114,16 @@ size_t mmp_counters_plan_groups(const struct mmp_event_set *set, unsigned max_hw
 	return groups;
 }
 
-int mmp_counters_open(struct mmp_counters *c, const struct mmp_event_set *set)
+/* pid 0: the calling thread, enabled by ioctl around its slice.  A child
+ * (pid > 0, stopped before its exec): inherit, so that every thread and
+ * process it starts is counted into these fds, and the leaders enabled by
+ * the kernel at the exec itself (enable_on_exec), so nothing of the fork
+ * or of mmprof's side is counted and no ioctl races the program's start.
+ * Linux 6.18 opens and reads such inherited groups with PERF_FORMAT_GROUP
+ * (each member summed over the threads, the times too); what it refuses
+ * with inherit is sampling with PERF_SAMPLE_READ (EINVAL), which mmprof
+ * does not use (docs/exec.md). */
+static int open_events(struct mmp_counters *c, const struct mmp_event_set *set, pid_t pid)
 {
 	size_t n = set->n;
 	int *group_of = calloc(n ? n : 1, sizeof(int));
@@ -152,13 +161,15 @@ int mmp_counters_open(struct mmp_counters *c, const struct mmp_event_set *set)
 		attr.size = sizeof(attr);
 		attr.read_format = READ_FORMAT;
 		attr.disabled = lead < 0; /* the leader holds the group back */
-		attr.inherit = 0;
-		int fd = perf_open(&attr, lead < 0 ? -1 : c->fd[lead]);
+		attr.inherit = pid > 0;
+		attr.enable_on_exec = pid > 0 && attr.disabled;
+		int fd = perf_open(&attr, pid, lead < 0 ? -1 : c->fd[lead]);
 		if (fd < 0 && lead >= 0) {
 			/* The group would not take it (a PMU constraint, or a
 			 * software event the kernel keeps apart): its own group. */
 			attr.disabled = 1;
-			fd = perf_open(&attr, -1);
+			attr.enable_on_exec = pid > 0;
+			fd = perf_open(&attr, pid, -1);
 			lead = -1;
 		}
 		if (fd < 0) {
@@ -179,6 +190,18 @@ int mmp_counters_open(struct mmp_counters *c, const struct mmp_event_set *set)
 	free(group_of);
 	free(group_leader);
 	return 0;
+}
+
+int mmp_counters_open(struct mmp_counters *c, const struct mmp_event_set *set)
+{
+	return open_events(c, set, 0);
+}
+
+int mmp_counters_open_child(struct mmp_counters *c, const struct mmp_event_set *set, pid_t pid)
+{
+	if (pid <= 0)
+		return -EINVAL;
+	return open_events(c, set, pid);
 }
 
 /* Only leaders are switched, without PERF_IOC_FLAG_GROUP: members were

@@ -252,12 +252,32 @@ static void col_ns_per_op(const struct row *r, char *buf, size_t len)
 
 static void col_result(const struct row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%" PRIu64, r->rep->result);
+	if (!r->rep->result_unchecked) /* a program without `result`: nothing read */
+		snprintf(buf, len, "%" PRIu64, r->rep->result);
 }
 
 static void col_result_ok(const struct row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", r->rep->result_ok && !r->rep->probe_rc ? "true" : "false");
+	if (!r->rep->result_unchecked)
+		snprintf(buf, len, "%s", r->rep->result_ok && !r->rep->probe_rc ? "true" : "false");
+}
+
+static void col_log(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->log)
+		snprintf(buf, len, "%s", r->rep->log);
+}
+
+static void col_wall(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->log)
+		snprintf(buf, len, "%" PRIu64, r->rep->wall_ns);
+}
+
+static void col_others(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->dist.others >= 0)
+		snprintf(buf, len, "%.4f", r->rep->dist.others);
 }
 
 static void col_oversubscribed(const struct row *r, char *buf, size_t len)
@@ -312,8 +332,9 @@ static void col_pus_seen(const struct row *r, char *buf, size_t len)
 	size_t used = 0;
 	buf[0] = '\0';
 	for (unsigned t = 0; t < r->info->plan->nthreads && used < len; t++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%d", t ? " " : "",
-					 r->info->places[t].pu_seen);
+		if (r->info->places[t].pu_seen >= 0) /* -1: a program's threads are its own */
+			used += (size_t)snprintf(buf + used, len - used, "%s%d", t ? " " : "",
+						 r->info->places[t].pu_seen);
 }
 
 static void col_npus(const struct row *r, char *buf, size_t len)
@@ -343,7 +364,8 @@ static void col_thread_pu_planned(const struct row *r, char *buf, size_t len)
 
 static void col_thread_pu_seen(const struct row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%d", r->info->places[r->thread].pu_seen);
+	if (r->info->places[r->thread].pu_seen >= 0) /* -1: a program's thread */
+		snprintf(buf, len, "%d", r->info->places[r->thread].pu_seen);
 }
 
 static void col_thread_allowed(const struct row *r, char *buf, size_t len)
@@ -384,8 +406,8 @@ static const struct column columns[] = {
 	{ "bytes", col_bytes, "bytes read (chase: bytes chased through; pingpong: 0)" },
 	{ "elapsed_ns", col_elapsed, "first thread's start to last thread's end" },
 	{ "ns_per_byte", col_ns_per_byte, "elapsed_ns / bytes (empty for the probes that count operations)" },
-	{ "result", col_result, "zero count, or for histograms the sum of all bytes; pingpong, chase: operations that landed right" },
-	{ "result_ok", col_result_ok, "result equal to the reference scan, bin for bin (pingpong, chase: to the operations asked for)" },
+	{ "result", col_result, "zero count, or for histograms the sum of all bytes (exec: what the program printed; empty without `result`; pingpong, chase: operations that landed right)" },
+	{ "result_ok", col_result_ok, "result equal to the reference scan, bin for bin (exec: to its count or byte sum, empty when not checked; pingpong, chase: to the operations asked for)" },
 	{ "oversubscribed", col_oversubscribed, "more threads than PUs in the placement" },
 	{ "disturbed", col_disturbed, "the threads did not run together undisturbed (see disturbed_why)" },
 	{ "disturbed_why", col_disturbed_why, "why: threads overlapped N% of the time, a thread waited N% of its time for a CPU, or the PUs were N% busy with its threads" },
@@ -393,7 +415,8 @@ static const struct column columns[] = {
 	{ "wait_max", col_wait, "largest share of a thread's time spent runnable but waiting for a CPU (schedstat); empty: unknown" },
 	{ "busy", col_busy, "oversubscribed runs: threads' CPU time / (PUs x elapsed); empty otherwise" },
 	{ "cpu_pressure", col_pressure, "/proc/pressure/cpu some: share of the repetition some task on the machine waited for a CPU; empty: no PSI" },
-	{ "nivcsw", col_nivcsw, "involuntary context switches of the run's threads" },
+	{ "nivcsw", col_nivcsw, "involuntary context switches of the run's threads (exec: of the process, from wait4)" },
+	{ "others_busy", col_others, "exec: CPU time other tasks took on the process's PUs while it ran, as a share of those PUs' time; empty for probes" },
 	{ "run_id", col_run_id, "random id of this mmprof invocation" },
 	{ "host", col_host, "host name" },
 	{ "cpu_model", col_cpu_model, "from /proc/cpuinfo" },
@@ -403,6 +426,8 @@ static const struct column columns[] = {
 	{ "started_at", col_started_at, "invocation start, ISO 8601 UTC" },
 	{ "order_seed", col_order_seed, "seed of the rounds' shuffled order (order_seed = this repeats it)" },
 	{ "file", col_file, "data file read" },
+	{ "log", col_log, "exec: the process's stdout and stderr (NAME.logs/run<N>-<job>.<k>.log); empty for probes" },
+	{ "wall_ns", col_wall, "exec: its exec to its exit (elapsed_ns is its own printed time with time = output:...); empty for probes" },
 	{ "fill", col_fill, "fill of generated data" },
 	{ "seed", col_seed, "seed of generated data" },
 	{ "prefault", col_prefault, "pages mapped before timing" },

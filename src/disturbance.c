@@ -19,6 +19,7 @@ void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
 	memset(out, 0, sizeof(*out));
 	out->pressure = pressure;
 	out->busy = -1;
+	out->others = -1;
 	out->wait_max = 0;
 	for (unsigned i = 0; i < nthreads; i++) {
 		first = t[i].start < first ? t[i].start : first;
@@ -63,6 +64,68 @@ void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
 		snprintf(out->why, sizeof(out->why), "a thread waited %.0f%% of its time for a CPU",
 			 out->wait_max * 100);
 	}
+}
+
+void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idle_ns,
+				   uint64_t cpu_ns, uint64_t nivcsw, double pressure,
+				   struct mmp_disturbance *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->overlap = 1; /* one process: nothing of mmprof's to overlap */
+	out->wait_max = -1;
+	out->busy = -1;
+	out->others = -1;
+	out->pressure = pressure;
+	out->nivcsw = nivcsw;
+	if (idle_ns == UINT64_MAX || !wall_ns || !npus)
+		return;
+	double capacity = (double)wall_ns * npus;
+	double others = capacity - (double)idle_ns - (double)cpu_ns;
+	if (others < 0)
+		others = 0; /* tick rounding */
+	out->others = others / capacity;
+	if (out->others > 1)
+		out->others = 1;
+	if (out->others > MMP_DISTURB_MAX_OTHERS &&
+	    others >= (double)MMP_DISTURB_OTHERS_FLOOR_NS * npus) {
+		out->disturbed = 1;
+		snprintf(out->why, sizeof(out->why), "other tasks took %.0f%% of its PUs",
+			 out->others * 100);
+	}
+}
+
+int mmp_cpu_idle_ns(const int *pus, unsigned npus, uint64_t *idle_ns)
+{
+	char line[512];
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "re");
+	unsigned found = 0;
+	uint64_t ticks = 0;
+
+	if (!f || hz <= 0) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		int cpu;
+		unsigned long long v[5];
+		/* cpuN user nice system idle iowait ... */
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2], &v[3],
+			   &v[4]) != 6)
+			continue;
+		for (unsigned i = 0; i < npus; i++)
+			if (pus[i] == cpu) {
+				ticks += v[3] + v[4];
+				found++;
+				break;
+			}
+	}
+	fclose(f);
+	if (found != npus)
+		return -1;
+	*idle_ns = ticks * (1000000000u / (uint64_t)hz);
+	return 0;
 }
 
 int mmp_pressure_open(void)

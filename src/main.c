@@ -2,6 +2,7 @@
  * session -> report.  Exit status: 0 done, 1 a run failed, 2 bad usage or
  * config (nothing run), 3 an answer says regressed and --fail-on-regression
  * was given, 130 interrupted.  mmprof compare is main_compare.c's. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -11,10 +12,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mmprof/capture.h"
+#include "mmprof/command.h"
 #include "mmprof/companions.h"
 #include "mmprof/config.h"
 #include "mmprof/controls.h"
 #include "mmprof/csv.h"
+#include "mmprof/exec_child.h"
 #include "mmprof/listing.h"
 #include "mmprof/meta.h"
 #include "mmprof/plan.h"
@@ -42,6 +46,18 @@ enum opt_id {
 	OPT_FAIL_ON_REGRESSION,
 	OPT_TOPOLOGY_FROM,
 	OPT_JSON,
+	/* mmprof exec */
+	OPT_X_WARMUP = 300,
+	OPT_X_THREADS,
+	OPT_X_PLACEMENT,
+	OPT_X_ACCESS,
+	OPT_X_FILE,
+	OPT_X_KERNEL,
+	OPT_X_RESULT,
+	OPT_X_TIME,
+	OPT_X_EVENTS,
+	OPT_X_TIMEOUT,
+	OPT_X_JOB,
 };
 
 /* The one table of mmprof's options: getopt_long's list and --help are
@@ -77,6 +93,48 @@ static const struct cli_option cli_options[] = {
 };
 #define NOPTIONS (sizeof(cli_options) / sizeof(cli_options[0]))
 
+/* mmprof exec's options: most set the config key of the one job it runs,
+ * so they are checked, defaulted and documented as that key is. */
+static const struct exec_option {
+	const char *name;
+	int has_arg;
+	int id;
+	const char *arg;
+	const char *key; /* the config key it sets; NULL: the option's own */
+	const char *help;
+} exec_options[] = {
+	{ "file", required_argument, OPT_X_FILE, "F", "file",
+	  "the data file it reads: {file}, and the reference --result is checked against "
+	  "(required)" },
+	{ "repeat", required_argument, 'r', "N", "repeat",
+	  "recorded runs of the program (default 5; auto: until decided)" },
+	{ "warmup", required_argument, OPT_X_WARMUP, "N", "warmup",
+	  "runs first, not recorded (default 1)" },
+	{ "threads", required_argument, OPT_X_THREADS, "N", "threads",
+	  "{threads}, and the threads the placement plans PUs for (default 1)" },
+	{ "placement", required_argument, OPT_X_PLACEMENT, "P", "placement",
+	  "the PUs it is bound to (compact, scatter, pus:0-3, ...; default compact)" },
+	{ "access", required_argument, OPT_X_ACCESS, "N", "access", "{access}: bytes per call" },
+	{ "kernel", required_argument, OPT_X_KERNEL, "K", "kernel",
+	  "zeros (default) or histogram: the reference --result is compared with" },
+	{ "result", required_argument, OPT_X_RESULT, "REGEX", "result",
+	  "the count it prints: a POSIX ERE on each line (\\d allowed), its first group" },
+	{ "time", required_argument, OPT_X_TIME, "T", "time",
+	  "wall (default: exec to exit) or output:REGEX (the time it prints)" },
+	{ "events", required_argument, OPT_X_EVENTS, "E", "events",
+	  "what to count in it and every thread it starts (see --list-events)" },
+	{ "timeout", required_argument, OPT_X_TIMEOUT, "D", "timeout",
+	  "stop a run after D (default 600s): SIGTERM, then SIGKILL" },
+	{ "job", required_argument, OPT_X_JOB, "NAME", NULL,
+	  "its name in the table and the CSV (default: the program's)" },
+	{ "csv", required_argument, OPT_CSV, "PATH", NULL,
+	  "write rows to PATH (default results/exec.csv, logs in results/exec.logs/)" },
+	{ "dry-run", no_argument, OPT_DRY_RUN, NULL, NULL, "print the plan; run nothing" },
+	{ "quiet", no_argument, OPT_QUIET, NULL, NULL, "no progress, notes or warnings on stderr" },
+	{ "help", no_argument, OPT_HELP, NULL, NULL, "this help" },
+};
+#define NEXEC_OPTIONS (sizeof(exec_options) / sizeof(exec_options[0]))
+
 struct cli {
 	const char *config;
 	const char *csv;
@@ -98,6 +156,8 @@ static void on_sigint(int sig)
 	(void)sig;
 	if (stop_requested) {
 		struct mmp_session_out *so = running;
+		/* A program of the exec probe must not outlive us. */
+		mmp_exec_child_kill_running();
 		if (so && so->csv.tf)
 			mmp_outfile_rescue(&so->csv.threads);
 		if (so && so->csv.f)
@@ -109,14 +169,43 @@ static void on_sigint(int sig)
 	(void)ignored;
 }
 
+/* What mmprof exec takes: in --help and in mmprof exec --help. */
+static void exec_help(FILE *out)
+{
+	fprintf(out, "Runs CMD once per repetition, bound to the placement's PUs, counting it and\n"
+		     "every thread it starts, and reports it as a config's job (probe = exec).\n"
+		     "In CMD, these placeholders are filled in ({{ and }} are literal braces):\n");
+	mmp_command_print_placeholders(out);
+	fprintf(out, "\nexec options:\n");
+	for (size_t i = 0; i < NEXEC_OPTIONS; i++) {
+		char left[64];
+		const struct exec_option *o = &exec_options[i];
+		mmp_cli_option_left(left, sizeof(left), o->name, o->id, o->has_arg, o->arg);
+		fprintf(out, "  %-26s %s\n", left, o->help);
+	}
+	fprintf(out, "\nexample: mmprof exec -r 5 --placement compact --result 'Found (\\d+) zero' "
+		     "\\\n           --file data/X.bin -- dotnet build/repro/dotnet/MMapTest.dll "
+		     "{file} 1 1\n"
+		     "(docs/exec.md: keys, timing, counters, logs, failures)\n");
+}
+
+static void exec_usage(FILE *out)
+{
+	fprintf(out, "usage: mmprof exec [options] -- CMD ARGS...\n\n");
+	exec_help(out);
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: mmprof --config FILE [options]\n"
-		     "       mmprof compare A.csv B.csv [options]   (mmprof compare --help)\n\n"
+		     "       mmprof compare A.csv B.csv [options]   (mmprof compare --help)\n"
+		     "       mmprof exec [options] -- CMD ARGS...\n\n"
 		     "Runs memory and file access patterns (probes) on pinned threads and\n"
 		     "reports how fast each was, checked against a reference result.\n\n"
 		     "options:\n");
 	mmp_cli_print_options(out, cli_options, NOPTIONS);
+	fprintf(out, "\nmmprof exec [options] -- CMD ARGS...: a real program as one job.\n");
+	exec_help(out);
 	fprintf(out, "\nconfig keys ([global] sets defaults for every job section; a comma list\n"
 		     "runs once per value, several lists run their product):\n");
 	mmp_keys_print(out, 0);
@@ -237,6 +326,128 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 	return -1;
 }
 
+/* The job's name from the program's: letters, digits, _ - . as a job
+ * name must be. */
+static void job_name(const char *program, char *buf, size_t len)
+{
+	const char *base = strrchr(program, '/');
+	size_t n = 0;
+	for (const char *p = base ? base + 1 : program; *p && n + 1 < len; p++)
+		buf[n++] = isalnum((unsigned char)*p) || strchr("_-.", *p) ? *p : '_';
+	buf[n] = '\0';
+	if (!n)
+		snprintf(buf, len, "exec");
+}
+
+/* mmprof exec [options] -- CMD ARGS...: the one-job config it stands for,
+ * built in memory; each key's diagnostics name the argument's position
+ * ("mmprof exec:3: [dotnet] ...").  Returns -1 to go on (cfg filled), or
+ * the exit status. */
+static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_config *cfg)
+{
+	struct option longopts[NEXEC_OPTIONS + 1];
+	char shortopts[2 * NEXEC_OPTIONS + 2] = "+";
+	size_t ns = 1;
+	const char *value[NEXEC_OPTIONS] = { NULL };
+	int where[NEXEC_OPTIONS] = { 0 };
+	const char *job = NULL;
+	char name[64], command[8192], result[4096];
+
+	memset(longopts, 0, sizeof(longopts));
+	for (size_t i = 0; i < NEXEC_OPTIONS; i++) {
+		longopts[i] = (struct option){ exec_options[i].name, exec_options[i].has_arg, NULL,
+					       exec_options[i].id };
+		if (exec_options[i].id < 256) {
+			shortopts[ns++] = (char)exec_options[i].id;
+			if (exec_options[i].has_arg == required_argument)
+				shortopts[ns++] = ':';
+		}
+	}
+	shortopts[ns] = '\0';
+	memset(cli, 0, sizeof(*cli));
+	opterr = 0;
+	optind = 1;
+	for (;;) {
+		int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		size_t i = 0;
+		if (c == -1)
+			break;
+		while (i < NEXEC_OPTIONS && exec_options[i].id != c)
+			i++;
+		if (c == '?' || c == ':' || i == NEXEC_OPTIONS) {
+			fprintf(stderr, "mmprof exec: %s: unknown option or missing value\n",
+				argv[optind - 1]);
+			fprintf(stderr, "try 'mmprof exec --help'\n");
+			return EXIT_USAGE;
+		}
+		if (exec_options[i].key) {
+			value[i] = optarg;
+			where[i] = optind - 1 + 1; /* the option's place on mmprof's line */
+			continue;
+		}
+		switch (c) {
+		case OPT_X_JOB:
+			job = optarg;
+			break;
+		case OPT_CSV:
+			cli->csv = optarg;
+			break;
+		case OPT_DRY_RUN:
+			cli->dry_run = 1;
+			break;
+		case OPT_QUIET:
+			cli->quiet = 1;
+			break;
+		case OPT_HELP:
+			exec_usage(stdout);
+			return EXIT_DONE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "mmprof exec: no command: mmprof exec [options] -- CMD ARGS... "
+				"(try 'mmprof exec --help')\n");
+		return EXIT_USAGE;
+	}
+	if (!value[0]) {
+		fprintf(stderr, "mmprof exec: --file F is required: the data file the program reads "
+				"({file}) and whose reference checks --result\n");
+		return EXIT_USAGE;
+	}
+	if (mmp_command_quote(argv + optind, (size_t)(argc - optind), command, sizeof(command))) {
+		fprintf(stderr, "mmprof exec: the command is longer than %zu bytes\n",
+			sizeof(command));
+		return EXIT_USAGE;
+	}
+	if (job)
+		snprintf(name, sizeof(name), "%s", job);
+	else
+		job_name(argv[optind], name, sizeof(name));
+
+	int rc = mmp_config_init(cfg, "mmprof exec");
+	if (!rc)
+		rc = mmp_config_set(cfg, name, "probe", "exec", 1);
+	if (!rc)
+		rc = mmp_config_set(cfg, name, "command", command, optind + 1);
+	for (size_t i = 0; !rc && i < NEXEC_OPTIONS; i++) {
+		const char *v = value[i];
+		if (!v)
+			continue;
+		/* --result 'Found (\d+) zero': the key's output: is implied. */
+		if (exec_options[i].id == OPT_X_RESULT &&
+		    strncmp(v, MMP_CAPTURE_PREFIX, strlen(MMP_CAPTURE_PREFIX)) != 0) {
+			snprintf(result, sizeof(result), "%s%s", MMP_CAPTURE_PREFIX, v);
+			v = result;
+		}
+		rc = mmp_config_set(cfg, name, exec_options[i].key, v, where[i]);
+	}
+	if (rc) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		mmp_config_free(cfg);
+		return EXIT_RUN_FAILED;
+	}
+	return -1;
+}
+
 static int print_diags(const struct mmp_config *cfg)
 {
 	char line[1400];
@@ -271,6 +482,7 @@ static void report(const struct mmp_session_out *so, enum mmp_table table,
 		mmp_report_sizes(stdout, res);
 	mmp_report_matrices(stdout, res, topo);
 	mmp_report_ratios(stdout, res);
+	mmp_report_models(stdout, res);
 	mmp_report_metrics(stdout, res);
 	mmp_report_verdicts(stdout, res);
 }
@@ -333,12 +545,14 @@ int main(int argc, char **argv)
 	/* A subcommand first: its options are its own. */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return mmp_cli_compare(argc - 1, argv + 1);
-	int status = parse_cli(argc, argv, &cli);
+	int exec = argc > 1 && strcmp(argv[1], "exec") == 0;
+	int status = exec ? parse_exec_cli(argc - 1, argv + 1, &cli, &cfg)
+			  : parse_cli(argc, argv, &cli);
 
 	if (status >= 0)
 		return status;
 
-	int rc = mmp_config_load(cli.config, &cfg);
+	int rc = exec ? (cfg.ndiags ? -EINVAL : 0) : mmp_config_load(cli.config, &cfg);
 	if (rc == -EINVAL) {
 		status = print_diags(&cfg);
 		goto out;
@@ -378,7 +592,7 @@ int main(int argc, char **argv)
 	else if (sweep.nruns && sweep.runs[0].p.csv)
 		snprintf(csv_path, sizeof(csv_path), "%s", sweep.runs[0].p.csv);
 	else
-		mmp_default_csv_path(cli.config, csv_path, sizeof(csv_path));
+		mmp_default_csv_path(exec ? "exec" : cli.config, csv_path, sizeof(csv_path));
 
 	if (cli.topology || cli.dry_run) {
 		if (cli.topology)

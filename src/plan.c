@@ -234,10 +234,12 @@ static int link_points(const struct mmp_plan *plan, size_t *parent)
 			points[np++] = i;
 	for (size_t x = 0; x < np; x++) {
 		const struct mmp_planned *a = &plan->runs[points[x]];
-		for (size_t y = 0; (a->run.p.baseline || a->run.p.fixes) && y < np; y++) {
+		for (size_t y = 0; (a->run.p.baseline || a->run.p.fixes || a->run.p.model) && y < np;
+		     y++) {
 			const struct mmp_planned *b = &plan->runs[points[y]];
 			const char *bjob = b->run.job->name;
-			if ((mmp_list_has(a->run.p.baseline, bjob) || same_str(a->run.p.fixes, bjob)) &&
+			if ((mmp_list_has(a->run.p.baseline, bjob) || same_str(a->run.p.fixes, bjob) ||
+			     mmp_list_has(a->run.p.model, bjob)) &&
 			    a != b && comparable(a, b))
 				unite(parent, points[x], points[y]);
 		}

@@ -45,7 +45,7 @@ static void fill_row(char (*c)[MMP_GRID_CELL], const struct mmp_results *res,
 {
 	size_t col = mmp_grid_key_cells(c, res, r);
 	if (!mmp_result_has_data(r)) {
-		for (int i = 0; i < 10 + per_op; i++)
+		for (int i = 0; i < 9 + per_op; i++) /* rounds .. disturbed */
 			snprintf(c[col++], MMP_GRID_CELL, "-");
 		snprintf(c[col++], MMP_GRID_CELL, "%s", r->state == MMP_RUN_FAILED ? "FAILED" : "not run");
 		return;
@@ -76,7 +76,8 @@ static void fill_row(char (*c)[MMP_GRID_CELL], const struct mmp_results *res,
 		snprintf(c[col++], MMP_GRID_CELL, "%u of %zu", r->ndisturbed, r->n);
 	else
 		snprintf(c[col++], MMP_GRID_CELL, "-");
-	snprintf(c[col++], MMP_GRID_CELL, "%s%s", r->results_ok ? "ok" : "WRONG",
+	snprintf(c[col++], MMP_GRID_CELL, "%s%s",
+		 !r->results_ok ? "WRONG" : r->unchecked ? "unchecked" : "ok",
 		 r->state == MMP_RUN_INTERRUPTED ? " (partial)" : "");
 }
 

@@ -179,6 +179,7 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 			r->ev_state[i] = (int)rep->counts[i].state;
 	}
 	r->results_ok &= rep->result_ok && !rep->probe_rc;
+	r->unchecked |= rep->result_unchecked;
 	r->n++;
 	return 0;
 }
@@ -290,6 +291,8 @@ const char *mmp_result_access(const struct mmp_run_result *r, char *buf, size_t 
 {
 	if (r->access)
 		snprintf(buf, len, "%" PRIu64, r->access);
+	else if (r->run->p.probe->access_mode == MMP_ACCESS_DECLARED)
+		snprintf(buf, len, "-"); /* a program whose job did not say */
 	else
 		snprintf(buf, len, "whole");
 	return buf;

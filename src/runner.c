@@ -12,6 +12,7 @@
 
 #include "mmprof/probe.h"
 #include "mmprof/runmem.h"
+#include "mmprof/process_run.h"
 
 #define PAD_WORDS (MMP_PAD / sizeof(uint64_t))
 
@@ -36,6 +37,7 @@ struct item_state {
 	struct mmp_thread_place *places;
 	int *open_error;
 	struct mmp_run_info info;
+	struct mmp_process_run *proc; /* a program instead of threads (process_run.h) */
 };
 
 /* Where thread t counts: see struct mmp_sink.  atomic: one shared word
@@ -84,6 +86,7 @@ static void item_free(struct item_state *st)
 	free(st->open_error);
 	if (st->pressure_fd >= 0)
 		close(st->pressure_fd);
+	mmp_process_run_close(st->proc);
 }
 
 /* A thread that is not where it was planned measures another machine: a
@@ -222,6 +225,12 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 	if (!st->rep.thread_ns || !st->rep.counts ||
 	    !st->rep.thread_counts || !st->places || !st->samples || !st->open_error)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
+	if (run->p.probe->needs & MMP_NEEDS_PROCESS) {
+		rc = mmp_process_run_open(&st->proc, item, st->places, st->open_error, err);
+		if (rc)
+			return rc;
+		goto described; /* no threads, no probe state of mmprof's */
+	}
 
 	if (run->p.probe->setup) {
 		struct mmp_probe_env env = { .params = &run->p, .nthreads = n,
@@ -269,6 +278,7 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 	if (rc)
 		return rc;
 	st->pressure_fd = mmp_pressure_open();
+described:
 	st->info = (struct mmp_run_info){
 		.item = index,
 		.run = run,
@@ -424,6 +434,10 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 		rc = drop_cache(run, df, err);
 	if (rc)
 		return rc;
+	if (st->proc) {
+		rc = mmp_process_run_rep(st->proc, &st->rep, err);
+		return rc ? rc : mmp_datafile_recheck(df, err);
+	}
 	/* The copy of the data (data = anon) or the run's own memory. */
 	const int anon = st->mem.data != NULL;
 	if (anon)

@@ -149,6 +149,7 @@ static int prepare(struct set_ctx *c)
 		c->items[k] = (struct mmp_runner_item){
 			.run = &p->run, .data = df, .plan = &p->pins, .events = events,
 			.end = p->end, .reference = p->end ? c->refs[k] : NULL,
+			.logs = out->logs_path, .stop = s->stop,
 		};
 	}
 	return 0;
@@ -210,6 +211,12 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 		if (rep->probe_rc)
 			fprintf(stderr, "mmprof: error: %s %s %u: the probe failed: %s\n", label,
 				rep->warmup ? "warmup" : "rep", rep->index, strerror(-rep->probe_rc));
+		else if (rep->log)
+			fprintf(stderr,
+				"mmprof: error: %s %s %u: the program printed %" PRIu64 ", which "
+				"differs from the reference (%s of %s) (log: %s)\n",
+				label, rep->warmup ? "warmup" : "rep", rep->index, rep->result,
+				mmp_kernel_names[info->run->p.kernel], info->data->path, rep->log);
 		else if (!info->data)
 			fprintf(stderr,
 				"mmprof: error: %s %s %u: %" PRIu64 " %ss right, of %" PRIu64
@@ -276,6 +283,12 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 				mmp_result_label(&c->out->res, &c->out->res.run[c->cs->runs[k]],
 						 label, sizeof(label)),
 				err.msg);
+			rc = e;
+			break;
+		}
+		if (e == -EINTR) {
+			/* A program stopped by Ctrl-C (its process group is gone):
+			 * like a stop between repetitions, what ran stays. */
 			rc = e;
 			break;
 		}
@@ -416,6 +429,26 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 	}
 }
 
+/* Where the programs' logs go: NAME.logs/ beside NAME.csv, made now; a
+ * device has no "beside", so a fresh directory under $TMPDIR. */
+static int logs_dir(const struct mmp_session *s, struct mmp_session_out *out,
+		    struct mmp_error *err)
+{
+	int any = 0;
+	for (size_t i = 0; i < s->plan->nruns && !any; i++)
+		any = (s->plan->runs[i].run.p.probe->needs & MMP_NEEDS_PROCESS) != 0;
+	if (!any)
+		return 0;
+	if (mmp_outset_has_companions(s->files)) {
+		mmp_sibling_path(s->files->path, ".logs", out->logs_path, sizeof(out->logs_path));
+		return mmp_mkdirs(out->logs_path, err);
+	}
+	const char *tmp = getenv("TMPDIR");
+	snprintf(out->logs_path, sizeof(out->logs_path), "%s/mmprof-%s.logs",
+		 tmp && *tmp ? tmp : "/tmp", out->meta.run_id);
+	return mmp_mkdirs(out->logs_path, err);
+}
+
 int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 {
 	struct mmp_error err = { 0 };
@@ -434,6 +467,11 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 	if (mmp_results_init(&out->res, s->plan)) {
 		fprintf(stderr, "mmprof: error: out of memory\n");
 		return -ENOMEM;
+	}
+	rc = logs_dir(s, out, &err);
+	if (rc) {
+		fprintf(stderr, "mmprof: error: the programs' logs: %s\n", err.msg);
+		return rc;
 	}
 	rc = mmp_eventplan_build(ep, s->plan, msg, sizeof(msg));
 	if (rc) {

@@ -160,8 +160,8 @@ void mmp_report_verdicts(FILE *out, const struct mmp_results *res)
 	const struct mmp_answer *prev = NULL;
 	for (size_t i = 0; i < res->answers.n; i++) {
 		const struct mmp_answer *a = &res->answers.a[i];
-		if (a->kind == MMP_Q_RATIO || a->kind == MMP_Q_FASTEST)
-			continue;
+		if (a->kind == MMP_Q_RATIO || a->kind == MMP_Q_FASTEST || a->kind == MMP_Q_MODEL)
+			continue; /* their own blocks print them */
 		if (!prev)
 			fprintf(out, "\nanswers (yes, no or inconclusive; ratios with 95%% intervals "
 				     "from rounds measured side by side):\n");

@@ -2,7 +2,8 @@
  * runs measured side by side in one comparison set.
  *
  *   ratio       `baseline = B`: is this run slower than B's matching run?
- *               (verdict slower, same within tolerance, or faster)
+ *               (verdict slower, same within tolerance, or faster); and
+ *               the same against each `model` job
  *   gap         `fixes = T` asks about T and its first baseline B: is T's
  *               1-byte gap to B reproduced?  do T's multi-byte reads close it?
  *   cause       what causes T's time at 1 byte (its attribution's top cause)
@@ -12,6 +13,10 @@
  *               (--fail-on-regression exits 3 when one says yes)
  *   fastest     under table = sizes: is one method the fastest for a file
  *               size, or do several tie within the tolerance?
+ *   model       `model = M` on a job A with `baseline = B` (B with its own
+ *               model MB): does the models' ratio M/MB match the real A/B
+ *               within the tolerance?  ratio = (M/MB) / (A/B), paired over
+ *               the rounds all four ran in (answers.c, ask_models)
  *
  * A ratio is decided when its 95% interval lies wholly on one side of the
  * tolerance band 1/(1+t) .. 1+t or wholly inside it; otherwise the answer is
@@ -37,6 +42,7 @@ enum mmp_question {
 	MMP_Q_MATCH,
 	MMP_Q_REGRESSION,
 	MMP_Q_FASTEST,
+	MMP_Q_MODEL,
 };
 const char *mmp_question_name(enum mmp_question q);
 
@@ -54,6 +60,10 @@ struct mmp_answer {
 	size_t more;         /* inconclusive: rounds that would decide (SIZE_MAX: none) */
 	char evidence[256];
 	size_t set;
+	/* model: the models of a and b, and each pair's own ratio over the
+	 * same rounds. */
+	const struct mmp_run_result *ma, *mb;
+	struct mmp_interval real, model;
 };
 
 struct mmp_answers {

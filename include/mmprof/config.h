@@ -43,6 +43,8 @@ enum mmp_key_type {
 	MMP_T_PERCENT,   /* 5% or 0.05, stored as a fraction (double) */
 	MMP_T_SECONDS,   /* 90, 90s, 1.5m, 500ms, stored as seconds (double) */
 	MMP_T_MEMBIND,   /* firsttouch | local | node:N | interleave[:LIST] (memory.h) */
+	MMP_T_COMMAND,   /* an argv with {placeholders} (command.h), kept as written */
+	MMP_T_CAPTURE,   /* output:REGEX, or for time also wall (capture.h), as written */
 };
 
 enum mmp_key_flags {
@@ -128,6 +130,13 @@ struct mmp_sweep {
 };
 
 int mmp_config_load(const char *path, struct mmp_config *cfg);
+/* A config built in memory (mmprof exec): an empty one named `name`, then
+ * one key at a time, each checked as if read from a file at `line` (its
+ * diagnostics say "name:line: [section] ...").  -ENOMEM only: problems are
+ * diagnostics, as for a file. */
+int mmp_config_init(struct mmp_config *cfg, const char *name);
+int mmp_config_set(struct mmp_config *cfg, const char *section, const char *key,
+		   const char *value, int line);
 int mmp_config_expand(struct mmp_config *cfg, struct mmp_sweep *sweep);
 void mmp_config_free(struct mmp_config *cfg);
 void mmp_sweep_free(struct mmp_sweep *sweep);

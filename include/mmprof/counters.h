@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "mmprof/events.h"
 
@@ -77,6 +78,11 @@ struct mmp_counters {
 /* Open every event of set for the calling thread.  Events that cannot be
  * opened are recorded (error[i]), not fatal; -ENOMEM is. */
 int mmp_counters_open(struct mmp_counters *c, const struct mmp_event_set *set);
+/* The same for a child process that waits before its exec: every event
+ * inherited by the threads and processes it starts, and enabled by the
+ * kernel at its exec (no enable or disable to call).  Read it after the
+ * child was reaped: each value is then the sum over all its threads. */
+int mmp_counters_open_child(struct mmp_counters *c, const struct mmp_event_set *set, pid_t pid);
 void mmp_counters_enable(const struct mmp_counters *c);
 void mmp_counters_disable(const struct mmp_counters *c);
 /* The counts since the previous read, one per event. */

@@ -20,6 +20,22 @@
  * below 80% or a thread waited more than 10% of its time; with
  * oversubscription, when busy is below 85%.  The thresholds are constants
  * here, named in the reason text, and documented in README.md.
+ *
+ * A program (the exec probe) has threads of its own design: a runtime's
+ * JIT, GC and pool threads take turns on the run's PUs, wait for each
+ * other, and switch involuntarily by design, so none of the above says
+ * whether something ELSE was in the way.  What does is the time other tasks
+ * took on the PUs the program was bound to while it ran:
+ *
+ *   others     (PUs x wall - the PUs' idle time - the program's CPU time)
+ *              / (PUs x wall); idle from /proc/stat (whole ticks, 10 ms
+ *              here), the program's CPU time from wait4's rusage (all its
+ *              threads and reaped children, which could only run there)
+ *
+ * It is disturbed when others exceeds 10% and, because /proc/stat counts
+ * whole ticks, at least MMP_DISTURB_OTHERS_FLOOR_NS per PU (a short run's
+ * share would otherwise be one tick of noise).  Involuntary context
+ * switches (rusage) and pressure are recorded, not judged.
  */
 #ifndef MMPROF_DISTURBANCE_H
 #define MMPROF_DISTURBANCE_H
@@ -29,6 +45,8 @@
 #define MMP_DISTURB_MIN_OVERLAP 0.80
 #define MMP_DISTURB_MAX_WAIT 0.10
 #define MMP_DISTURB_MIN_BUSY 0.85
+#define MMP_DISTURB_MAX_OTHERS 0.10
+#define MMP_DISTURB_OTHERS_FLOOR_NS 20000000 /* two ticks of /proc/stat at 100 Hz */
 
 /* One thread's repetition as the kernel saw it. */
 struct mmp_thread_sample {
@@ -45,6 +63,7 @@ struct mmp_disturbance {
 	double busy;      /* oversubscribed runs; < 0 otherwise */
 	double pressure;  /* < 0: the kernel has no PSI */
 	uint64_t nivcsw;
+	double others;    /* programs: other tasks' share of its PUs; < 0 otherwise */
 	int disturbed;
 	char why[96];     /* "threads overlapped 48% of the time" */
 };
@@ -52,6 +71,17 @@ struct mmp_disturbance {
 void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
 			   unsigned npus, int oversubscribed, double pressure,
 			   struct mmp_disturbance *out);
+
+/* A program's repetition: wall_ns from exec to exit on npus PUs, idle_ns
+ * of those PUs over it (mmp_cpu_idle_ns; UINT64_MAX: unknown), cpu_ns of
+ * the program (rusage). */
+void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idle_ns,
+				   uint64_t cpu_ns, uint64_t nivcsw, double pressure,
+				   struct mmp_disturbance *out);
+
+/* Idle (and iowait) time of the given PUs so far, from /proc/stat, in ns.
+ * 0, or -1 when it cannot be read. */
+int mmp_cpu_idle_ns(const int *pus, unsigned npus, uint64_t *idle_ns);
 
 /* /proc/pressure/cpu's "some total" in microseconds; -1 without PSI.  fd:
  * an open descriptor of the file (kept open: pread is one system call). */

@@ -44,11 +44,17 @@ enum mmp_key_id {
 	MMP_KEY_WARMUP,
 	MMP_KEY_EVENTS,
 	MMP_KEY_CONTROLS,
+	/* exec: a real program (probes/exec.c, docs/exec.md) */
+	MMP_KEY_COMMAND,
+	MMP_KEY_TIME,
+	MMP_KEY_RESULT,
+	MMP_KEY_TIMEOUT,
 	/* the job itself */
 	MMP_KEY_ZIP,
 	MMP_KEY_BASELINE,
 	MMP_KEY_FIXES,
 	MMP_KEY_TOLERANCE,
+	MMP_KEY_MODEL,
 	/* the whole config */
 	MMP_KEY_ORDER,
 	MMP_KEY_ORDER_SEED,
@@ -185,11 +191,17 @@ struct mmp_params {
 	uint32_t warmup;
 	const char *events;   /* names and presets, as written */
 	const char *controls; /* auto, none, or control names, as written */
+	/* exec */
+	const char *command;  /* argv with {placeholders}, as written */
+	const char *time;     /* wall, or output:REGEX */
+	const char *result;   /* output:REGEX; NULL: not checked */
+	double timeout;       /* seconds a process may run */
 	/* the job */
 	uint64_t zip;         /* MMP_KEY_BIT set of keys whose lists advance together */
 	const char *baseline; /* jobs to print ratios against, NULL: none */
 	const char *fixes;    /* the job this one is a fix for, NULL: none */
 	double tolerance;     /* a ratio within 1 +- this is "the same" */
+	const char *model;    /* jobs that model this one (C probes of a real program) */
 	/* the config */
 	enum mmp_table table;
 	const char *csv;

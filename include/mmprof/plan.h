@@ -5,7 +5,7 @@
  *                 right after it
  *   sets          comparison sets: runs whose figures are compared with each
  *                 other -- a job point and its rungs, a job point and the
- *                 matching points of its `baseline` and `fixes` jobs, and
+ *                 matching points of its `baseline`, `fixes` and `model` jobs, and
  *                 under `table = sizes` the methods of one file.  A set is run
  *                 in rounds (schedule.h), so nothing compared is measured
  *                 minutes apart.

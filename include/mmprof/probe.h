@@ -24,17 +24,22 @@ enum mmp_probe_needs {
 	 * (on huge pages with hugepages = yes), each thread's slice written by
 	 * the probe's prepare hook before the first repetition. */
 	MMP_NEEDS_WORK = 1 << 3,
+	/* Runs a program, not a loop: no threads of mmprof's, no run hook.
+	 * The runner starts one process per repetition (process_run.h). */
+	MMP_NEEDS_PROCESS = 1 << 4,
 };
 
-/* Probes that read the data file: the others (pingpong, chase) have no
- * file, no reference scan and no page cache. */
-#define MMP_NEEDS_FILE (MMP_NEEDS_MAP | MMP_NEEDS_FD | MMP_NEEDS_PATH)
+/* Probes that read the data file (a program run by exec reads it too):
+ * the others (pingpong, chase) have no file, no reference scan and no
+ * page cache. */
+#define MMP_NEEDS_FILE (MMP_NEEDS_MAP | MMP_NEEDS_FD | MMP_NEEDS_PATH | MMP_NEEDS_PROCESS)
 
 /* How many bytes one call of the modelled API returns. */
 enum mmp_access_mode {
 	MMP_ACCESS_BYTE,  /* always 1: get(i), ReadByte(i) */
 	MMP_ACCESS_BLOCK, /* `access` bytes: get(byte[]), ReadArray */
 	MMP_ACCESS_WHOLE, /* no calls: the whole slice in one scan */
+	MMP_ACCESS_DECLARED, /* what `access` says the program does; 0: not said */
 };
 
 /* Where one thread counts what its kernel finds.  With a tally in memory
@@ -132,12 +137,17 @@ struct mmp_probe {
 	 MMP_KEY_BIT(MMP_KEY_TALLY) | MMP_KEY_BIT(MMP_KEY_PREFAULT) |           \
 	 MMP_KEY_BIT(MMP_KEY_ADVICE) | MMP_KEY_BIT(MMP_KEY_DATA) |              \
 	 MMP_KEY_BIT(MMP_KEY_HUGEPAGES) | MMP_KEY_BIT(MMP_KEY_OPS) |            \
-	 MMP_KEY_BIT(MMP_KEY_TRANSFER))
+	 MMP_KEY_BIT(MMP_KEY_TRANSFER) | MMP_EXEC_KEYS)
 
 /* General keys that mean nothing to a probe without a data file. */
 #define MMP_NO_FILE_KEYS                                                        \
 	(MMP_KEY_BIT(MMP_KEY_FILE) | MMP_KEY_BIT(MMP_KEY_FILL) |                \
 	 MMP_KEY_BIT(MMP_KEY_CACHE) | MMP_KEY_BIT(MMP_KEY_KERNEL))
+
+/* The keys of the probes that run a program (probes/exec.c). */
+#define MMP_EXEC_KEYS                                                           \
+	(MMP_KEY_BIT(MMP_KEY_COMMAND) | MMP_KEY_BIT(MMP_KEY_TIME) |             \
+	 MMP_KEY_BIT(MMP_KEY_RESULT) | MMP_KEY_BIT(MMP_KEY_TIMEOUT))
 
 /* The registry (probes/registry.c, from probes/probes.def). */
 const struct mmp_probe *const *mmp_probe_all(size_t *count);

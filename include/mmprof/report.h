@@ -1,7 +1,8 @@
 /* The terminal report, printed from results computed once (result.h):
  * one aligned table of the job points, the ratio blocks of `baseline`
- * jobs, the sizes table of the read/mmap/fread seed, derived counter
- * metrics, one verdict line per attributed job point, and the answers. */
+ * jobs, the sizes table of the read/mmap/fread seed, the real programs
+ * against their models, derived counter metrics, one verdict line per
+ * attributed job point, and the answers. */
 #ifndef MMPROF_REPORT_H
 #define MMPROF_REPORT_H
 
@@ -24,6 +25,8 @@ void mmp_report_metrics(FILE *out, const struct mmp_results *res);
 struct mmp_topology;
 void mmp_report_matrices(FILE *out, const struct mmp_results *res,
 			 const struct mmp_topology *topo);
+/* Model against real: the real programs' ratios beside their models'. */
+void mmp_report_models(FILE *out, const struct mmp_results *res);
 /* Verdict lines (attribution) and the answers of `fixes` jobs. */
 void mmp_report_verdicts(FILE *out, const struct mmp_results *res);
 

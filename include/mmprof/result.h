@@ -53,6 +53,7 @@ struct mmp_run_result {
 	char disturbed_why[96];
 	struct mmp_stats st; /* of every recorded round */
 	int results_ok;      /* every recorded repetition matched the reference */
+	int unchecked;       /* a program without `result`: nothing was compared */
 	/* Counters: per round, each event's value, and whether every round
 	 * counted it (else no value is shown). */
 	const struct mmp_event_set *events;

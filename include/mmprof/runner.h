@@ -8,10 +8,15 @@
  * the threads through a barrier, is timed from the first thread's start to
  * the last thread's end, is checked against the reference for the bytes it
  * read, and is judged disturbed or not (disturbance.h).
+ *
+ * A probe that runs a program (MMP_NEEDS_PROCESS: exec) has no threads of
+ * mmprof's: each repetition is one process, started, bound, counted and
+ * judged by process_run.h, and recorded in the same struct mmp_rep.
  */
 #ifndef MMPROF_RUNNER_H
 #define MMPROF_RUNNER_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "mmprof/config.h"
@@ -40,6 +45,10 @@ struct mmp_rep {
 	const struct mmp_census_record *census; /* where its memory was (runmem.h) */
 	struct mmp_count *counts;        /* [events], summed over threads */
 	struct mmp_count *thread_counts; /* [threads][events] */
+	/* Programs (MMP_NEEDS_PROCESS); NULL, 0 for probes. */
+	const char *log;      /* the process's stdout and stderr */
+	uint64_t wall_ns;     /* its exec to its exit (elapsed_ns may be its own time) */
+	int result_unchecked; /* no `result`: result and result_ok say nothing */
 };
 
 /* One run of a set: what it runs, on what, where, counting what. */
@@ -50,6 +59,9 @@ struct mmp_runner_item {
 	const struct mmp_event_set *events; /* NULL: count nothing */
 	uint64_t end;              /* read bytes [0, end); 0: the whole file */
 	const uint64_t *reference; /* histogram of [0, end); NULL: data->hist */
+	/* Programs: where their logs go, and the flag that stops one. */
+	const char *logs;
+	const volatile sig_atomic_t *stop;
 };
 
 struct mmp_run_info {

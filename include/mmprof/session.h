@@ -50,6 +50,10 @@ struct mmp_session_out {
 	char answers_path[4096];
 	char json_path[4096]; /* where the JSON went */
 	int wrote_attribution, wrote_answers, wrote_json;
+	/* The programs' logs (probe = exec): NAME.logs/ beside NAME.csv, or a
+	 * directory under $TMPDIR when NAME.csv is a device; "" when the plan
+	 * runs no program. */
+	char logs_path[4096];
 };
 
 /* Run everything.  0, or a negative errno when nothing could start (the

@@ -38,6 +38,14 @@ done
 run_mmprof_with build/asan/mmprof --config tests/configs/tiny.ini --csv "$TMP/asan.csv" --quiet
 check "sanitized: tiny config runs clean (exit $rc)" test "$rc" -eq 0
 check "sanitized: no reports" bash -c '! grep -Eq "ERROR: (Address|Leak)Sanitizer|runtime error" <<<"$1"' _ "$err"
+# The exec probe's paths (fork in a threaded process, pipes, pidfd, the
+# process group, timeouts, output parsing) under the sanitizers.
+helper=$PWD/build/asan/tests/exec_helper
+printf '[global]\nsize = 1M\nrepeat = 2\nwarmup = 0\n\n[right]\nprobe = exec\ncommand = %s count {file}\nresult = output:Found (\\d+) zero\ntime = output:took (.*)\n\n[wrong]\nprobe = exec\ncommand = %s wrong {file}\nresult = output:Found (\\d+) zero\n\n[fails]\nprobe = exec\ncommand = %s exit 3\n\n[slow]\nprobe = exec\ncommand = %s sleep 30 %s/pids\ntimeout = 1s\n' \
+	"$helper" "$helper" "$helper" "$helper" "$TMP" >"$TMP/exec.ini"
+run_mmprof_with build/asan/mmprof --config "$TMP/exec.ini" --csv "$TMP/exec.csv" --quiet
+check "sanitized: exec runs (right, wrong, exit 3, timeout) exit 1" test "$rc" -eq 1
+check "sanitized: exec, no reports" bash -c '! grep -Eq "ERROR: (Address|Leak)Sanitizer|runtime error" <<<"$1"' _ "$err"
 run_mmprof_with build/asan/mmprof --config tests/configs/bad.ini
 check "sanitized: bad config exits 2 without reports" test "$rc" -eq 2
 check "sanitized: bad config, no reports" bash -c '! grep -Eq "Sanitizer|runtime error" <<<"$1"' _ "$err"

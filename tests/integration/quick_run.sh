@@ -39,8 +39,10 @@ check "elapsed_ns are positive integers" test -z "$(csv_col "$csv" elapsed_ns | 
 check "zero counts agree across probes" test "$(csv_rows "$csv" kernel result | awk -F'|' '$1 == "zeros" { print $2 }' | sort -u | wc -l)" -eq 1
 check "every round has each run of its set once" test -z "$(csv_rows "$csv" run round | sort | uniq -d)"
 
-# Pinning as the threads saw it: every thread on its planned PU.
-check "pus_seen equals pus_planned" test -z "$(csv_rows "$csv" pus_seen pus_planned | awk -F'|' '$1 != $2')"
+# Pinning as the threads saw it: every thread on its planned PU (a
+# program's threads are its own: pus_seen empty, tests/integration/exec.sh).
+check "pus_seen equals pus_planned" test -z "$(csv_rows "$csv" probe pus_seen pus_planned | awk -F'|' '$1 != "exec" && $2 != $3')"
+check "a program's pus_seen is empty" test -z "$(csv_rows "$csv" probe pus_seen | awk -F'|' '$1 == "exec" && $2 != ""')"
 
 check "table header" grep -Eq '^job +probe .*rounds +median ms +mean ms +min ms +cv +(per op +)?ns/byte +GB/s +x limit \[95% CI\] +disturbed +result' <<<"$out"
 check "table rows all ok: one per job point ($points)" test "$(grep -c ' ok *$' <<<"$out")" -eq "$points"

@@ -102,7 +102,7 @@ static void test_probe_names(void **state)
 		     "2: [j] unknown probe 'mmap_bite' (did you mean 'mmap_byte'?)");
 	expect_error("[j]\nprobe = qqq\nsize = 1M\n",
 		     "2: [j] unknown probe 'qqq' (one of: mmap_byte mmap_block accessor_byte "
-		     "accessor_block limit read_buf pread_buf fread_buf mmap_file pingpong chase)");
+		     "accessor_block limit read_buf pread_buf fread_buf mmap_file pingpong chase exec)");
 	expect_error("[j]\nsize = 1M\n",
 		     "1: [j] no probe: set probe = one of mmap_byte ... (see --list-probes)");
 }

@@ -115,8 +115,8 @@ static void test_every_probe_every_sink(void **state)
 	for (size_t i = 0; i < n; i++) {
 		const struct mmp_probe *p = all[i];
 		int has_tally = (p->uses & MMP_KEY_BIT(MMP_KEY_TALLY)) != 0;
-		if (!mmp_probe_reads_file(p))
-			continue; /* pingpong and chase count operations: test_op_probes */
+		if (!mmp_probe_reads_file(p) || (p->needs & MMP_NEEDS_PROCESS))
+			continue; /* pingpong, chase: test_op_probes; exec: exec.sh */
 		for (int k = 0; k < 2; k++) {
 			for (size_t a = 0; a < 4; a++) {
 				uint64_t access = (p->uses & MMP_KEY_BIT(MMP_KEY_BUFFER))
@@ -144,7 +144,8 @@ static void test_registry(void **state)
 	for (size_t i = 0; i < n; i++) {
 		assert_ptr_equal(mmp_probe_find(all[i]->name), all[i]);
 		assert_non_null(all[i]->summary);
-		assert_non_null(all[i]->run);
+		/* A probe has a loop, or runs a program (and then no loop). */
+		assert_true((all[i]->run != NULL) != !!(all[i]->needs & MMP_NEEDS_PROCESS));
 		if (all[i]->bulk)
 			assert_non_null(mmp_probe_find(all[i]->bulk));
 		if (all[i]->access_mode == MMP_ACCESS_BLOCK)
@@ -161,6 +162,14 @@ static void test_registry(void **state)
 	p.probe = mmp_probe_find("mmap_block");
 	p.access = 0;
 	assert_int_equal(mmp_params_access(&p), 4096);
+	/* A program's access is what its job declares, nothing when it does not. */
+	p.probe = mmp_probe_find("exec");
+	assert_int_equal(mmp_params_access(&p), 0);
+	p.access = 1024;
+	assert_int_equal(mmp_params_access(&p), 1024);
+	assert_false(mmp_probe_uses(p.probe, MMP_KEY_CONTROLS));
+	assert_true(mmp_probe_uses(p.probe, MMP_KEY_COMMAND));
+	assert_false(mmp_probe_uses(mmp_probe_find("mmap_byte"), MMP_KEY_COMMAND));
 }
 
 /* A memory tally is written, not just read: atomic adds land in the slot. */

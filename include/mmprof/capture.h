@@ -1,0 +1,56 @@
+/* Reading what a program printed: `result = output:REGEX` and
+ * `time = output:REGEX` of the exec probe (docs/exec.md, "Output").
+ *
+ *   REGEX     POSIX extended (regcomp), matched against each line of the
+ *             program's output on its own (^ and $ are the line's ends);
+ *             the LAST line that matches is used.  \d and \D are accepted
+ *             and mean [0-9] and [^0-9] (inside a bracket, \d is 0-9), as
+ *             in the seed's and most users' regexes; (?: is refused.
+ *   capture   the first group when the regex has one, else the whole match
+ *   result    the first unsigned decimal integer in the capture
+ *   time      the first duration in the capture:
+ *               a clock [D.]HH:MM:SS[.fraction] or MM:SS[.fraction]: .NET's
+ *               TimeSpan ("00:00:01.2345678", "1.02:03:04"), Java's
+ *               "00:00:00.075"
+ *               a number with a unit: ns, us, µs, ms, s, sec(s),
+ *               second(s), min, h ("12.5 ms", "1.2s", "3e-3 s")
+ *               a bare number: seconds
+ */
+#ifndef MMPROF_CAPTURE_H
+#define MMPROF_CAPTURE_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MMP_CAPTURE_PREFIX "output:"
+
+struct mmp_capture {
+	regex_t re;
+	size_t groups;
+	int compiled;
+};
+
+/* Check a key's value: "output:REGEX", or (allow_wall) "wall".  0 or
+ * -EINVAL with a message. */
+int mmp_capture_check(const char *spec, int allow_wall, char *err, size_t errlen);
+
+/* Compile spec ("output:REGEX", or a bare REGEX).  0, -EINVAL with a
+ * message, or -ENOMEM. */
+int mmp_capture_compile(struct mmp_capture *c, const char *spec, char *err, size_t errlen);
+void mmp_capture_free(struct mmp_capture *c);
+
+/* The capture of the last matching line of text[0, len) into buf
+ * (truncated to buflen).  1 when a line matched, 0 when none did. */
+int mmp_capture_find(const struct mmp_capture *c, const char *text, size_t len, char *buf,
+		     size_t buflen);
+
+/* The first unsigned decimal integer in text.  0, or -EINVAL (none),
+ * -ERANGE (more than 64 bits). */
+int mmp_capture_count(const char *text, uint64_t *out);
+
+/* The first duration in text, in nanoseconds.  0, or -EINVAL with a
+ * message. */
+int mmp_capture_duration(const char *text, uint64_t *ns, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,19 @@
+/* exec: a real program instead of a C loop -- the seed's .NET and Java
+ * programs, or any other -- under the same placement, counters, rounds and
+ * reference check as the probes that model it.  Each repetition is one
+ * process (command = ..., its {placeholders} filled in), bound to the run's
+ * PUs, counted with inherited counters, timed from its exec to its exit or
+ * by its own printed time, its printed result checked.  No loop here: the
+ * runner's process path does the work (process_run.h, docs/exec.md). */
+#include "mmprof/probe.h"
+
+const struct mmp_probe mmp_probe_exec = {
+	.name = "exec",
+	.summary = "a real program (command = ...), one process per repetition, bound to the "
+		   "run's PUs, its printed result checked",
+	.needs = MMP_NEEDS_PROCESS,
+	.uses = MMP_EXEC_KEYS | MMP_KEY_BIT(MMP_KEY_ACCESS),
+	/* Controls change what a C loop does; a program's code is its own. */
+	.ignores = MMP_KEY_BIT(MMP_KEY_CONTROLS),
+	.access_mode = MMP_ACCESS_DECLARED,
+};

@@ -1,0 +1,298 @@
+/* Reading a program's output (see capture.h). */
+#include "mmprof/capture.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* POSIX ERE has no \d: rewrite it (and \D) into bracket expressions, and
+ * refuse Perl's (?...) groups with a message rather than regcomp's
+ * "Invalid preceding regular expression". */
+static int translate(const char *re, char *out, size_t len, char *err, size_t errlen)
+{
+	size_t used = 0;
+	int bracket = 0; /* inside [...] */
+#define EMITS(s)                                                                   \
+	do {                                                                       \
+		size_t l_ = strlen(s);                                             \
+		if (used + l_ + 1 > len) {                                         \
+			snprintf(err, errlen, "the regex is too long");            \
+			return -EINVAL;                                            \
+		}                                                                  \
+		memcpy(out + used, s, l_);                                         \
+		used += l_;                                                        \
+	} while (0)
+	for (const char *p = re; *p; p++) {
+		char one[3] = { *p, 0, 0 };
+		if (bracket) {
+			if (p[0] == '\\' && p[1] == 'd') {
+				EMITS("0-9");
+				p++;
+				continue;
+			}
+			/* A ] right after [ or [^ was copied as a member when
+			 * the bracket opened, as POSIX reads it. */
+			if (*p == ']')
+				bracket = 0;
+			if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+				/* [:digit:] and kin: copy through their closing ]. */
+				const char *close = strstr(p + 2, (char[]){ p[1], ']', 0 });
+				if (close) {
+					char piece[64];
+					snprintf(piece, sizeof(piece), "%.*s", (int)(close + 2 - p), p);
+					EMITS(piece);
+					p = close + 1;
+					continue;
+				}
+			}
+			EMITS(one);
+			continue;
+		}
+		if (p[0] == '\\' && p[1]) {
+			if (p[1] == 'd')
+				EMITS("[0-9]");
+			else if (p[1] == 'D')
+				EMITS("[^0-9]");
+			else {
+				one[1] = p[1];
+				EMITS(one);
+			}
+			p++;
+			continue;
+		}
+		if (p[0] == '(' && p[1] == '?') {
+			snprintf(err, errlen, "'(?' is Perl syntax, not POSIX extended: use a plain "
+					      "group ( ); the first group is what is read");
+			return -EINVAL;
+		}
+		if (*p == '[') {
+			bracket = 1;
+			EMITS(one);
+			if (p[1] == '^') {
+				EMITS("^");
+				p++;
+			}
+			if (p[1] == ']') {
+				EMITS("]");
+				p++;
+			}
+			continue;
+		}
+		EMITS(one);
+	}
+#undef EMITS
+	out[used] = '\0';
+	return 0;
+}
+
+static const char *regex_of(const char *spec)
+{
+	size_t n = strlen(MMP_CAPTURE_PREFIX);
+	return strncmp(spec, MMP_CAPTURE_PREFIX, n) == 0 ? spec + n : spec;
+}
+
+int mmp_capture_compile(struct mmp_capture *c, const char *spec, char *err, size_t errlen)
+{
+	char re[2048];
+	memset(c, 0, sizeof(*c));
+	const char *text = regex_of(spec);
+	if (!*text) {
+		snprintf(err, errlen, "an empty regex");
+		return -EINVAL;
+	}
+	int rc = translate(text, re, sizeof(re), err, errlen);
+	if (rc)
+		return rc;
+	rc = regcomp(&c->re, re, REG_EXTENDED);
+	if (rc) {
+		char why[256];
+		regerror(rc, &c->re, why, sizeof(why));
+		snprintf(err, errlen, "regex '%s': %s", text, why);
+		return rc == REG_ESPACE ? -ENOMEM : -EINVAL;
+	}
+	c->groups = c->re.re_nsub;
+	c->compiled = 1;
+	return 0;
+}
+
+void mmp_capture_free(struct mmp_capture *c)
+{
+	if (c->compiled)
+		regfree(&c->re);
+	memset(c, 0, sizeof(*c));
+}
+
+int mmp_capture_check(const char *spec, int allow_wall, char *err, size_t errlen)
+{
+	struct mmp_capture c;
+	if (allow_wall && strcmp(spec, "wall") == 0)
+		return 0;
+	if (strncmp(spec, MMP_CAPTURE_PREFIX, strlen(MMP_CAPTURE_PREFIX)) != 0) {
+		snprintf(err, errlen, "'%s' is not %soutput:REGEX", spec,
+			 allow_wall ? "wall or " : "");
+		return -EINVAL;
+	}
+	int rc = mmp_capture_compile(&c, spec, err, errlen);
+	mmp_capture_free(&c);
+	return rc;
+}
+
+int mmp_capture_find(const struct mmp_capture *c, const char *text, size_t len, char *buf,
+		     size_t buflen)
+{
+	char line[8192];
+	int found = 0;
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		if (n && p[n - 1] == '\r') /* a Windows-style line end */
+			n--;
+		/* Longer lines are matched on their first 8 KiB. */
+		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1),
+			 p);
+		regmatch_t m[2];
+		if (regexec(&c->re, line, 2, m, 0) == 0) {
+			regmatch_t *g = c->groups && m[1].rm_so >= 0 ? &m[1] : &m[0];
+			snprintf(buf, buflen, "%.*s", (int)(g->rm_eo - g->rm_so), line + g->rm_so);
+			found = 1;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return found;
+}
+
+int mmp_capture_count(const char *text, uint64_t *out)
+{
+	const char *p = text;
+	while (*p && !isdigit((unsigned char)*p))
+		p++;
+	if (!*p)
+		return -EINVAL;
+	uint64_t v = 0;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* Digits at p: their value and how many. */
+static size_t digits(const char *p, uint64_t *v)
+{
+	size_t n = 0;
+	*v = 0;
+	while (isdigit((unsigned char)p[n]) && n < 18)
+		*v = *v * 10 + (uint64_t)(p[n++] - '0');
+	return n;
+}
+
+/* A clock at p: [D.]H:MM:SS[.f] or M:SS[.f].  Its length, 0 if none. */
+static size_t clock_at(const char *p, uint64_t *ns)
+{
+	uint64_t field[4], days = 0, frac = 0;
+	size_t n, pos = 0, nf = 0;
+
+	n = digits(p, &field[0]);
+	if (!n)
+		return 0;
+	pos = n;
+	if (p[pos] == '.' && isdigit((unsigned char)p[pos + 1])) {
+		/* "1.02:03:04": a day count, when a clock follows. */
+		uint64_t h;
+		size_t m = digits(p + pos + 1, &h);
+		if (p[pos + 1 + m] == ':') {
+			days = field[0];
+			field[0] = h;
+			pos += 1 + m;
+		}
+	}
+	nf = 1;
+	while (nf < 3 && p[pos] == ':' && isdigit((unsigned char)p[pos + 1])) {
+		n = digits(p + pos + 1, &field[nf]);
+		if (n != 2)
+			return 0;
+		pos += 1 + n;
+		nf++;
+	}
+	if (nf < 2)
+		return 0;
+	if (days && nf != 3)
+		return 0;
+	if (p[pos] == '.' && isdigit((unsigned char)p[pos + 1])) {
+		size_t k = 0;
+		uint64_t scale = 100000000; /* the first fraction digit is 0.1 s */
+		for (pos++; isdigit((unsigned char)p[pos]); pos++, k++) {
+			if (k < 9) {
+				frac += (uint64_t)(p[pos] - '0') * scale;
+				scale /= 10;
+			}
+		}
+	}
+	uint64_t secs = nf == 3 ? (days * 24 + field[0]) * 3600 + field[1] * 60 + field[2]
+				: field[0] * 60 + field[1];
+	*ns = secs * 1000000000u + frac;
+	return pos;
+}
+
+struct unit {
+	const char *name;
+	double ns;
+};
+
+static const struct unit units[] = {
+	{ "ns", 1 },	    { "nanoseconds", 1 }, { "us", 1e3 },	     { "µs", 1e3 },
+	{ "μs", 1e3 },	    { "microseconds", 1e3 }, { "ms", 1e6 },	     { "milliseconds", 1e6 },
+	{ "s", 1e9 },	    { "sec", 1e9 },	  { "secs", 1e9 },	     { "second", 1e9 },
+	{ "seconds", 1e9 }, { "min", 60e9 },	  { "minutes", 60e9 },	     { "h", 3600e9 },
+	{ "hours", 3600e9 },
+};
+
+/* A number with an optional unit at p.  Its length, 0 if none. */
+static size_t number_at(const char *p, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(p, &end);
+	if (end == p || !isfinite(v) || v < 0)
+		return 0;
+	const char *u = end;
+	while (*u == ' ')
+		u++;
+	double factor = 1e9; /* a bare number is seconds */
+	size_t best = 0;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t l = strlen(units[i].name);
+		/* The whole word: "ms" but not the "m" of "minutes". */
+		if (strncmp(u, units[i].name, l) == 0 && !isalpha((unsigned char)u[l]) && l > best) {
+			best = l;
+			factor = units[i].ns;
+		}
+	}
+	double x = v * factor;
+	if (x >= 1.8e19)
+		return 0;
+	*ns = (uint64_t)llround(x);
+	return (size_t)((best ? u + best : end) - p);
+}
+
+int mmp_capture_duration(const char *text, uint64_t *ns, char *err, size_t errlen)
+{
+	for (const char *p = text; *p; p++) {
+		if (!isdigit((unsigned char)*p) || (p > text && (isdigit((unsigned char)p[-1]) ||
+								  p[-1] == '.')))
+			continue;
+		if (clock_at(p, ns) || number_at(p, ns))
+			return 0;
+	}
+	snprintf(err, errlen, "no duration in '%.80s' (a clock like 00:00:01.25, or a number "
+			      "with a unit like 12.5 ms)",
+		 text);
+	return -EINVAL;
+}

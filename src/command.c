@@ -1,0 +1,357 @@
+/* Splitting and expanding exec commands (see command.h). */
+#include "mmprof/command.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One row per placeholder: its name, what it stands for, and its text. */
+struct placeholder {
+	const char *name;
+	const char *help;
+	void (*format)(const struct mmp_command_vars *v, char *buf, size_t len);
+};
+
+static void f_file(const struct mmp_command_vars *v, char *b, size_t n)
+{
+	snprintf(b, n, "%s", v->file);
+}
+static void f_size(const struct mmp_command_vars *v, char *b, size_t n)
+{
+	snprintf(b, n, "%" PRIu64, v->size);
+}
+static void f_threads(const struct mmp_command_vars *v, char *b, size_t n)
+{
+	snprintf(b, n, "%u", v->threads);
+}
+static void f_access(const struct mmp_command_vars *v, char *b, size_t n)
+{
+	snprintf(b, n, "%" PRIu64, v->access);
+}
+static void f_pus(const struct mmp_command_vars *v, char *b, size_t n)
+{
+	snprintf(b, n, "%s", v->pus);
+}
+static void f_npus(const struct mmp_command_vars *v, char *b, size_t n)
+{
+	snprintf(b, n, "%u", v->npus);
+}
+static void f_kernel(const struct mmp_command_vars *v, char *b, size_t n)
+{
+	snprintf(b, n, "%s", v->kernel);
+}
+static void f_job(const struct mmp_command_vars *v, char *b, size_t n)
+{
+	snprintf(b, n, "%s", v->job);
+}
+static void f_run(const struct mmp_command_vars *v, char *b, size_t n)
+{
+	snprintf(b, n, "%zu", v->run);
+}
+
+static const struct placeholder placeholders[] = {
+	{ "file", "the data file's path", f_file },
+	{ "size", "the data file's size in bytes", f_size },
+	{ "threads", "the run's threads (the placement plans this many)", f_threads },
+	{ "access", "bytes per call, as the job's access key says (required when used)",
+	  f_access },
+	{ "pus", "the planned PUs, comma-separated (the child is bound to them)", f_pus },
+	{ "npus", "how many distinct PUs that is", f_npus },
+	{ "kernel", "zeros or histogram", f_kernel },
+	{ "job", "the job's name", f_job },
+	{ "run", "the run's number in the plan (--dry-run, the CSV's run)", f_run },
+};
+#define NPLACEHOLDERS (sizeof(placeholders) / sizeof(placeholders[0]))
+
+const char *mmp_command_placeholders(void)
+{
+	static char names[256];
+	if (!names[0]) {
+		size_t used = 0;
+		for (size_t i = 0; i < NPLACEHOLDERS && used < sizeof(names); i++)
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s{%s}",
+						 i ? " " : "", placeholders[i].name);
+	}
+	return names;
+}
+
+void mmp_command_print_placeholders(FILE *out)
+{
+	for (size_t i = 0; i < NPLACEHOLDERS; i++)
+		fprintf(out, "    {%s}%*s %s\n", placeholders[i].name,
+			(int)(8 - strlen(placeholders[i].name)), "", placeholders[i].help);
+}
+
+static const struct placeholder *find_placeholder(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NPLACEHOLDERS; i++)
+		if (strlen(placeholders[i].name) == len &&
+		    strncmp(placeholders[i].name, name, len) == 0)
+			return &placeholders[i];
+	return NULL;
+}
+
+/* A word being built. */
+struct word {
+	char *s;
+	size_t n, cap;
+	int started; /* quotes make a word even when it stays empty */
+	int quoted;  /* some of it was quoted or escaped: not an operator */
+};
+
+static int put(struct word *w, const char *s, size_t n)
+{
+	if (w->n + n + 1 > w->cap) {
+		size_t cap = w->cap ? w->cap : 32;
+		while (cap < w->n + n + 1)
+			cap *= 2;
+		char *grown = realloc(w->s, cap);
+		if (!grown)
+			return -ENOMEM;
+		w->s = grown;
+		w->cap = cap;
+	}
+	memcpy(w->s + w->n, s, n);
+	w->n += n;
+	w->s[w->n] = '\0';
+	w->started = 1;
+	return 0;
+}
+
+static int push_word(struct mmp_argv *out, struct word *w)
+{
+	char **grown = realloc(out->v, (out->n + 2) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	out->v = grown;
+	if (!w->s && put(w, "", 0))
+		return -ENOMEM;
+	out->v[out->n++] = w->s;
+	out->v[out->n] = NULL;
+	memset(w, 0, sizeof(*w));
+	return 0;
+}
+
+/* What a shell would have taken for a pipe, a list or a redirection:
+ * "|", "&&", ";", and ">x", "2>x", "<x" (a redirection glued to its file). */
+static int is_operator(const char *s)
+{
+	static const char *const ops[] = { "|", "||", "&", "&&", ";", ";;", NULL };
+	static const char *const redirections[] = { ">", "<", "1>", "2>", "&>", NULL };
+	for (size_t i = 0; ops[i]; i++)
+		if (strcmp(s, ops[i]) == 0)
+			return 1;
+	for (size_t i = 0; redirections[i]; i++)
+		if (strncmp(s, redirections[i], strlen(redirections[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* A placeholder at *p ("{name}"), written into w: expanded, or as it is
+ * when only checking.  Advances *p past it. */
+static int placeholder(const char **p, const struct mmp_command_vars *vars, struct word *w,
+		       char *err, size_t errlen)
+{
+	const char *name = *p + 1, *close = strchr(name, '}');
+	char value[4096];
+	if (!close) {
+		snprintf(err, errlen, "'{' without '}' (write {{ for a literal brace)");
+		return -EINVAL;
+	}
+	const struct placeholder *ph = find_placeholder(name, (size_t)(close - name));
+	if (!ph) {
+		snprintf(err, errlen, "unknown placeholder {%.*s} (one of %s; {{ and }} are "
+				      "literal braces)",
+			 (int)(close - name > 64 ? 64 : close - name), name,
+			 mmp_command_placeholders());
+		return -EINVAL;
+	}
+	*p = close + 1;
+	if (!vars)
+		return put(w, name - 1, (size_t)(close - name) + 2);
+	ph->format(vars, value, sizeof(value));
+	return put(w, value, strlen(value));
+}
+
+int mmp_command_expand(const char *text, const struct mmp_command_vars *vars,
+		       struct mmp_argv *out, char *err, size_t errlen)
+{
+	struct word w = { 0 };
+	char quote = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (const char *p = text; !rc;) {
+		char c = *p;
+		if (c == '\0') {
+			if (quote) {
+				snprintf(err, errlen, "unterminated %s quote",
+					 quote == '\'' ? "single" : "double");
+				rc = -EINVAL;
+			}
+			break;
+		}
+		if (c == '{' && p[1] == '{') {
+			rc = put(&w, "{", 1);
+			p += 2;
+			continue;
+		}
+		if (c == '}' && p[1] == '}') {
+			rc = put(&w, "}", 1);
+			p += 2;
+			continue;
+		}
+		if (c == '{') {
+			rc = placeholder(&p, vars, &w, err, errlen);
+			continue;
+		}
+		if (c == '}') {
+			snprintf(err, errlen, "'}' without '{' (write }} for a literal brace)");
+			rc = -EINVAL;
+			break;
+		}
+		if (quote == '\'') {
+			if (c == '\'')
+				quote = 0;
+			else
+				rc = put(&w, p, 1);
+			p++;
+			continue;
+		}
+		if (quote == '"') {
+			if (c == '"') {
+				quote = 0;
+				p++;
+			} else if (c == '\\' && p[1] && strchr("\"\\$`", p[1])) {
+				rc = put(&w, p + 1, 1);
+				p += 2;
+			} else {
+				rc = put(&w, p++, 1);
+			}
+			continue;
+		}
+		if (c == '\'' || c == '"') {
+			quote = c;
+			w.started = w.quoted = 1;
+			p++;
+		} else if (c == '\\') {
+			if (!p[1]) {
+				snprintf(err, errlen, "a backslash at the end of the command");
+				rc = -EINVAL;
+				break;
+			}
+			w.quoted = 1;
+			rc = put(&w, p + 1, 1);
+			p += 2;
+		} else if (c == ' ' || c == '\t' || c == '\n') {
+			if (w.started) {
+				if (!w.quoted && is_operator(w.s)) {
+					snprintf(err, errlen,
+						 "'%s' would reach the program as an argument: there is "
+						 "no shell (quote it, or run sh -c '...')",
+						 w.s);
+					rc = -EINVAL;
+					break;
+				}
+				rc = push_word(out, &w);
+			}
+			p++;
+		} else {
+			rc = put(&w, p++, 1);
+		}
+	}
+	if (!rc && w.started) {
+		if (!w.quoted && is_operator(w.s)) {
+			snprintf(err, errlen,
+				 "'%s' would reach the program as an argument: there is no shell "
+				 "(quote it, or run sh -c '...')",
+				 w.s);
+			rc = -EINVAL;
+		} else {
+			rc = push_word(out, &w);
+		}
+	}
+	if (!rc && out->n == 0) {
+		snprintf(err, errlen, "an empty command");
+		rc = -EINVAL;
+	}
+	free(w.s);
+	if (rc) {
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		mmp_command_free(out);
+	}
+	return rc;
+}
+
+void mmp_command_free(struct mmp_argv *argv)
+{
+	for (size_t i = 0; argv->v && i < argv->n; i++)
+		free(argv->v[i]);
+	free(argv->v);
+	memset(argv, 0, sizeof(*argv));
+}
+
+int mmp_command_uses(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = text; (p = strchr(p, '{')) != NULL;) {
+		if (p[1] == '{') {
+			p += 2;
+			continue;
+		}
+		if (strncmp(p + 1, name, len) == 0 && p[1 + len] == '}')
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+static int safe_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       strchr("_@%+=:,./-{}", c);
+}
+
+int mmp_command_quote(char *const *argv, size_t argc, char *buf, size_t len)
+{
+	size_t used = 0;
+#define EMIT(ch)                                \
+	do {                                    \
+		if (used + 1 >= len)            \
+			return -ENOSPC;         \
+		buf[used++] = (ch);             \
+	} while (0)
+	for (size_t i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		int plain = *a != '\0';
+		for (const char *p = a; *p && plain; p++)
+			plain = safe_char(*p);
+		if (i)
+			EMIT(' ');
+		if (plain) {
+			for (const char *p = a; *p; p++)
+				EMIT(*p);
+			continue;
+		}
+		EMIT('\'');
+		for (const char *p = a; *p; p++) {
+			if (*p == '\'') {
+				/* 'it'\''s': close, an escaped quote, reopen. */
+				EMIT('\'');
+				EMIT('\\');
+				EMIT('\'');
+				EMIT('\'');
+			} else {
+				EMIT(*p);
+			}
+		}
+		EMIT('\'');
+	}
+#undef EMIT
+	if (len == 0)
+		return -ENOSPC;
+	buf[used] = '\0';
+	return 0;
+}

@@ -1,0 +1,342 @@
+/* The runner's path for programs (see process_run.h). */
+#include "mmprof/process_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mmprof/capture.h"
+#include "mmprof/command.h"
+#include "mmprof/exec_child.h"
+#include "mmprof/probe.h"
+
+/* Output read for the result and the time: its last 8 MiB (a program
+ * that prints more has printed its result at the end, if anywhere). */
+#define OUTPUT_MAX (8u << 20)
+
+struct mmp_process_run {
+	const struct mmp_runner_item *item;
+	struct mmp_argv argv;
+	char exe[4096];
+	char line[8192]; /* the argv quoted, for the log's first line */
+	int pus[MMP_CPULIST_MAX];
+	unsigned npus;
+	char pulist[MMP_CPULIST_MAX];
+	struct mmp_capture result, time;
+	int check_result, own_time;
+	uint64_t expected; /* the reference's result */
+	uint64_t end;
+	unsigned seq; /* processes started */
+	char log[4096];
+	int *open_error;
+	int pressure_fd;
+};
+
+static uint64_t expected_result(const struct mmp_runner_item *item)
+{
+	const uint64_t *ref = item->reference ? item->reference : item->data->hist;
+	uint64_t sum = 0;
+	if (item->run->p.kernel == MMP_KERNEL_ZEROS)
+		return ref[0];
+	for (int b = 0; b < 256; b++)
+		sum += (uint64_t)b * ref[b];
+	return sum;
+}
+
+/* The run's PUs without repeats (oversubscribed plans repeat them). */
+static void distinct_pus(struct mmp_process_run *p, const struct mmp_pin_plan *plan)
+{
+	size_t used = 0;
+	for (unsigned t = 0; t < plan->nthreads; t++) {
+		int seen = 0;
+		for (unsigned i = 0; i < p->npus && !seen; i++)
+			seen = p->pus[i] == plan->pu[t];
+		if (seen || p->npus == MMP_CPULIST_MAX)
+			continue;
+		p->pus[p->npus++] = plan->pu[t];
+		if (used < sizeof(p->pulist))
+			used += (size_t)snprintf(p->pulist + used, sizeof(p->pulist) - used, "%s%d",
+						 used ? "," : "", plan->pu[t]);
+	}
+}
+
+int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_item *item,
+			 struct mmp_thread_place *places, int *open_error, struct mmp_error *err)
+{
+	const struct mmp_run *run = item->run;
+	const struct mmp_params *par = &run->p;
+	char msg[512];
+	int rc;
+
+	*out = NULL;
+	if (!par->command)
+		return mmp_error_set(err, -EINVAL, "probe %s needs command = ...", par->probe->name);
+	if (!item->logs)
+		return mmp_error_set(err, -EINVAL, "no directory for the program's logs");
+	struct mmp_process_run *p = calloc(1, sizeof(*p));
+	if (!p)
+		return mmp_error_set(err, -ENOMEM, "out of memory");
+	p->item = item;
+	p->open_error = open_error;
+	p->pressure_fd = -1;
+	p->end = item->end ? item->end : item->data->size;
+	p->expected = expected_result(item);
+	distinct_pus(p, item->plan);
+	for (unsigned t = 0; t < item->plan->nthreads; t++) {
+		places[t].pu_planned = item->plan->pu[t];
+		places[t].pu_seen = -1; /* the program's threads go where the kernel puts them */
+		snprintf(places[t].allowed, sizeof(places[t].allowed), "%s", p->pulist);
+	}
+	struct mmp_command_vars vars = {
+		.file = item->data->path,
+		.size = item->data->size,
+		.threads = par->threads,
+		.access = mmp_params_access(par),
+		.pus = p->pulist,
+		.npus = p->npus,
+		.kernel = mmp_kernel_names[par->kernel],
+		.job = run->job->name,
+		.run = run->index + 1,
+	};
+	rc = mmp_command_expand(par->command, &vars, &p->argv, msg, sizeof(msg));
+	if (rc) {
+		rc = mmp_error_set(err, rc, "command = %s: %s", par->command, msg);
+		goto fail;
+	}
+	if (mmp_command_quote(p->argv.v, p->argv.n, p->line, sizeof(p->line)))
+		snprintf(p->line, sizeof(p->line), "%s ...", p->argv.v[0]);
+	rc = mmp_exec_child_find(p->argv.v[0], p->exe, sizeof(p->exe), err);
+	if (rc)
+		goto fail;
+	p->check_result = par->result != NULL;
+	if (p->check_result && (rc = mmp_capture_compile(&p->result, par->result, msg, sizeof(msg)))) {
+		rc = mmp_error_set(err, rc, "result = %s: %s", par->result, msg);
+		goto fail;
+	}
+	p->own_time = par->time && strcmp(par->time, "wall") != 0;
+	if (p->own_time && (rc = mmp_capture_compile(&p->time, par->time, msg, sizeof(msg)))) {
+		rc = mmp_error_set(err, rc, "time = %s: %s", par->time, msg);
+		goto fail;
+	}
+	p->pressure_fd = mmp_pressure_open();
+	*out = p;
+	return 0;
+fail:
+	mmp_process_run_close(p);
+	return rc;
+}
+
+void mmp_process_run_close(struct mmp_process_run *p)
+{
+	if (!p)
+		return;
+	mmp_command_free(&p->argv);
+	mmp_capture_free(&p->result);
+	mmp_capture_free(&p->time);
+	if (p->pressure_fd >= 0)
+		close(p->pressure_fd);
+	free(p);
+}
+
+/* What the program printed after mmprof's first line, at most the last
+ * OUTPUT_MAX bytes; NUL-terminated, *len without it. */
+static char *read_output(int fd, off_t from, size_t *len)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	if (end < from)
+		end = from;
+	if (end - from > (off_t)OUTPUT_MAX)
+		from = end - (off_t)OUTPUT_MAX;
+	size_t n = (size_t)(end - from);
+	char *buf = malloc(n + 1);
+	if (!buf)
+		return NULL;
+	ssize_t got = n ? pread(fd, buf, n, from) : 0;
+	*len = got > 0 ? (size_t)got : 0;
+	buf[*len] = '\0';
+	return buf;
+}
+
+/* The result and the time from what the program printed. */
+static int read_figures(struct mmp_process_run *p, int fd, off_t from, struct mmp_rep *rep,
+			struct mmp_error *err)
+{
+	const struct mmp_params *par = &p->item->run->p;
+	char cap[1024], msg[256];
+	size_t len;
+	int rc = 0;
+	char *out = read_output(fd, from, &len);
+
+	if (!out)
+		return mmp_error_set(err, -ENOMEM, "out of memory");
+	rep->result = 0;
+	rep->result_ok = 1;
+	rep->result_unchecked = !p->check_result;
+	if (p->check_result) {
+		if (!mmp_capture_find(&p->result, out, len, cap, sizeof(cap))) {
+			rc = mmp_error_set(err, -ENODATA,
+					   "no line of its output matches result = %s (log: %s)",
+					   par->result, p->log);
+			goto out;
+		}
+		if (mmp_capture_count(cap, &rep->result)) {
+			rc = mmp_error_set(err, -ENODATA,
+					   "result = %s matched '%s', which holds no count (log: %s)",
+					   par->result, cap, p->log);
+			goto out;
+		}
+		rep->result_ok = rep->result == p->expected;
+	}
+	rep->elapsed_ns = rep->wall_ns;
+	if (p->own_time) {
+		uint64_t ns;
+		if (!mmp_capture_find(&p->time, out, len, cap, sizeof(cap))) {
+			rc = mmp_error_set(err, -ENODATA,
+					   "no line of its output matches time = %s (log: %s)",
+					   par->time, p->log);
+			goto out;
+		}
+		if (mmp_capture_duration(cap, &ns, msg, sizeof(msg))) {
+			rc = mmp_error_set(err, -ENODATA, "time = %s: %s (log: %s)", par->time,
+					   msg, p->log);
+			goto out;
+		}
+		/* Its own clock runs inside its life: a longer time is a unit
+		 * read wrong; a zero is below its clock's resolution. */
+		if (ns > rep->wall_ns + 1000000) {
+			rc = mmp_error_set(err, -ERANGE,
+					   "time = %s read %.6f s, longer than the %.6f s the "
+					   "process lived (another unit?) (log: %s)",
+					   par->time, ns / 1e9, rep->wall_ns / 1e9, p->log);
+			goto out;
+		}
+		if (ns == 0) {
+			rc = mmp_error_set(err, -ERANGE,
+					   "time = %s read 0: below the program's clock resolution "
+					   "(use time = wall or more data) (log: %s)",
+					   par->time, p->log);
+			goto out;
+		}
+		rep->elapsed_ns = ns;
+	}
+out:
+	free(out);
+	return rc;
+}
+
+static void fill_counts(struct mmp_process_run *p, struct mmp_counters *ctr, int counted,
+			struct mmp_rep *rep)
+{
+	const struct mmp_event_set *events = p->item->events;
+	const size_t nev = events ? events->n : 0;
+	const unsigned n = p->item->plan->nthreads;
+	for (size_t i = 0; counted && i < nev; i++)
+		if (!p->open_error[i])
+			p->open_error[i] = ctr->error[i];
+	if (counted)
+		mmp_counters_read(ctr, rep->counts);
+	/* Counts are the process's: no thread of it is mmprof's to name. */
+	for (size_t i = 0; i < nev * n; i++) {
+		memset(&rep->thread_counts[i], 0, sizeof(rep->thread_counts[i]));
+		rep->thread_counts[i].state = MMP_COUNT_NOT_COUNTED;
+	}
+}
+
+static int open_log(struct mmp_process_run *p, off_t *header, struct mmp_error *err)
+{
+	const struct mmp_run *run = p->item->run;
+	snprintf(p->log, sizeof(p->log), "%s/run%zu-%s.%u.log", p->item->logs, run->index + 1,
+		 run->job->name, p->seq++);
+	int fd = open(p->log, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return mmp_error_errno(err, -errno, "creating the log %s", p->log);
+	dprintf(fd, "# mmprof: run %zu [%s] process %u on PUs %s: %s\n", run->index + 1,
+		run->job->name, p->seq - 1, p->pulist, p->line);
+	*header = lseek(fd, 0, SEEK_CUR);
+	return fd;
+}
+
+int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct mmp_error *err)
+{
+	const struct mmp_runner_item *item = p->item;
+	const struct mmp_event_set *events = item->events;
+	struct mmp_exec_child child;
+	struct mmp_counters ctr;
+	int counted = 0;
+	uint64_t idle0 = 0, idle1 = 0;
+	char how[96];
+	off_t header = 0;
+	int fd = open_log(p, &header, err);
+
+	if (fd < 0)
+		return fd;
+	rep->log = p->log;
+	struct mmp_exec_spec spec = {
+		.path = p->exe, .argv = p->argv.v, .pus = p->pus, .npus = p->npus, .out_fd = fd,
+	};
+	int rc = mmp_exec_child_start(&child, &spec, err);
+	if (rc)
+		goto out_fd;
+	if (events && events->n) {
+		rc = mmp_counters_open_child(&ctr, events, child.pid);
+		if (rc) {
+			rc = mmp_error_set(err, rc, "out of memory for counters");
+			goto out_child;
+		}
+		counted = 1;
+	}
+	int have_idle = mmp_cpu_idle_ns(p->pus, p->npus, &idle0) == 0;
+	int64_t psi0 = mmp_pressure_read(p->pressure_fd);
+	rc = mmp_exec_child_go(&child, p->exe, err);
+	if (rc)
+		goto out_counters;
+	rc = mmp_exec_child_wait(&child, item->run->p.timeout, item->stop);
+	int64_t psi1 = mmp_pressure_read(p->pressure_fd);
+	have_idle = have_idle && mmp_cpu_idle_ns(p->pus, p->npus, &idle1) == 0 && idle1 >= idle0;
+	if (rc == -ETIMEDOUT) {
+		rc = mmp_error_set(err, -ETIMEDOUT, "timed out after %g s, stopped (log: %s)",
+				   item->run->p.timeout, p->log);
+		goto out_counters;
+	}
+	if (rc == -EINTR) {
+		rc = mmp_error_set(err, -EINTR, "stopped (log: %s)", p->log);
+		goto out_counters;
+	}
+	if (!WIFEXITED(child.status) || WEXITSTATUS(child.status) != 0) {
+		rc = mmp_error_set(err, -ECHILD, "%s %s (log: %s)", p->argv.v[0],
+				   mmp_exec_child_describe(child.status, how, sizeof(how)), p->log);
+		goto out_counters;
+	}
+	rep->wall_ns = child.t_exit - child.t_exec;
+	rep->bytes = p->end;
+	rep->probe_rc = 0;
+	rc = read_figures(p, fd, header, rep, err);
+	if (rc)
+		goto out_counters;
+	fill_counts(p, &ctr, counted, rep);
+	for (unsigned t = 0; t < item->plan->nthreads; t++)
+		rep->thread_ns[t] = rep->elapsed_ns; /* the process is the unit */
+	rep->thread_min_ns = rep->thread_max_ns = rep->elapsed_ns;
+	uint64_t cpu_ns = (uint64_t)(child.ru.ru_utime.tv_sec + child.ru.ru_stime.tv_sec) *
+				  1000000000u +
+			  (uint64_t)(child.ru.ru_utime.tv_usec + child.ru.ru_stime.tv_usec) * 1000u;
+	double pressure = psi0 >= 0 && psi1 >= psi0 && rep->wall_ns
+				  ? (double)(psi1 - psi0) * 1000 / (double)rep->wall_ns
+				  : -1;
+	mmp_disturbance_judge_process(rep->wall_ns, p->npus, have_idle ? idle1 - idle0 : UINT64_MAX,
+				      cpu_ns, (uint64_t)child.ru.ru_nivcsw, pressure, &rep->dist);
+out_counters:
+	if (counted)
+		mmp_counters_close(&ctr);
+out_child:
+	mmp_exec_child_close(&child);
+out_fd:
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,204 @@
+# probe = exec and mmprof exec, with a helper program that reads a file and
+# prints a count and a time, or misbehaves on request
+# (tests/helpers/exec_helper.c): placeholders, binding, wall and printed
+# times, results right and wrong, exit codes, signals, timeouts, the logs,
+# inherited counters, and Ctrl-C stopping the program's whole group.
+source "$(dirname "$0")/tap.bash"
+BUILD=${BUILD:-build}
+HELPER=$PWD/$BUILD/tests/exec_helper
+trap 'rm -rf "$TMP"' EXIT
+make -s --no-print-directory "$BUILD/tests/exec_helper" >/dev/null 2>&1
+[ -x "$HELPER" ] || skip_rest "the helper program did not build ($HELPER)"
+
+# run_config NAME JOB-LINES...: a one-job config over a 1 MiB file, run;
+# sets $out $err $rc and $csv (its CSV).
+run_config() {
+	local name=$1; shift
+	{
+		printf '[global]\nsize = 1M\nseed = 5\nrepeat = 2\nwarmup = 0\nevents = task-clock, page-faults\n\n[%s]\nprobe = exec\n' "$name"
+		printf '%s\n' "$@"
+	} >"$TMP/$name.ini"
+	csv=$TMP/$name.csv
+	run_mmprof --config "$TMP/$name.ini" --csv "$csv"
+}
+col() { csv_col "$csv" "$1"; }
+# gone PID...: none of them runs, or is a zombie (nobody's to reap).
+gone() {
+	local p s
+	for p in "$@"; do
+		s=$(ps -o stat= -p "$p" 2>/dev/null | tr -d ' ')
+		[ -z "$s" ] || return 1
+	done
+}
+
+# The reference: mmprof's own data file, counted by tr.
+run_config right "command = $HELPER count {file}" "result = output:Found (\\d+) zero"
+data=$(col file | head -1)
+zeros=$(tr -dc '\0' <"$data" | wc -c)
+check "right result: exit 0" test "$rc" -eq 0
+check "right result: result_ok true, result = tr's count ($zeros)" \
+	test "$(col result_ok | sort -u)" = true -a "$(col result | sort -u)" = "$zeros"
+check "right result: table says ok" grep -Eq '^right +exec .* ok$' <<<"$out"
+check "time = wall: elapsed_ns is wall_ns" \
+	test "$(csv_rows "$csv" elapsed_ns wall_ns | awk -F'|' '$1 != $2' | wc -l)" -eq 0 -a \
+	"$(col wall_ns | head -1)" -gt 0
+log=$(col log | head -1)
+check "the log is named in the CSV, beside it" test -f "$log" -a "$(dirname "$log")" = "$TMP/right.logs"
+check "the log: mmprof's line, then the program's output" \
+	bash -c 'head -1 "$1" | grep -q "^# mmprof: run 1 \[right\] process 0 on PUs 0: .*exec_helper count " &&
+		grep -q "^Found $2 zero bytes in " "$1"' _ "$log" "$zeros"
+check "one log per process (2 repetitions)" test "$(ls "$TMP/right.logs" | wc -l)" -eq 2
+check "counters: task-clock counted in the program" \
+	test "$(counts "$csv" task-clock | awk '$1 > 0' | wc -l)" -eq 2
+check "others_busy recorded" test -n "$(col others_busy | head -1)"
+
+# Placeholders and binding.
+run_config ph "command = $HELPER argv {file} {size} {threads} {access} {pus} {npus} {kernel} {job} {run} 'a b' {{x}}" \
+	"access = 4K"
+log=$(col log | head -1)
+want="arg[0]=$data
+arg[1]=1048576
+arg[2]=1
+arg[3]=4096
+arg[4]=0
+arg[5]=1
+arg[6]=zeros
+arg[7]=ph
+arg[8]=1
+arg[9]=a b
+arg[10]={x}
+pus=0
+pgid=own"
+check "placeholders filled in, one word each; bound to the planned PU; own process group" \
+	test "$(grep -v '^#' "$log")" = "$want"
+check "no result: result and result_ok empty, the table says unchecked" \
+	test -z "$(col result | sort -u)" -a -z "$(col result_ok | sort -u)" -a \
+	"$(grep -c ' unchecked$' <<<"$out")" -eq 1
+if [ "$(nproc)" -ge 2 ]; then
+	run_config bind "command = $HELPER argv {pus} {threads}" "threads = 2" "placement = pus:1,0"
+	check "2 threads on pus:1,0: the child is bound to both" \
+		test "$(grep '^pus=' "$(col log | head -1)")" = "pus=0,1" -a \
+		"$(grep '^arg\[0\]' "$(col log | head -1)")" = "arg[0]=1,0"
+	# Inherited counters: two threads doing the same work count twice the
+	# CPU time of one (a ratio, not a time).
+	run_config one "command = $HELPER threads 1 {file}"
+	one=$(counts "$csv" task-clock | sort -n | head -1)
+	run_config two "command = $HELPER threads 2 {file}" "threads = 2"
+	two=$(counts "$csv" task-clock | sort -n | head -1)
+	check "counters follow every thread: task-clock of 2 threads / 1 thread = $(awk -v a="$two" -v b="$one" 'BEGIN { printf "%.2f", a / b }') (> 1.6)" \
+		awk -v a="$two" -v b="$one" 'BEGIN { exit !(b > 0 && a / b > 1.6) }'
+else
+	skip "binding and inherited counters on 2 PUs: this machine allows $(nproc)"
+fi
+
+# The program's own time, in each format it prints.
+for t in 'Elapsed time: (.*)' 'java: (.*)' 'took (.*)'; do
+	run_config own "command = $HELPER count {file} 30" "time = output:^$t\$"
+	printed=$(sed -n "s/^${t%%(*}//p" "$(col log | head -1)")
+	case $t in
+	Elapsed*) want=$(awk -F'[:.]' '{ printf "%d", ($1 * 3600 + $2 * 60 + $3) * 1e9 + $4 * 100 }' <<<"$printed") ;;
+	java*) want=$(awk -F'[:.]' '{ printf "%d", ($1 * 3600 + $2 * 60 + $3) * 1e9 + $4 * 1e6 }' <<<"$printed") ;;
+	took*) want=$(awk '{ printf "%d", $1 * 1e6 + 0.5 }' <<<"$printed") ;;
+	esac
+	first=$(col elapsed_ns | head -1)
+	check "time = output:$t reads '$printed' as $want ns (got $first), below wall_ns" \
+		test "$first" = "$want" -a "$first" -ge 30000000 -a "$first" -lt "$(col wall_ns | head -1)"
+done
+run_config late "command = $HELPER late {file}" "time = output:took (.*)"
+check "a printed time longer than the process lived: the run fails, says so" \
+	test "$rc" -eq 1 -a -n "$(grep 'read 100.000000 s, longer than the' <<<"$err")"
+
+# Wrong results are WRONG rows, like a wrong probe.
+run_config wrong "command = $HELPER wrong {file}" "result = output:Found ([0-9]+) zero"
+check "wrong result: result_ok false, exit 1" test "$rc" -eq 1 -a "$(col result_ok | sort -u)" = false
+check "wrong result: the table says WRONG" grep -Eq '^wrong +exec .* WRONG$' <<<"$out"
+check "wrong result: stderr names the count and the log" \
+	grep -q "the program printed $((zeros + 1)), which differs from the reference (zeros of $data) (log: $TMP/wrong.logs/run1-wrong.0.log)" <<<"$err"
+run_config nomatch "command = $HELPER count {file}" "result = output:Found ([0-9]+) ones"
+check "no line matches result: the run fails with the log" \
+	grep -q "no line of its output matches result = output:Found (\[0-9\]+) ones (log: $TMP/nomatch.logs/run1-nomatch.0.log)" <<<"$err"
+check "...and exit 1, FAILED in the table" test "$rc" -eq 1 -a -n "$(grep FAILED <<<"$out")"
+
+# Failures: exit status, signal, missing program, timeout.
+run_config ex "command = $HELPER exit 3"
+check "exit 3: the run fails: 'exited with status 3' and the log" \
+	grep -q "exec_helper exited with status 3 (log: $TMP/ex.logs/run1-ex.0.log)" <<<"$err"
+check "exit 3: mmprof exits 1" test "$rc" -eq 1
+run_config sig "command = $HELPER signal 11"
+check "a signal: 'killed by SIGSEGV'" grep -q "killed by SIGSEGV" <<<"$err"
+run_config missing "command = no-such-program-here {file}"
+check "a missing program: not found on PATH" grep -q "cannot run no-such-program-here: not found on PATH" <<<"$err"
+start=$SECONDS
+run_config slow "command = $HELPER sleep 60 $TMP/slow.pids" "timeout = 1s"
+read -r p gp <"$TMP/slow.pids"
+check "timeout: 'timed out after 1 s' with the log, in $((SECONDS - start)) s" \
+	test "$rc" -eq 1 -a -n "$(grep "timed out after 1 s, stopped (log: " <<<"$err")" -a $((SECONDS - start)) -lt 15
+check "timeout: the program and its child are gone, reaped" gone "$p" "$gp"
+run_config stubborn "command = $HELPER stubborn 60 $TMP/stubborn.pids" "timeout = 1s"
+read -r p gp <"$TMP/stubborn.pids"
+check "a program that ignores SIGTERM is killed after the grace" gone "$p" "$gp"
+check "...and its run failed as timed out" grep -q "timed out after 1 s" <<<"$err"
+
+# Config mistakes are diagnostics, nothing run.
+printf '[j]\nprobe = exec\nsize = 1M\n' >"$TMP/nocmd.ini"
+run_mmprof --config "$TMP/nocmd.ini" --dry-run
+check "exec without command: exit 2, says what to set" \
+	test "$rc" -eq 2 -a -n "$(grep 'probe = exec runs a program: set command = PROGRAM ARGS' <<<"$err")"
+printf '[j]\nprobe = exec\nsize = 1M\ncommand = prog {access}\n' >"$TMP/noacc.ini"
+run_mmprof --config "$TMP/noacc.ini" --dry-run
+check "{access} without access: exit 2" test "$rc" -eq 2 -a -n "$(grep 'command passes {access}' <<<"$err")"
+printf '[j]\nprobe = mmap_byte\nsize = 1M\ncommand = prog\n' >"$TMP/notexec.ini"
+run_mmprof --config "$TMP/notexec.ini" --dry-run
+check "command on a C probe: exit 2, 'does not use'" \
+	test "$rc" -eq 2 -a -n "$(grep "probe 'mmap_byte' does not use 'command'" <<<"$err")"
+printf '[j]\nprobe = exec\nsize = 1M\ncommand = prog | wc\n' >"$TMP/pipe.ini"
+run_mmprof --config "$TMP/pipe.ini" --dry-run
+check "a pipe in the command: exit 2, no shell" test "$rc" -eq 2 -a -n "$(grep "there is no shell" <<<"$err")"
+
+# Ctrl-C stops the program's whole process group; nothing is left.
+cat >"$TMP/long.ini" <<EOF2
+[j]
+probe = exec
+size = 1M
+repeat = 3
+warmup = 0
+command = $HELPER sleep 60 $TMP/long.pids
+EOF2
+"$MMPROF" --config "$TMP/long.ini" --csv "$TMP/long.csv" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 200); do [ -s "$TMP/long.pids" ] && break; sleep 0.05; done
+read -r p gp <"$TMP/long.pids"
+check "the program runs in a group of its own" test "$(ps -o pgid= -p "$p" | tr -d ' ')" = "$p"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "Ctrl-C: exit 130" test "$rc" -eq 130
+check "Ctrl-C: the program and its child are gone (no orphan, no zombie)" gone "$p" "$gp"
+check "Ctrl-C: said so" grep -q "interrupted" "$TMP/err"
+# A second Ctrl-C leaves at once: the group is killed first.
+rm -f "$TMP/long.pids"
+"$MMPROF" --config "$TMP/long.ini" --csv "$TMP/long2.csv" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do [ -s "$TMP/long.pids" ] && break; sleep 0.05; done
+read -r p gp <"$TMP/long.pids"
+kill -TERM "$pid"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+sleep 0.2
+check "a second signal: exit 130, the program and its child killed" \
+	bash -c '[ "$1" -eq 130 ] && ! ps -o stat= -p "$2" | grep -qv Z && ! ps -o stat= -p "$3" | grep -qv Z' _ "$rc" "$p" "$gp"
+
+# mmprof exec: the same, without a config.
+run_mmprof exec -r 3 --placement compact --result 'Found (\d+) zero' --file "$data" \
+	--csv "$TMP/x.csv" -- "$HELPER" count {file}
+check "mmprof exec: exit 0, one row ok" test "$rc" -eq 0 -a -n "$(grep -E '^exec_helper +exec .* ok$' <<<"$out")"
+check "mmprof exec: 3 rows, results right" \
+	test "$(csv_col "$TMP/x.csv" result_ok | grep -c true)" -eq 3
+check "mmprof exec: logs beside its CSV" test "$(ls "$TMP/x.logs" | wc -l)" -eq 4
+run_mmprof exec --placement sideways --file "$data" -- "$HELPER" count {file}
+check "mmprof exec: a bad option value is a config diagnostic, exit 2" \
+	test "$rc" -eq 2 -a -n "$(grep "^mmprof exec:3: \[exec_helper\] 'sideways' is not a placement" <<<"$err")"
+run_mmprof exec -- "$HELPER" count x
+check "mmprof exec without --file: exit 2" test "$rc" -eq 2
+done_testing
