@@ -195,12 +195,19 @@ def heatmap(m, path=None):
         raise NothingToPlot(f"{m.name}: no cell has a right result")
     # Cells of about half an inch (room for "123.4"), the whole at most 8.
     side = min(8.0, max(2.6, 1.0 + 0.42 * max(nr, nc)))
-    width = min(11.5, max(7.0, side * nc / max(nr, nc) + 3.6))
+    # Wide enough for the title and the notes (about 0.08 and 0.065 inch
+    # a character at 11 and 8.5 points).
+    title = f"{_title(m)}\n{_subtitle(m)}"
+    text = max([0.08 * len(t) for t in title.split("\n")] + [0.065 * len(n) for n in m.notes])
+    width = min(11.5, max(7.0, side * nc / max(nr, nc) + 3.6, text + 0.6))
     fig, ax = figure(1, 1, (width, side + 1.6 + 0.18 * len(m.notes)))
     lo, hi = float(finite.min()), float(finite.max())
     if hi <= lo * 1.02:  # one value, or nearly: a scale around it
         lo, hi = lo * 0.9, hi * 1.1
-    cmap = colormaps["YlOrRd_r" if m.higher_is_better else "YlOrRd"].copy()
+    # YlOrRd without its palest eighth, which a blank diagonal cell (white)
+    # could be taken for.
+    shades = colormaps["YlOrRd"](np.linspace(0.15, 1, 256))
+    cmap = ListedColormap(shades[::-1] if m.higher_is_better else shades)
     cmap.set_bad((0, 0, 0, 0))  # see through to the hatching: not measured
     norm = Normalize(lo, hi)
     # One hatched rectangle under the image, whatever the number of cells
@@ -234,8 +241,7 @@ def heatmap(m, path=None):
     bar = fig.colorbar(image, ax=ax, shrink=0.9 if nr >= 4 else 1, pad=0.03, aspect=15)
     unit = "GB/s (10⁹ bytes/s)" if m.quantity == "GB/s" else m.quantity
     bar.set_label(f"{unit}\n({'higher' if m.higher_is_better else 'lower'} is better)")
-    ax.set_title(_subtitle(m), fontsize=9.5, loc="center")
-    fig.suptitle(_title(m))
+    fig.suptitle(title, fontsize=11)  # both lines centred on the figure
     if m.notes:
         fig.supxlabel("\n".join(m.notes), fontsize=8.5, color="0.3")
     return done(fig, path)
@@ -258,8 +264,9 @@ def _subtitle(m):
     if m.kind == "node-to-node" and "bytes" not in m.varies and size > 0:
         what.insert(1, binary_size(size) + (" read" if m.higher_is_better else ""))
     cells = "pair" if m.kind == "core-to-core" else "cell"
+    cv = 100 * m.cv_max
     return (f"[{m.job}] {', '.join(what)}: median of {rounds};"
-            f" every {cells}'s CV ≤ {100 * m.cv_max:.0f}%")
+            f" every {cells}'s CV ≤ {cv:.{1 if cv < 10 else 0}f}%")
 
 
 def _ticks(axis, labels, what):
