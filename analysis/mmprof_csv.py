@@ -368,7 +368,7 @@ MATRIX_KEYS = ["probe", "kernel", "threads", "access", "buffer", "refcount", "ta
 def pairs(df):
     """The core-to-core cells (placement = pairs, pingpong): one row per
     job point of a probe that counts operations run on a PU pair, in plan
-    order: run_id, run, job, the MATRIX_KEYS the frame has, pu_a and pu_b
+    order: run_id, host, run, job, the MATRIX_KEYS the frame has, pu_a and pu_b
     (int64: pus_planned, "A B"), ns_per_op (the median over its recorded
     rounds of elapsed_ns, over ops: mmprof's matrix cell), unit, rounds
     (int64), cv and all_ok (every round's result right; mmprof leaves the
@@ -384,15 +384,15 @@ def pairs(df):
     p = p.assign(pu_a=pus[0].astype("int64"), pu_b=pus[1].astype("int64"),
                  ns_per_op=p["median_ns"] / p["ops"])
     keys = [k for k in MATRIX_KEYS if k in p]
-    return p[["run_id", "run", "job"] + keys + ["pu_a", "pu_b", "ns_per_op", "unit", "rounds",
-                                                "cv", "all_ok"]].reset_index(drop=True)
+    return p[["run_id", "host", "run", "job"] + keys + [
+        "pu_a", "pu_b", "ns_per_op", "unit", "rounds", "cv", "all_ok"]].reset_index(drop=True)
 
 
 def node_cells(df):
     """The node-to-node cells: one row per job point run with placement =
     numa:M (one node) and membind = node:N, of a probe that counts
     operations (chase, pingpong) or of limit (the bandwidth side), in plan
-    order: run_id, run, job, the MATRIX_KEYS the frame has but membind,
+    order: run_id, host, run, job, the MATRIX_KEYS the frame has but membind,
     cpu_node and mem_node (int64: M and N), ns_per_op (the median over its
     rounds of elapsed_ns, over ops; NaN for limit), gb_per_s (bytes over
     the median elapsed_ns; NaN for the probes that count operations),
@@ -406,9 +406,9 @@ def node_cells(df):
                  ns_per_op=(p["median_ns"] / p["ops"]).where(counted),
                  gb_per_s=(p["bytes"] / p["median_ns"]).where(~counted))
     keys = [k for k in MATRIX_KEYS if k in p and k != "membind"]
-    return p[["run_id", "run", "job"] + keys + ["cpu_node", "mem_node", "ns_per_op", "gb_per_s",
-                                                "unit", "rounds", "cv",
-                                                "all_ok"]].reset_index(drop=True)
+    return p[["run_id", "host", "run", "job"] + keys + [
+        "cpu_node", "mem_node", "ns_per_op", "gb_per_s", "unit", "rounds", "cv",
+        "all_ok"]].reset_index(drop=True)
 
 
 def _points(df):

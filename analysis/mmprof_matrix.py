@@ -86,7 +86,7 @@ def _core_to_core(cells):
             values[at[r.pu_a], at[r.pu_b]] = values[at[r.pu_b], at[r.pu_a]] = r.ns_per_op
         n = len(pus) * (len(pus) - 1) // 2
         if len(ok) < n:
-            notes.append(f"hatched: not measured ({len(ok)} of the {n} pairs"
+            notes.append(f"hatched: no value ({len(ok)} of the {n} pairs have one"
                          + ("; placement = pairs measures a sample of them on a machine with"
                             " many PUs" if len(group) < n else "") + ")")
         out.append(_matrix("core-to-core", group, ok, notes, pus, pus, values,
@@ -105,7 +105,7 @@ def _node_to_node(cells):
             values[rows.index(r.cpu_node), cols.index(r.mem_node)] = \
                 r.ns_per_op if counted else r.gb_per_s
         if len(ok) < len(rows) * len(cols):
-            notes.append("hatched: not measured")
+            notes.append("hatched: no value (not measured, or a wrong result)")
         quantity = f"ns per {group['unit'].iloc[0]}" if counted else "GB/s"
         out.append(_matrix("node-to-node", group, ok, notes, rows, cols, values, quantity))
     return out
@@ -119,14 +119,16 @@ def _groups(cells, cell_keys):
     sweeps its keys in the config's order."""
     keys = ["run_id", "job"] + [k for k in mmprof_csv.MATRIX_KEYS if k in cells]
     cells = cells.assign(_order=range(len(cells)))
+    differs = ("a key the CSV does not have" if "transfer" in cells
+               else "transfer (the CSV has no column for it)")
     out = []
     for _, group in cells.groupby(keys, dropna=False, sort=False):
         nth = group.groupby(cell_keys).cumcount()
         sweeps = int(nth.max()) + 1
         for k in range(sweeps):
             notes = [] if sweeps == 1 else [
-                f"sweep {k + 1} of {sweeps}: the CSV has no transfer column to tell these"
-                " matrices apart; they come in the config's order"]
+                f"sweep {k + 1} of {sweeps}: these matrices differ in {differs};"
+                " they come in the config's order"]
             out.append((group[nth == k].assign(_sweep=k + 1 if sweeps > 1 else 0), notes))
     out.sort(key=lambda g: g[0]["_order"].iloc[0])
     return _name(out, cells)
@@ -136,7 +138,11 @@ def _name(groups, cells):
     """The groups ((cells, notes) pairs), each told what tells it from
     its job's other matrices: the keys that differ (attrs["varies"]) and
     their values (attrs["what"])."""
-    several = cells["run_id"].nunique() > 1
+    # Several invocations: each matrix says which, by its host when each
+    # invocation ran on another.
+    hosts = cells.drop_duplicates("run_id")["host"]
+    by = "host" if hosts.notna().all() and hosts.is_unique else "run_id"
+    several = len(hosts) > 1
     firsts = pd.DataFrame([g.iloc[0] for g, _ in groups])
     for (group, _), (_, first) in zip(groups, firsts.iterrows()):
         same = firsts[(firsts["run_id"] == first["run_id"]) & (firsts["job"] == first["job"])]
@@ -144,26 +150,26 @@ def _name(groups, cells):
                   if same[k].astype("string").nunique(dropna=False) > 1]
         parts = [_describe(k, first[k]) for k in varies]
         if several:
-            parts.append(f"on {first['run_id']}")
+            on = "".join(c for c in str(first[by]) if c.isalnum() or c in "-_")
+            parts.append((f"on {first[by]}", f"on-{on}"))
         group.attrs.update(what=parts, varies=varies)
     return groups
 
 
 def _describe(key, value):
-    """A key's value in a matrix's title: "16 KiB", "transfer cas", "sweep 2"."""
+    """A key's value in a matrix's title and in its name: ("16 KiB",
+    "16KiB"), ("transfer cas", "transfer-cas"), ("sweep 2", "sweep-2")."""
     if key == "bytes":
-        return binary_size(value)
-    if key == "_sweep":
-        return f"sweep {value}"
-    return f"{key} {'-' if pd.isna(value) else number(value)}"
+        return binary_size(value), binary_size(value).replace(" ", "")
+    text = "-" if pd.isna(value) else number(value)
+    key = "sweep" if key == "_sweep" else key
+    return f"{key} {text}", f"{key}-" + "".join(c for c in text if c.isalnum() or c in "-_")
 
 
 def _matrix(kind, group, ok, notes, rows, cols, values, quantity):
     first = group.iloc[0]
     parts = group.attrs.get("what", [])
-    slug = ".".join("".join(c for c in p.replace(" ", "-") if c.isalnum() or c in "-_")
-                    .replace("-KiB", "KiB").replace("-MiB", "MiB").replace("-GiB", "GiB")
-                    .replace("-B", "B") for p in parts)
+    slug = ".".join(name for _, name in parts)
     job = "".join(c if c.isalnum() or c in "-_" else "_" for c in str(first["job"]))
     wrong = len(group) - len(ok)
     if wrong:
@@ -171,7 +177,8 @@ def _matrix(kind, group, ok, notes, rows, cols, values, quantity):
     rounds = (int(ok["rounds"].min()), int(ok["rounds"].max())) if len(ok) else (0, 0)
     cv = ok["cv"].max() if len(ok) else float("nan")
     return Matrix(kind=kind, name=f"{kind}.{job}" + (f".{slug}" if slug else ""),
-                  job=str(first["job"]), probe=str(first["probe"]), what=", ".join(parts),
+                  job=str(first["job"]), probe=str(first["probe"]),
+                  what=", ".join(text for text, _ in parts),
                   quantity=quantity, rows=rows, cols=cols, values=values, rounds=rounds,
                   cv_max=float(cv) if not pd.isna(cv) else 0.0,
                   cells=group.drop(columns=[c for c in group if c.startswith("_")]),

@@ -191,13 +191,13 @@ def problems():
     yield [m.name for m in ms][:2] == ["core-to-core.c2c.sweep-1", "core-to-core.c2c.sweep-2"], \
         f"without transfer: {[m.name for m in ms]}"
     yield np.allclose(ms[1].values[0, 4], pair(0, 4, "store")) and \
-        "no transfer column" in ms[1].notes[0], f"sweep 2: {ms[1].values[0, 4]} {ms[1].notes}"
+        "no column for it" in ms[1].notes[0], f"sweep 2: {ms[1].values[0, 4]} {ms[1].notes}"
     # A sample of the pairs and a wrong result: blank cells, said so.
     m = mmprof_matrix.matrices(mmprof_csv.load(f"{tmp}/s8-holes.csv"))[0]
     measured = int(np.isfinite(m.values).sum()) // 2
     yield np.isnan(m.values[0, 1]) and measured == 11, f"holes: {measured} pairs measured"
     notes = " ".join(m.notes)
-    yield "not measured (11 of the 28 pairs" in notes and "1 job point left out" in notes, notes
+    yield "no value (11 of the 28 pairs have one" in notes and "1 job point left out" in notes, notes
 def pd_types(p, n):
     return {**p.dtypes[["pu_a", "pu_b", "rounds", "ns_per_op", "all_ok"]].to_dict(),
             **n.dtypes[["cpu_node", "mem_node", "gb_per_s"]].to_dict()}
