@@ -208,6 +208,10 @@ def heatmap(m, path=None):
     text = max([0.08 * len(t) for t in title.split("\n")] + [0.065 * len(n) for n in m.notes])
     width = min(11.5, max(7.0, side * nc / max(nr, nc) + 3.6, text + 0.6))
     fig, ax = figure(1, 1, (width, side + 1.6 + 0.18 * len(m.notes)))
+    # "compressed": the colour bar beside the square axes, not at the
+    # far edge of a figure widened for the title.
+    fig.set_layout_engine("compressed")
+    fig.get_layout_engine().set(w_pad=0.12, h_pad=0.06)
     lo, hi = float(finite.min()), float(finite.max())
     if hi <= lo * 1.02:  # one value, or nearly: a scale around it
         lo, hi = lo * 0.9, hi * 1.1
