@@ -27,7 +27,8 @@ an empty frame with its typed columns.  Another schema_version is refused.
 runs(df) summarises every run, job_runs(df) only the job points, summary(df)
 is the job points' table in mmprof's units, counters(df) the derived
 metrics as mmprof's counters table has them, paired_ratio() one ratio as
-mmprof computes it.  mmprof_plots.py draws them.
+mmprof computes it, pairs(df) and node_cells(df) the cells of the
+core-to-core and node-to-node matrices.  mmprof_plots.py draws them.
 """
 
 import glob
@@ -352,6 +353,75 @@ def counters(df):
     out[metrics] = out[metrics].where(complete)
     out["bytes"] = g["bytes"].first().values
     return in_plan_order(out[keys + ["bytes"] + [m for m in metrics if out[m].notna().any()]])
+
+
+
+# What a matrix's cells share (src/report_matrix.c): every key of the job
+# point but where it ran (placement: the PU pair, the CPU node) and, for
+# the node matrix, where its memory was (membind).  transfer is used when
+# the CSV has it.
+MATRIX_KEYS = ["probe", "kernel", "threads", "access", "buffer", "refcount", "tally", "file",
+               "fill", "seed", "bytes", "ops", "transfer", "prefault", "advice", "cache",
+               "membind", "bind", "data", "hugepages"]
+
+
+def pairs(df):
+    """The core-to-core cells (placement = pairs, pingpong): one row per
+    job point of a probe that counts operations run on a PU pair, in plan
+    order: run_id, host, run, job, the MATRIX_KEYS the frame has, pu_a and pu_b
+    (int64: pus_planned, "A B"), ns_per_op (the median over its recorded
+    rounds of elapsed_ns, over ops: mmprof's matrix cell), unit, rounds
+    (int64), cv and all_ok (every round's result right; mmprof leaves the
+    others out of its matrix).  No rows, the same columns, when no job
+    point ran on pairs."""
+    p = _points(df)
+    p = p[(p["placement"] == "pairs").fillna(False) & p["unit"].notna()]
+    pus = p["pus_planned"].astype("string").str.extract(r"^\s*(\d+)\s+(\d+)\s*$")
+    if pus.isna().any().any():
+        bad = p["pus_planned"][pus.isna().any(axis=1)].iloc[0]
+        raise ValueError(f"run {p['run'][pus.isna().any(axis=1)].iloc[0]}: pus_planned is"
+                         f" {bad!r}, not two PUs")
+    p = p.assign(pu_a=pus[0].astype("int64"), pu_b=pus[1].astype("int64"),
+                 ns_per_op=p["median_ns"] / p["ops"])
+    keys = [k for k in MATRIX_KEYS if k in p]
+    return p[["run_id", "host", "run", "job"] + keys + [
+        "pu_a", "pu_b", "ns_per_op", "unit", "rounds", "cv", "all_ok"]].reset_index(drop=True)
+
+
+def node_cells(df):
+    """The node-to-node cells: one row per job point run with placement =
+    numa:M (one node) and membind = node:N, of a probe that counts
+    operations (chase, pingpong) or of limit (the bandwidth side), in plan
+    order: run_id, host, run, job, the MATRIX_KEYS the frame has but membind,
+    cpu_node and mem_node (int64: M and N), ns_per_op (the median over its
+    rounds of elapsed_ns, over ops; NaN for limit), gb_per_s (bytes over
+    the median elapsed_ns; NaN for the probes that count operations),
+    unit, rounds (int64), cv and all_ok, as pairs()."""
+    p = _points(df)
+    cpu = p["placement"].astype("string").str.extract(r"^numa:(\d+)$")[0]
+    mem = p["membind"].astype("string").str.extract(r"^node:(\d+)$")[0]
+    p = p[cpu.notna() & mem.notna() & (p["unit"].notna() | (p["probe"] == "limit"))]
+    counted = p["unit"].notna()
+    p = p.assign(cpu_node=cpu[p.index].astype("int64"), mem_node=mem[p.index].astype("int64"),
+                 ns_per_op=(p["median_ns"] / p["ops"]).where(counted),
+                 gb_per_s=(p["bytes"] / p["median_ns"]).where(~counted))
+    keys = [k for k in MATRIX_KEYS if k in p and k != "membind"]
+    return p[["run_id", "host", "run", "job"] + keys + [
+        "cpu_node", "mem_node", "ns_per_op", "gb_per_s", "unit", "rounds", "cv",
+        "all_ok"]].reset_index(drop=True)
+
+
+def _points(df):
+    """One row per job point, in plan order: its first row's columns, and
+    rounds (int64), median_ns, cv and all_ok over its recorded rounds."""
+    points = df[df["run"] == df["parent"]]
+    g = points.groupby(["run_id", "run"], sort=False)
+    out = points.drop_duplicates(["run_id", "run"]).set_index(["run_id", "run"])
+    out["rounds"] = g.size().astype("int64")
+    out["median_ns"] = g["elapsed_ns"].median()
+    out["cv"] = g["elapsed_ns"].std() / g["elapsed_ns"].mean()
+    out["all_ok"] = g["result_ok"].agg(lambda v: bool(v.fillna(False).all())).astype("boolean")
+    return in_plan_order(out.reset_index())
 
 
 def t975(df):

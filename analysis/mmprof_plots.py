@@ -11,6 +11,7 @@ raises NothingToPlot, whose message says what is missing.
     slowdown(df)             each job run's time ratio to a reference's, 95% CI
     attribution(att, df)     the causes of each job run's time, with intervals
     scaling(df)              GB/s against threads
+    heatmap(matrix)          a core-to-core or node-to-node matrix (mmprof_matrix)
 
 Only the job points themselves are plotted (runs that are their own
 parent); the control rungs are summed up by NAME.attribution.csv.  Run with
@@ -30,6 +31,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 import mmprof_csv
 from mmprof_figure import (NothingToPlot, done, family_styles, figure, frame, series_along,
                            styled, text_inches, value_scale)
+from mmprof_matrix import heatmap, heatmaps, matrices  # noqa: F401
 from mmprof_sizes import sizes
 from mmprof_tables import interval, run_label, unique_labels
 # The rest of this module's interface, from where it is defined.
@@ -388,9 +390,13 @@ def _shade_oversubscribed(ax, df, threads):
 PLOTS = ["sizes", "slowdown", "attribution", "scaling"]
 
 
-def all_plots(df, att=None, reference=None, answers=None):
-    """Every plot of this module for one CSV: a dict from its name (PLOTS)
-    to its Figure, or to the reason it could not be drawn (a str)."""
+def all_plots(df, att=None, reference=None, answers=None, matrices=True):
+    """Every plot of this module for one CSV: a dict from its name (PLOTS,
+    then each matrix's: core-to-core.JOB...) to its Figure, or to the
+    reason it could not be drawn (a str; "core-to-core.*" or
+    "node-to-node.*" when the CSV has no matrix of that kind).  Without
+    the matrices when `matrices` is false (the notebook shows them in a
+    section of their own)."""
     plots = {"sizes": lambda: sizes(df, answers), "slowdown": lambda: slowdown(df, reference),
              "attribution": lambda: attribution(att, df), "scaling": lambda: scaling(df)}
     out = {}
@@ -399,6 +405,8 @@ def all_plots(df, att=None, reference=None, answers=None):
             out[name] = plots[name]()
         except NothingToPlot as why:
             out[name] = str(why)
+    if matrices:
+        out.update(heatmaps(df))
     return out
 
 

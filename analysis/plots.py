@@ -12,6 +12,15 @@ writes those that apply, and prints each path written:
     NAME.attribution.png  causes of each job run's time, shares with 95%
                           intervals (NAME.attribution.csv)
     NAME.scaling.png      GB/s against threads (several thread counts)
+    NAME.core-to-core.JOB[.WHAT].png
+                          pingpong with placement = pairs: ns per one-way
+                          transfer between two PUs, PU x PU
+    NAME.node-to-node.JOB[.WHAT].png
+                          chase (ns per load) or limit (GB/s) with placement =
+                          numa:M and membind = node:N: CPU node x memory node
+
+WHAT, when a job has several matrices, is what tells them apart
+(transfer-cas, 16KiB).
 
 A plot whose data the CSV lacks is skipped with a note on stderr.  The
 reference job of the slowdown plot is the plan's first job unless

@@ -4,49 +4,11 @@
 # note, the slowdown ratios are mmprof's own with their intervals drawn,
 # the sizes plot marks mmprof's fastest answers, and the notebook executes
 # headless on CSVs shaped like byte_8t, read_mmap_fread and false_sharing,
-# and on its committed sample, showing each one's answers.
+# and on its committed sample, showing each one's answers (and saying it
+# has no matrices: matrices.sh draws them).
 source "$(dirname "$0")/tap.bash"
 
-PY=/usr/bin/python3
-if ! "$PY" -c 'import pandas, matplotlib' 2>/dev/null; then
-	skip_rest "python3-pandas or python3-matplotlib is not installed for $PY (make deps)"
-fi
-export MPLCONFIGDIR=$TMP/matplotlib
-
-# png_ok FILE: a PNG over 10 KB, 6 to 12 inches wide at 100 dpi, whose
-# pixels are not all one colour.
-png_ok() {
-	"$PY" - "$1" <<'PY'
-import os, sys
-import matplotlib.image
-path = sys.argv[1]
-with open(path, "rb") as f:
-    if f.read(8) != b"\x89PNG\r\n\x1a\n":
-        sys.exit(f"{path}: not a PNG")
-if os.path.getsize(path) <= 10_000:
-    sys.exit(f"{path}: {os.path.getsize(path)} bytes")
-img = matplotlib.image.imread(path)
-if not 600 <= img.shape[1] <= 1200:
-    sys.exit(f"{path}: {img.shape[1]} pixels wide")
-if img[..., :3].var() < 1e-3:
-    sys.exit(f"{path}: one colour (variance {img[..., :3].var():.2g})")
-PY
-}
-# pngs_ok NAME FILE...: each FILE is a non-trivial PNG.
-pngs_ok() {
-	local name=$1 png why
-	shift
-	for png in "$@"; do
-		why=$(png_ok "$png" 2>&1)
-		check "$name: $(basename "$png") is a non-trivial PNG" test -z "$why"
-		[ -z "$why" ] || echo "# $why"
-	done
-}
-# py ARGS... <<'PY': a Python snippet with analysis/ on its path.
-py() {
-	"$PY" -c 'import sys; sys.path.insert(0, "analysis")
-exec(sys.stdin.read())' "$@"
-}
+source "$(dirname "$0")/pictures.bash"
 
 same() { [ -n "$1" ] && [ "$1" = "$2" ]; } # same A B: equal and not empty
 
@@ -97,7 +59,9 @@ written=$("$PY" analysis/plots.py "$TMP/all.csv" 2>"$TMP/plots.err")
 check "plots.py exits 0" test $? -eq 0
 want=$(printf '%s\n' "$TMP"/all.{sizes,slowdown,attribution,scaling}.png)
 check "plots.py prints the four paths written" test "$written" = "$want"
-check "no note when every plot applies" test ! -s "$TMP/plots.err"
+check "no note when every plot applies, but one per kind of matrix (it has none)" \
+	test "$(grep -c -v 'skipped .*/all\.\(core\|node\)-to-\(core\|node\)\.\*\.png: no job ran' \
+		"$TMP/plots.err")" -eq 0 -a "$(wc -l <"$TMP/plots.err")" -eq 2
 pngs_ok all "$TMP"/all.{sizes,slowdown,attribution,scaling}.png
 
 # The slowdown plot's ratios are mmprof's own baseline ratios, with their
@@ -142,7 +106,7 @@ written=$("$PY" analysis/plots.py "$TMP/one.csv" 2>"$TMP/one.err")
 check "plots.py exits 0 when nothing applies" test $? -eq 0
 check "... writes no PNG" test -z "$written$(ls "$TMP"/one.*.png 2>/dev/null)"
 notes=$(grep -c '^plots: skipped .*\.png: ' "$TMP/one.err")
-check "... with one note per plot skipped" test "$notes" -eq 4
+check "... with one note per plot skipped (and per kind of matrix)" test "$notes" -eq 6
 
 : >"$TMP/empty.csv"
 printf 'not,a\nmmprof,csv\n' >"$TMP/other.csv"
@@ -236,18 +200,7 @@ import json, sys
 nb = json.load(open("analysis/mmprof.ipynb"))
 sys.exit(any(c.get("outputs") or c.get("execution_count") for c in nb["cells"]))'
 
-if ! "$PY" -c 'import nbconvert, ipykernel' 2>/dev/null; then
-	skip_rest "jupyter-nbconvert or python3-ipykernel is not installed for $PY (make deps)"
-fi
-# Jupyter's files in $TMP; Debian's python3 kernel.
-export JUPYTER_DATA_DIR=$TMP/jupyter JUPYTER_RUNTIME_DIR=$TMP/jupyter/runtime
-export IPYTHONDIR=$TMP/ipython PYDEVD_DISABLE_FILE_VALIDATION=1
-# run_notebook NAME: executes analysis/mmprof.ipynb into $TMP/NAME.ipynb.
-run_notebook() {
-	"$PY" -m nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=python3 \
-		--ExecutePreprocessor.timeout=120 --output-dir "$TMP" --output "$1" \
-		analysis/mmprof.ipynb >"$TMP/$1.log" 2>&1
-}
+notebook_env
 # notebook_shows FILE CSV PLOTS WANT...: no error; the CSV named; every
 # section shows something and a section with nothing says so in one line;
 # the answers table with an outcome; PLOTS images; and each WANT, one of
@@ -306,4 +259,12 @@ MMPROF_CSV=$TMP/false_sharing.csv notebook nb_false_sharing "$TMP/false_sharing.
 	counters attribution
 unset MMPROF_CSV
 notebook nb_sample analysis/samples/sample.csv 4 winners counters attribution
+check "nb_sample: its Matrices section says in one line that it has none" \
+	"$PY" - "$TMP/nb_sample.ipynb" <<'PY'
+import json, sys
+cells = json.load(open(sys.argv[1]))["cells"]
+at = next(i for i, c in enumerate(cells) if "".join(c["source"]).startswith("## Matrices"))
+text = "".join("".join(o.get("text", "")) for o in cells[at + 1]["outputs"])
+sys.exit(not (text.startswith("No matrices: ") and text.count("\n") == 1))
+PY
 done_testing
