@@ -66,6 +66,20 @@ $(BUILD)/probes/%.o: probes/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -falign-loops=32 -c -o $@ $<
 
+# The shipped configs' installed place is compiled into the search path of
+# --config NAME (src/config_find.c).  It is written to a file that changes
+# only when PREFIX does, so `make install PREFIX=/usr` after `make` rebuilds
+# the one object that holds it rather than installing a binary that looks in
+# /usr/local.
+DATADIR = $(PREFIX)/share/mmprof
+$(BUILD)/datadir: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+$(BUILD)/src/config_find.o: $(BUILD)/datadir
+$(BUILD)/src/config_find.o: CPPFLAGS += -DMMPROF_DATADIR='"$(DATADIR)"'
+.PHONY: FORCE
+FORCE:
+
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -38,6 +39,7 @@ enum opt_id {
 	OPT_LIST_KEYS,
 	OPT_LIST_COLUMNS,
 	OPT_LIST_EVENTS,
+	OPT_LIST_CONFIGS,
 	OPT_PER_THREAD,
 	OPT_FAIL_ON_REGRESSION,
 	OPT_TOPOLOGY_FROM,
@@ -47,7 +49,9 @@ enum opt_id {
 /* The one table of mmprof's options: getopt_long's list and --help are
  * both made from it. */
 static const struct cli_option cli_options[] = {
-	{ "config", required_argument, OPT_CONFIG, "FILE", "run every job in FILE (INI)" },
+	{ "config", required_argument, OPT_CONFIG, "FILE",
+	  "run every job in FILE (INI); a name without '/' is searched for, as NAME or "
+	  "NAME.ini (--list-configs)" },
 	{ "csv", required_argument, OPT_CSV, "PATH",
 	  "write rows to PATH (default: csv key, else results/CONFIG.csv)" },
 	{ "repeat", required_argument, OPT_REPEAT, "N", "override every job's repeat" },
@@ -67,6 +71,8 @@ static const struct cli_option cli_options[] = {
 	{ "list-probes", no_argument, OPT_LIST_PROBES, NULL, "list the probes" },
 	{ "list-events", no_argument, OPT_LIST_EVENTS, NULL,
 	  "list presets, and the events this machine can and cannot count" },
+	{ "list-configs", no_argument, OPT_LIST_CONFIGS, NULL,
+	  "list the configs --config finds by name, and where it looks" },
 	{ "list-keys", optional_argument, OPT_LIST_KEYS, "markdown",
 	  "list the config keys (as a Markdown table with =markdown)" },
 	{ "list-columns", optional_argument, OPT_LIST_COLUMNS, "markdown",
@@ -141,6 +147,36 @@ static void list_probes(void)
 		printf("%-16s %s\n", all[i]->name, all[i]->summary);
 }
 
+static void print_config(const char *name, const char *path, void *arg)
+{
+	(void)arg;
+	printf("  %-20s %s\n", name, path);
+}
+
+/* The search path, then the configs it offers by name. */
+static int list_configs(void)
+{
+	struct mmp_config_search sp;
+	if (mmp_config_search_path(&sp)) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	printf("search path (--config NAME: NAME, then NAME.ini, in each):\n");
+	for (size_t i = 0; i < sp.n; i++) {
+		struct stat st;
+		int there = stat(sp.dir[i], &st) == 0 && S_ISDIR(st.st_mode);
+		printf("  %-40s %s%s\n", sp.dir[i], sp.why[i], there ? "" : " (not there)");
+	}
+	printf("\nconfigs by name:\n");
+	int rc = mmp_config_list(&sp, print_config, NULL);
+	mmp_config_search_free(&sp);
+	if (rc) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_DONE;
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_cli(int argc, char **argv, struct cli *cli)
 {
@@ -196,6 +232,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 			return EXIT_DONE;
 		case OPT_LIST_EVENTS:
 			return mmp_list_events(stdout) ? EXIT_RUN_FAILED : EXIT_DONE;
+		case OPT_LIST_CONFIGS:
+			return list_configs();
 		case OPT_LIST_KEYS:
 		case OPT_LIST_COLUMNS: {
 			int md = optarg && strcmp(optarg, "markdown") == 0;
@@ -323,12 +361,12 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 int main(int argc, char **argv)
 {
 	struct cli cli;
-	struct mmp_config cfg;
+	struct mmp_config cfg = { 0 };
 	struct mmp_sweep sweep = { 0 };
 	struct mmp_plan plan = { 0 };
 	struct mmp_topology *topo = NULL;
 	struct mmp_error err = { 0 };
-	char csv_path[4096];
+	char csv_path[4096], config_path[4096];
 
 	/* A subcommand first: its options are its own. */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -338,7 +376,21 @@ int main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 
-	int rc = mmp_config_load(cli.config, &cfg);
+	struct mmp_config_search sp;
+	int rc = mmp_config_search_path(&sp);
+	if (rc == 0) {
+		rc = mmp_config_find(&sp, cli.config, config_path, sizeof(config_path), &err);
+		mmp_config_search_free(&sp);
+	} else {
+		mmp_error_set(&err, rc, "out of memory");
+	}
+	if (rc) {
+		fprintf(stderr, "mmprof: %s\n", err.msg);
+		status = rc == -ENOMEM ? EXIT_RUN_FAILED : EXIT_USAGE;
+		goto out;
+	}
+	cli.config = config_path;
+	rc = mmp_config_load(cli.config, &cfg);
 	if (rc == -EINVAL) {
 		status = print_diags(&cfg);
 		goto out;
