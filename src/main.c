@@ -18,6 +18,7 @@
 #include "mmprof/csv.h"
 #include "mmprof/listing.h"
 #include "mmprof/meta.h"
+#include "mmprof/paths.h"
 #include "mmprof/plan.h"
 #include "mmprof/probe.h"
 #include "mmprof/report.h"
@@ -53,7 +54,8 @@ static const struct cli_option cli_options[] = {
 	  "run every job in FILE (INI); a name without '/' is searched for, as NAME or "
 	  "NAME.ini (--list-configs)" },
 	{ "csv", required_argument, OPT_CSV, "PATH",
-	  "write rows to PATH (default: csv key, else results/CONFIG.csv)" },
+	  "write rows to PATH, {host} replaced by the host name (default: csv key, else "
+	  "results/CONFIG.csv)" },
 	{ "repeat", required_argument, OPT_REPEAT, "N", "override every job's repeat" },
 	{ "dry-run", no_argument, OPT_DRY_RUN, NULL,
 	  "check the config and print the expanded plan; run nothing" },
@@ -65,7 +67,8 @@ static const struct cli_option cli_options[] = {
 	{ "per-thread", no_argument, OPT_PER_THREAD, NULL,
 	  "also write each thread's time and counts to NAME.threads.csv" },
 	{ "json", required_argument, OPT_JSON, "PATH",
-	  "also write the whole run as one JSON document to PATH (docs/json.md)" },
+	  "also write the whole run as one JSON document to PATH ({host} as in --csv; "
+	  "docs/json.md)" },
 	{ "fail-on-regression", no_argument, OPT_FAIL_ON_REGRESSION, NULL,
 	  "exit 3 when an answer says a fix regressed (for CI)" },
 	{ "list-probes", no_argument, OPT_LIST_PROBES, NULL, "list the probes" },
@@ -298,6 +301,39 @@ static void print_topology(const struct mmp_topology *topo, const struct mmp_pla
 	}
 }
 
+/* NAME.csv's path (and --json's) with {host} filled in: --csv's, the csv
+ * key's, or results/CONFIG.csv.  Returns -1 to go on, or the exit status:
+ * a bad placeholder is a usage error, said with the file and line of a
+ * csv key. */
+static int result_paths(struct cli *cli, struct mmp_config *cfg, const struct mmp_sweep *sweep,
+			char csv_path[4096], char json_path[4096])
+{
+	struct mmp_error err = { 0 };
+	char host[256];
+	const char *key = sweep->nruns ? sweep->runs[0].p.csv : NULL;
+
+	mmp_meta_short_host(host, sizeof(host));
+	if (!cli->csv && !key) {
+		mmp_default_csv_path(cli->config, csv_path, 4096);
+	} else if (mmp_path_fill(cli->csv ? cli->csv : key, host, csv_path, 4096, &err)) {
+		if (!cli->csv) {
+			mmp_config_diag(cfg, cfg->global.set[MMP_KEY_CSV].line, "global", "csv: %s",
+					err.msg);
+			return print_diags(cfg);
+		}
+		fprintf(stderr, "mmprof: --csv %s: %s\n", cli->csv, err.msg);
+		return EXIT_USAGE;
+	}
+	if (cli->json) {
+		if (mmp_path_fill(cli->json, host, json_path, 4096, &err)) {
+			fprintf(stderr, "mmprof: --json %s: %s\n", cli->json, err.msg);
+			return EXIT_USAGE;
+		}
+		cli->json = json_path;
+	}
+	return -1;
+}
+
 /* The report, from the results the session computed. */
 static void report(const struct mmp_session_out *so, enum mmp_table table,
 		   const struct mmp_topology *topo)
@@ -366,7 +402,7 @@ int main(int argc, char **argv)
 	struct mmp_plan plan = { 0 };
 	struct mmp_topology *topo = NULL;
 	struct mmp_error err = { 0 };
-	char csv_path[4096], config_path[4096];
+	char csv_path[4096], json_path[4096], config_path[4096];
 
 	/* A subcommand first: its options are its own. */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -425,12 +461,9 @@ int main(int argc, char **argv)
 		status = rc == -EINVAL ? print_diags(&cfg) : EXIT_RUN_FAILED;
 		goto out;
 	}
-	if (cli.csv)
-		snprintf(csv_path, sizeof(csv_path), "%s", cli.csv);
-	else if (sweep.nruns && sweep.runs[0].p.csv)
-		snprintf(csv_path, sizeof(csv_path), "%s", sweep.runs[0].p.csv);
-	else
-		mmp_default_csv_path(cli.config, csv_path, sizeof(csv_path));
+	status = result_paths(&cli, &cfg, &sweep, csv_path, json_path);
+	if (status >= 0)
+		goto out;
 
 	if (cli.topology || cli.dry_run) {
 		if (cli.topology)
@@ -438,6 +471,8 @@ int main(int argc, char **argv)
 		if (cli.dry_run) {
 			mmp_plan_print(&plan, &cfg, stdout);
 			printf("\nCSV: %s\n", csv_path);
+			if (cli.json)
+				printf("JSON: %s\n", cli.json);
 		}
 		status = EXIT_DONE;
 		goto out;
