@@ -6,6 +6,7 @@ PREFIX  ?= /usr/local
 BUILD   ?= build
 BIN     ?= mmprof
 CONFIG  ?= configs/byte_8t.ini
+MAN      = $(BUILD)/mmprof.1
 
 CSTD     = -std=c11
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -30,11 +31,12 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 # Debian packages: build, tests (cmocka, clang + sanitizer runtime,
-# valgrind), the analysis notebook (pandas, matplotlib, nbconvert).
+# valgrind, man-db and its groff to render the man page), the analysis
+# notebook (pandas, matplotlib, nbconvert).
 DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
 	libhwloc-dev libinih-dev libcmocka-dev clang libclang-rt-14-dev valgrind \
 	binutils linux-perf python3 python3-pandas python3-matplotlib jupyter-nbconvert \
-	python3-ipykernel
+	python3-ipykernel man-db
 
 # The command line (main and the compare subcommand) is the binary's; the
 # rest is the library the tests link.
@@ -48,7 +50,7 @@ UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 .PHONY: all deps run check unit-tests bench clean install uninstall repro
 
-all: $(BIN) repro
+all: $(BIN) $(MAN) repro
 
 # The seed's real .NET and Java programs (repro/README.md), each skipped
 # with one line when its SDK is missing.
@@ -86,6 +88,11 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The man page, from the tables the binary prints (scripts/make-man.sh).
+$(MAN): $(BIN) man/mmprof.1.in scripts/make-man.sh scripts/help2roff.awk
+	@mkdir -p $(dir $@)
+	MMPROF=$(abspath $(BIN)) scripts/make-man.sh >$@.tmp && mv $@.tmp $@
+
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -I. -Iprobes -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
@@ -113,7 +120,7 @@ deps:
 run: $(BIN)
 	./$(BIN) --config $(CONFIG)
 
-check: $(BIN) unit-tests
+check: $(BIN) $(MAN) unit-tests
 	tests/run.sh
 
 # Performance claims are ratios measured side by side in one run, here,
