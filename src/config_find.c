@@ -91,8 +91,9 @@ int mmp_config_search_path(struct mmp_config_search *sp)
 		snprintf(dir, sizeof(dir), "%s/configs", exe);
 		if (is_dir(dir) && (rc = add_dir(sp, dir, strlen(dir), "beside the executable")))
 			goto fail;
+		/* Where an install put both: said as the installed place, below. */
 		snprintf(dir, sizeof(dir), "%s/../share/mmprof/configs", exe);
-		if (is_dir(dir) &&
+		if (is_dir(dir) && !same_dir(dir, MMPROF_DATADIR "/configs") &&
 		    (rc = add_dir(sp, dir, strlen(dir), "installed beside the executable")))
 			goto fail;
 	}
