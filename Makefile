@@ -145,13 +145,37 @@ plots:
 clean:
 	rm -rf $(BUILD) $(BIN)
 
-install: $(BIN)
-	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/mmprof
-	install -d $(DESTDIR)$(PREFIX)/share/mmprof/configs
-	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/mmprof/configs/
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the man
+# page, the bash completion, and under PREFIX/share/mmprof the shipped
+# configs (found by name: mmprof --config byte_8t) and the analysis module
+# with its notebook and samples.  docs/install.md.  PREFIX is compiled in
+# (DATADIR above); DESTDIR is not, and the binary also looks in
+# ../share/mmprof/configs from where it is, so a staged copy runs too.
+BINDIR   = $(PREFIX)/bin
+MAN1DIR  = $(PREFIX)/share/man/man1
+COMPDIR  = $(PREFIX)/share/bash-completion/completions
+CONFIGS  = $(wildcard configs/*.ini)
+ANALYSIS = $(wildcard analysis/*.py) analysis/mmprof.ipynb
+SAMPLES  = $(wildcard analysis/samples/*)
 
+install: $(BIN) $(MAN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/mmprof
+	install -D -m 0644 $(MAN) $(DESTDIR)$(MAN1DIR)/mmprof.1
+	install -D -m 0644 completion/mmprof.bash $(DESTDIR)$(COMPDIR)/mmprof
+	install -d $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/analysis/samples
+	install -m 0644 $(CONFIGS) $(DESTDIR)$(DATADIR)/configs/
+	install -m 0644 $(ANALYSIS) $(DESTDIR)$(DATADIR)/analysis/
+	install -m 0644 $(SAMPLES) $(DESTDIR)$(DATADIR)/analysis/samples/
+
+# Exactly what install put, by the same lists, and the bytecode Python
+# wrote beside the module when it was imported from there; share/mmprof's
+# directories go when nothing else is left in them.
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/mmprof
-	rm -rf $(DESTDIR)$(PREFIX)/share/mmprof
+	rm -f $(DESTDIR)$(BINDIR)/mmprof $(DESTDIR)$(MAN1DIR)/mmprof.1 $(DESTDIR)$(COMPDIR)/mmprof
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(CONFIGS) $(ANALYSIS) $(SAMPLES))
+	rm -rf $(DESTDIR)$(DATADIR)/analysis/__pycache__
+	@for d in analysis/samples analysis configs; do \
+	  rmdir $(DESTDIR)$(DATADIR)/$$d 2>/dev/null || true; done; \
+	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -71,9 +71,24 @@ static void exe_dir(char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* dir beside the executable, when it is a directory, as its real path
+ * (DESTDIR/usr/share/..., not DESTDIR/usr/bin/../share/...). */
+static int add_beside(struct mmp_config_search *sp, const char *exe, const char *rel,
+		      const char *why)
+{
+	char dir[PATH_MAX + 64], real[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s/%s", exe, rel);
+	if (!is_dir(dir) || !realpath(dir, real))
+		return 0;
+	/* Where an install put both: said as the installed place, below. */
+	if (same_dir(real, MMPROF_DATADIR "/configs"))
+		return 0;
+	return add_dir(sp, real, strlen(real), why);
+}
+
 int mmp_config_search_path(struct mmp_config_search *sp)
 {
-	char exe[PATH_MAX], dir[PATH_MAX + 64];
+	char exe[PATH_MAX];
 	int rc;
 
 	memset(sp, 0, sizeof(*sp));
@@ -87,16 +102,10 @@ int mmp_config_search_path(struct mmp_config_search *sp)
 		p += n + (p[n] == ':');
 	}
 	exe_dir(exe, sizeof(exe));
-	if (exe[0]) {
-		snprintf(dir, sizeof(dir), "%s/configs", exe);
-		if (is_dir(dir) && (rc = add_dir(sp, dir, strlen(dir), "beside the executable")))
-			goto fail;
-		/* Where an install put both: said as the installed place, below. */
-		snprintf(dir, sizeof(dir), "%s/../share/mmprof/configs", exe);
-		if (is_dir(dir) && !same_dir(dir, MMPROF_DATADIR "/configs") &&
-		    (rc = add_dir(sp, dir, strlen(dir), "installed beside the executable")))
-			goto fail;
-	}
+	if (exe[0] && ((rc = add_beside(sp, exe, "configs", "beside the executable")) ||
+		       (rc = add_beside(sp, exe, "../share/mmprof/configs",
+					"installed beside the executable"))))
+		goto fail;
 	rc = add_dir(sp, MMPROF_DATADIR "/configs", strlen(MMPROF_DATADIR "/configs"),
 		     "installed");
 	if (rc == 0)
