@@ -69,7 +69,7 @@ _mmprof_key_values() {
 
 _mmprof() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local mm=${COMP_WORDS[0]/#\~/$HOME} sub="" help i
+	local mm=${COMP_WORDS[0]/#\~/${HOME-\~}} sub="" help i
 	COMPREPLY=()
 	command -v "$mm" >/dev/null 2>&1 || return 0
 	help=$("$mm" --help 2>/dev/null) || return 0
