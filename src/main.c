@@ -180,6 +180,28 @@ static int list_configs(void)
 	return EXIT_DONE;
 }
 
+/* --config NAME on the search path (a path as written): cli->config
+ * becomes the file to read, in buf.  Returns -1 to go on, or the exit
+ * status. */
+static int find_config(struct cli *cli, char *buf, size_t len)
+{
+	struct mmp_config_search sp;
+	struct mmp_error err = { 0 };
+	int rc = mmp_config_search_path(&sp);
+	if (rc) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	rc = mmp_config_find(&sp, cli->config, buf, len, &err);
+	mmp_config_search_free(&sp);
+	if (rc) {
+		fprintf(stderr, "mmprof: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	cli->config = buf;
+	return -1;
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_cli(int argc, char **argv, struct cli *cli)
 {
@@ -412,21 +434,10 @@ int main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 
-	struct mmp_config_search sp;
-	int rc = mmp_config_search_path(&sp);
-	if (rc == 0) {
-		rc = mmp_config_find(&sp, cli.config, config_path, sizeof(config_path), &err);
-		mmp_config_search_free(&sp);
-	} else {
-		mmp_error_set(&err, rc, "out of memory");
-	}
-	if (rc) {
-		fprintf(stderr, "mmprof: %s\n", err.msg);
-		status = rc == -ENOMEM ? EXIT_RUN_FAILED : EXIT_USAGE;
+	status = find_config(&cli, config_path, sizeof(config_path));
+	if (status >= 0)
 		goto out;
-	}
-	cli.config = config_path;
-	rc = mmp_config_load(cli.config, &cfg);
+	int rc = mmp_config_load(cli.config, &cfg);
 	if (rc == -EINVAL) {
 		status = print_diags(&cfg);
 		goto out;
