@@ -6,6 +6,7 @@ PREFIX  ?= /usr/local
 BUILD   ?= build
 BIN     ?= mmprof
 CONFIG  ?= configs/byte_8t.ini
+MAN      = $(BUILD)/mmprof.1
 
 CSTD     = -std=c11
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -30,11 +31,12 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 # Debian packages: build, tests (cmocka, clang + sanitizer runtime,
-# valgrind), the analysis notebook (pandas, matplotlib, nbconvert).
+# valgrind, man-db and its groff to render the man page), the analysis
+# notebook (pandas, matplotlib, nbconvert).
 DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
 	libhwloc-dev libinih-dev libcmocka-dev clang libclang-rt-14-dev valgrind \
 	binutils linux-perf python3 python3-pandas python3-matplotlib jupyter-nbconvert \
-	python3-ipykernel
+	python3-ipykernel man-db
 
 # The command line (main and the compare subcommand) is the binary's; the
 # rest is the library the tests link.
@@ -48,7 +50,7 @@ UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 .PHONY: all deps run check unit-tests bench clean install uninstall repro
 
-all: $(BIN) repro
+all: $(BIN) $(MAN) repro
 
 # The seed's real .NET and Java programs (repro/README.md), each skipped
 # with one line when its SDK is missing.
@@ -66,11 +68,30 @@ $(BUILD)/probes/%.o: probes/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -falign-loops=32 -c -o $@ $<
 
+# The shipped configs' installed place is compiled into the search path of
+# --config NAME (src/config_find.c).  It is written to a file that changes
+# only when PREFIX does, so `make install PREFIX=/usr` after `make` rebuilds
+# the one object that holds it rather than installing a binary that looks in
+# /usr/local.
+DATADIR = $(PREFIX)/share/mmprof
+$(BUILD)/datadir: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+$(BUILD)/src/config_find.o: $(BUILD)/datadir
+$(BUILD)/src/config_find.o: CPPFLAGS += -DMMPROF_DATADIR='"$(DATADIR)"'
+.PHONY: FORCE
+FORCE:
+
 $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The man page, from the tables the binary prints (scripts/make-man.sh).
+$(MAN): $(BIN) man/mmprof.1.in scripts/make-man.sh scripts/help2roff.awk
+	@mkdir -p $(dir $@)
+	MMPROF=$(abspath $(BIN)) scripts/make-man.sh >$@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -105,7 +126,7 @@ deps:
 run: $(BIN)
 	./$(BIN) --config $(CONFIG)
 
-check: $(BIN) unit-tests
+check: $(BIN) $(MAN) unit-tests
 	tests/run.sh
 
 # Performance claims are ratios measured side by side in one run, here,
@@ -130,13 +151,37 @@ plots:
 clean:
 	rm -rf $(BUILD) $(BIN)
 
-install: $(BIN)
-	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/mmprof
-	install -d $(DESTDIR)$(PREFIX)/share/mmprof/configs
-	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/mmprof/configs/
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the man
+# page, the bash completion, and under PREFIX/share/mmprof the shipped
+# configs (found by name: mmprof --config byte_8t) and the analysis module
+# with its notebook and samples.  docs/install.md.  PREFIX is compiled in
+# (DATADIR above); DESTDIR is not, and the binary also looks in
+# ../share/mmprof/configs from where it is, so a staged copy runs too.
+BINDIR   = $(PREFIX)/bin
+MAN1DIR  = $(PREFIX)/share/man/man1
+COMPDIR  = $(PREFIX)/share/bash-completion/completions
+CONFIGS  = $(wildcard configs/*.ini)
+ANALYSIS = $(wildcard analysis/*.py) analysis/mmprof.ipynb
+SAMPLES  = $(wildcard analysis/samples/*)
 
+install: $(BIN) $(MAN)
+	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/mmprof
+	install -D -m 0644 $(MAN) $(DESTDIR)$(MAN1DIR)/mmprof.1
+	install -D -m 0644 completion/mmprof.bash $(DESTDIR)$(COMPDIR)/mmprof
+	install -d $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/analysis/samples
+	install -m 0644 $(CONFIGS) $(DESTDIR)$(DATADIR)/configs/
+	install -m 0644 $(ANALYSIS) $(DESTDIR)$(DATADIR)/analysis/
+	install -m 0644 $(SAMPLES) $(DESTDIR)$(DATADIR)/analysis/samples/
+
+# Exactly what install put, by the same lists, and the bytecode Python
+# wrote beside the module when it was imported from there; share/mmprof's
+# directories go when nothing else is left in them.
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/mmprof
-	rm -rf $(DESTDIR)$(PREFIX)/share/mmprof
+	rm -f $(DESTDIR)$(BINDIR)/mmprof $(DESTDIR)$(MAN1DIR)/mmprof.1 $(DESTDIR)$(COMPDIR)/mmprof
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(CONFIGS) $(ANALYSIS) $(SAMPLES))
+	rm -rf $(DESTDIR)$(DATADIR)/analysis/__pycache__
+	@for d in analysis/samples analysis configs; do \
+	  rmdir $(DESTDIR)$(DATADIR)/$$d 2>/dev/null || true; done; \
+	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

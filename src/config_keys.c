@@ -271,7 +271,7 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	[MMP_KEY_CSV] = {
 		.name = "csv", .id = MMP_KEY_CSV, .type = MMP_T_STRING, FIELD(csv),
 		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .group = "config",
-		.help = "CSV output path (--csv overrides)",
+		.help = "CSV output path, {host} replaced by the host name (--csv overrides)",
 		.default_help = "results/CONFIG.csv",
 	},
 	[MMP_KEY_ORDER] = {

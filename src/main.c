@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -21,6 +22,7 @@
 #include "mmprof/exec_child.h"
 #include "mmprof/listing.h"
 #include "mmprof/meta.h"
+#include "mmprof/paths.h"
 #include "mmprof/plan.h"
 #include "mmprof/probe.h"
 #include "mmprof/report.h"
@@ -42,6 +44,7 @@ enum opt_id {
 	OPT_LIST_KEYS,
 	OPT_LIST_COLUMNS,
 	OPT_LIST_EVENTS,
+	OPT_LIST_CONFIGS,
 	OPT_PER_THREAD,
 	OPT_FAIL_ON_REGRESSION,
 	OPT_TOPOLOGY_FROM,
@@ -63,9 +66,12 @@ enum opt_id {
 /* The one table of mmprof's options: getopt_long's list and --help are
  * both made from it. */
 static const struct cli_option cli_options[] = {
-	{ "config", required_argument, OPT_CONFIG, "FILE", "run every job in FILE (INI)" },
+	{ "config", required_argument, OPT_CONFIG, "FILE",
+	  "run every job in FILE (INI); a name without '/' is searched for, as NAME or "
+	  "NAME.ini (--list-configs)" },
 	{ "csv", required_argument, OPT_CSV, "PATH",
-	  "write rows to PATH (default: csv key, else results/CONFIG.csv)" },
+	  "write rows to PATH, {host} replaced by the host name (default: csv key, else "
+	  "results/CONFIG.csv)" },
 	{ "repeat", required_argument, OPT_REPEAT, "N", "override every job's repeat" },
 	{ "dry-run", no_argument, OPT_DRY_RUN, NULL,
 	  "check the config and print the expanded plan; run nothing" },
@@ -77,12 +83,15 @@ static const struct cli_option cli_options[] = {
 	{ "per-thread", no_argument, OPT_PER_THREAD, NULL,
 	  "also write each thread's time and counts to NAME.threads.csv" },
 	{ "json", required_argument, OPT_JSON, "PATH",
-	  "also write the whole run as one JSON document to PATH (docs/json.md)" },
+	  "also write the whole run as one JSON document to PATH ({host} as in --csv; "
+	  "docs/json.md)" },
 	{ "fail-on-regression", no_argument, OPT_FAIL_ON_REGRESSION, NULL,
 	  "exit 3 when an answer says a fix regressed (for CI)" },
 	{ "list-probes", no_argument, OPT_LIST_PROBES, NULL, "list the probes" },
 	{ "list-events", no_argument, OPT_LIST_EVENTS, NULL,
 	  "list presets, and the events this machine can and cannot count" },
+	{ "list-configs", no_argument, OPT_LIST_CONFIGS, NULL,
+	  "list the configs --config finds by name, and where it looks" },
 	{ "list-keys", optional_argument, OPT_LIST_KEYS, "markdown",
 	  "list the config keys (as a Markdown table with =markdown)" },
 	{ "list-columns", optional_argument, OPT_LIST_COLUMNS, "markdown",
@@ -230,6 +239,58 @@ static void list_probes(void)
 		printf("%-16s %s\n", all[i]->name, all[i]->summary);
 }
 
+static void print_config(const char *name, const char *path, void *arg)
+{
+	(void)arg;
+	printf("  %-20s %s\n", name, path);
+}
+
+/* The search path, then the configs it offers by name. */
+static int list_configs(void)
+{
+	struct mmp_config_search sp;
+	if (mmp_config_search_path(&sp)) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	printf("search path (--config NAME: NAME, then NAME.ini, in each):\n");
+	for (size_t i = 0; i < sp.n; i++) {
+		struct stat st;
+		int there = stat(sp.dir[i], &st) == 0 && S_ISDIR(st.st_mode);
+		printf("  %-40s %s%s\n", sp.dir[i], sp.why[i], there ? "" : " (not there)");
+	}
+	printf("\nconfigs by name:\n");
+	int rc = mmp_config_list(&sp, print_config, NULL);
+	mmp_config_search_free(&sp);
+	if (rc) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_DONE;
+}
+
+/* --config NAME on the search path (a path as written): cli->config
+ * becomes the file to read, in buf.  Returns -1 to go on, or the exit
+ * status. */
+static int find_config(struct cli *cli, char *buf, size_t len)
+{
+	struct mmp_config_search sp;
+	struct mmp_error err = { 0 };
+	int rc = mmp_config_search_path(&sp);
+	if (rc) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		return EXIT_RUN_FAILED;
+	}
+	rc = mmp_config_find(&sp, cli->config, buf, len, &err);
+	mmp_config_search_free(&sp);
+	if (rc) {
+		fprintf(stderr, "mmprof: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	cli->config = buf;
+	return -1;
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_cli(int argc, char **argv, struct cli *cli)
 {
@@ -285,6 +346,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 			return EXIT_DONE;
 		case OPT_LIST_EVENTS:
 			return mmp_list_events(stdout) ? EXIT_RUN_FAILED : EXIT_DONE;
+		case OPT_LIST_CONFIGS:
+			return list_configs();
 		case OPT_LIST_KEYS:
 		case OPT_LIST_COLUMNS: {
 			int md = optarg && strcmp(optarg, "markdown") == 0;
@@ -471,6 +534,40 @@ static void print_topology(const struct mmp_topology *topo, const struct mmp_pla
 	}
 }
 
+/* NAME.csv's path (and --json's) with {host} filled in: --csv's, the csv
+ * key's, or results/NAME.csv (name: the config, or "exec").  Returns -1 to
+ * go on, or the exit status:
+ * a bad placeholder is a usage error, said with the file and line of a
+ * csv key. */
+static int result_paths(struct cli *cli, struct mmp_config *cfg, const struct mmp_sweep *sweep,
+			const char *name, char csv_path[4096], char json_path[4096])
+{
+	struct mmp_error err = { 0 };
+	char host[256];
+	const char *key = sweep->nruns ? sweep->runs[0].p.csv : NULL;
+
+	mmp_meta_short_host(host, sizeof(host));
+	if (!cli->csv && !key) {
+		mmp_default_csv_path(name, csv_path, 4096);
+	} else if (mmp_path_fill(cli->csv ? cli->csv : key, host, csv_path, 4096, &err)) {
+		if (!cli->csv) {
+			mmp_config_diag(cfg, cfg->global.set[MMP_KEY_CSV].line, "global", "csv: %s",
+					err.msg);
+			return print_diags(cfg);
+		}
+		fprintf(stderr, "mmprof: --csv %s: %s\n", cli->csv, err.msg);
+		return EXIT_USAGE;
+	}
+	if (cli->json) {
+		if (mmp_path_fill(cli->json, host, json_path, 4096, &err)) {
+			fprintf(stderr, "mmprof: --json %s: %s\n", cli->json, err.msg);
+			return EXIT_USAGE;
+		}
+		cli->json = json_path;
+	}
+	return -1;
+}
+
 /* The report, from the results the session computed. */
 static void report(const struct mmp_session_out *so, enum mmp_table table,
 		   const struct mmp_topology *topo)
@@ -535,12 +632,12 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 int main(int argc, char **argv)
 {
 	struct cli cli;
-	struct mmp_config cfg;
+	struct mmp_config cfg = { 0 };
 	struct mmp_sweep sweep = { 0 };
 	struct mmp_plan plan = { 0 };
 	struct mmp_topology *topo = NULL;
 	struct mmp_error err = { 0 };
-	char csv_path[4096];
+	char csv_path[4096], json_path[4096], config_path[4096];
 
 	/* A subcommand first: its options are its own. */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
@@ -552,6 +649,11 @@ int main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 
+	if (!exec) { /* mmprof exec builds its config in memory */
+		status = find_config(&cli, config_path, sizeof(config_path));
+		if (status >= 0)
+			goto out;
+	}
 	int rc = exec ? (cfg.ndiags ? -EINVAL : 0) : mmp_config_load(cli.config, &cfg);
 	if (rc == -EINVAL) {
 		status = print_diags(&cfg);
@@ -587,12 +689,9 @@ int main(int argc, char **argv)
 		status = rc == -EINVAL ? print_diags(&cfg) : EXIT_RUN_FAILED;
 		goto out;
 	}
-	if (cli.csv)
-		snprintf(csv_path, sizeof(csv_path), "%s", cli.csv);
-	else if (sweep.nruns && sweep.runs[0].p.csv)
-		snprintf(csv_path, sizeof(csv_path), "%s", sweep.runs[0].p.csv);
-	else
-		mmp_default_csv_path(exec ? "exec" : cli.config, csv_path, sizeof(csv_path));
+	status = result_paths(&cli, &cfg, &sweep, exec ? "exec" : cli.config, csv_path, json_path);
+	if (status >= 0)
+		goto out;
 
 	if (cli.topology || cli.dry_run) {
 		if (cli.topology)
@@ -600,6 +699,8 @@ int main(int argc, char **argv)
 		if (cli.dry_run) {
 			mmp_plan_print(&plan, &cfg, stdout);
 			printf("\nCSV: %s\n", csv_path);
+			if (cli.json)
+				printf("JSON: %s\n", cli.json);
 		}
 		status = EXIT_DONE;
 		goto out;

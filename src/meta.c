@@ -33,6 +33,19 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
+static void host_name(char *buf, size_t len)
+{
+	if (gethostname(buf, len - 1))
+		snprintf(buf, len, "unknown");
+	buf[len - 1] = '\0';
+}
+
+void mmp_meta_short_host(char *buf, size_t len)
+{
+	host_name(buf, len);
+	buf[strcspn(buf, ".")] = '\0';
+}
+
 void mmp_meta_collect(struct mmp_meta *m)
 {
 	struct utsname u;
@@ -44,8 +57,7 @@ void mmp_meta_collect(struct mmp_meta *m)
 	if (getrandom(&id, sizeof(id), 0) != (ssize_t)sizeof(id))
 		id = mmp_now_ns() ^ ((uint64_t)getpid() << 32);
 	snprintf(m->run_id, sizeof(m->run_id), "%016llx", (unsigned long long)id);
-	if (gethostname(m->host, sizeof(m->host) - 1))
-		snprintf(m->host, sizeof(m->host), "unknown");
+	host_name(m->host, sizeof(m->host));
 	cpu_model(m->cpu_model, sizeof(m->cpu_model));
 	if (uname(&u) == 0)
 		snprintf(m->kernel_release, sizeof(m->kernel_release), "%s", u.release);

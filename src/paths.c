@@ -112,3 +112,37 @@ int mmp_path_resolve(const char *path, char *buf, size_t len)
 		return -ENAMETOOLONG;
 	return append_lexically(buf, len, tail);
 }
+
+int mmp_path_fill(const char *path, const char *host, char *buf, size_t len,
+		  struct mmp_error *err)
+{
+	size_t used = 0;
+	for (const char *p = path; *p;) {
+		const char *piece = p;
+		size_t n = 1;
+		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+			p += 2;
+		} else if (p[0] == '{') {
+			const char *close = strchr(p, '}');
+			if (!close)
+				return mmp_error_set(err, -EINVAL,
+						     "'{' without '}' (write {{ for a literal brace)");
+			if ((size_t)(close - p) != 5 || strncmp(p, "{host}", 6) != 0)
+				return mmp_error_set(err, -EINVAL,
+						     "unknown placeholder %.*s: the only one is "
+						     "{host} ({{ and }} are literal braces)",
+						     (int)(close - p > 64 ? 64 : close - p + 1), p);
+			piece = host;
+			n = strlen(host);
+			p = close + 1;
+		} else {
+			p++;
+		}
+		if (used + n >= len)
+			return mmp_error_set(err, -ENAMETOOLONG, "path too long: %s", path);
+		memcpy(buf + used, piece, n);
+		used += n;
+	}
+	buf[used] = '\0';
+	return 0;
+}

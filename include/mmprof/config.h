@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "mmprof/error.h"
 #include "mmprof/params.h"
 
 enum mmp_key_type {
@@ -137,6 +138,38 @@ int mmp_config_load(const char *path, struct mmp_config *cfg);
 int mmp_config_init(struct mmp_config *cfg, const char *name);
 int mmp_config_set(struct mmp_config *cfg, const char *section, const char *key,
 		   const char *value, int line);
+
+/* Where mmprof --config NAME looks when NAME has no '/' (one with a '/' is
+ * a path, opened as written): in each directory, NAME then NAME.ini.
+ *   1. the current directory;
+ *   2. each directory of $MMPROF_CONFIG_PATH, colon-separated (empty
+ *      entries skipped);
+ *   3. configs/ beside the executable, when there is one (the build tree);
+ *   4. ../share/mmprof/configs from the executable's directory, when there
+ *      is one (an install moved elsewhere, or staged with DESTDIR);
+ *   5. MMPROF_DATADIR/configs, PREFIX/share/mmprof compiled in by the
+ *      Makefile (make install puts the shipped configs there).
+ * A directory met twice is searched once. */
+struct mmp_config_search {
+	size_t n;
+	char **dir;       /* "." for the current directory */
+	const char **why; /* "the current directory", "MMPROF_CONFIG_PATH", ... */
+};
+/* 0, or -ENOMEM. */
+int mmp_config_search_path(struct mmp_config_search *sp);
+void mmp_config_search_free(struct mmp_config_search *sp);
+/* The file --config name opens, in buf: name itself when it has a '/',
+ * else the first match on the path (in the current directory, as written:
+ * "x.ini", not "./x.ini"), else name when it is a directory here (the
+ * loader says it is one).  -ENOENT when nothing matched, with every
+ * directory looked in, and a near name when one is on the path, in err. */
+int mmp_config_find(const struct mmp_config_search *sp, const char *name, char *buf,
+		    size_t len, struct mmp_error *err);
+/* Each config the path offers by name: fn(NAME, DIR/NAME.ini) for every
+ * *.ini, in search order, a name shadowed by an earlier directory's left
+ * out.  0, or -ENOMEM. */
+int mmp_config_list(const struct mmp_config_search *sp,
+		    void (*fn)(const char *name, const char *path, void *arg), void *arg);
 int mmp_config_expand(struct mmp_config *cfg, struct mmp_sweep *sweep);
 void mmp_config_free(struct mmp_config *cfg);
 void mmp_sweep_free(struct mmp_sweep *sweep);

@@ -3,6 +3,8 @@
 #ifndef MMPROF_META_H
 #define MMPROF_META_H
 
+#include <stddef.h>
+
 #define MMPROF_VERSION "0.1.0"
 
 struct mmp_meta {
@@ -14,5 +16,10 @@ struct mmp_meta {
 };
 
 void mmp_meta_collect(struct mmp_meta *m);
+
+/* The host name up to its first dot: the host column's name without its
+ * domain where gethostname() gives one ("node7" of "node7.cluster"), as
+ * --csv results/{host}.csv writes it. */
+void mmp_meta_short_host(char *buf, size_t len);
 
 #endif

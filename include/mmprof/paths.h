@@ -25,4 +25,11 @@ int mmp_path_resolve(const char *path, char *buf, size_t len);
  * "c").  *base points into path. */
 int mmp_path_split(const char *path, char *dir, size_t len, const char **base);
 
+/* A result path with its placeholders filled in: {host} is host (the
+ * short host name, so one command line gives each machine of a fleet its
+ * own file), {{ and }} are literal braces.  0; -EINVAL for another {name}
+ * or a '{' without '}', -ENAMETOOLONG, each with why in err. */
+int mmp_path_fill(const char *path, const char *host, char *buf, size_t len,
+		  struct mmp_error *err);
+
 #endif

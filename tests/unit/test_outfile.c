@@ -477,6 +477,29 @@ static void test_path_resolve(void **state)
 	assert_string_equal(base, "x.csv");
 }
 
+/* {host} filled in, {{ and }} literal, anything else in braces refused. */
+static void test_path_fill(void **state)
+{
+	struct mmp_error err = { 0 };
+	char got[64];
+	(void)state;
+
+	assert_int_equal(mmp_path_fill("r/{host}/x-{host}.csv", "n7", got, sizeof(got), &err), 0);
+	assert_string_equal(got, "r/n7/x-n7.csv");
+	assert_int_equal(mmp_path_fill("plain.csv", "n7", got, sizeof(got), &err), 0);
+	assert_string_equal(got, "plain.csv");
+	assert_int_equal(mmp_path_fill("{{host}}-}}.csv", "n7", got, sizeof(got), &err), 0);
+	assert_string_equal(got, "{host}-}.csv");
+	assert_int_equal(mmp_path_fill("r/{hostname}.csv", "n7", got, sizeof(got), &err), -EINVAL);
+	assert_string_equal(err.msg, "unknown placeholder {hostname}: the only one is {host} "
+				     "({{ and }} are literal braces)");
+	assert_int_equal(mmp_path_fill("r/{host.csv", "n7", got, sizeof(got), &err), -EINVAL);
+	assert_string_equal(err.msg, "'{' without '}' (write {{ for a literal brace)");
+	assert_int_equal(mmp_path_fill("{host}", "a-name-longer-than-the-buffer-"
+				       "a-name-longer-than-the-buffer-abcd", got, sizeof(got), &err),
+			 -ENAMETOOLONG);
+}
+
 /* A file of no set: temporary + rename, inputs refused, a device written
  * directly, and committing it removes nothing beside it. */
 static void test_file_of_no_set(void **state)
@@ -541,6 +564,7 @@ int main(void)
 		cmocka_unit_test(test_planted_link_at_temporary),
 		cmocka_unit_test(test_link_to_result_followed),
 		cmocka_unit_test(test_path_resolve),
+		cmocka_unit_test(test_path_fill),
 		cmocka_unit_test(test_file_of_no_set),
 	};
 	return cmocka_run_group_tests_name("outfile", tests, NULL, NULL);
