@@ -113,6 +113,12 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -falign-loops=32 -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
 
+# The reference ping-pong shares nothing with mmprof, not even its headers
+# or the probes' loop alignment: it is built from its one file.
+$(BUILD)/bench/pingpong_ref: bench/pingpong_ref.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(OPT) -pthread -o $@ $< $(LDFLAGS) -pthread
+
 # The PNGs of one CSV, written beside it (analysis/plots.py, with Debian's
 # python3 and its pandas and matplotlib): make plots CSV=results/byte_8t.csv
 .PHONY: plots
