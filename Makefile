@@ -104,12 +104,14 @@ check: $(BIN) unit-tests
 
 # Performance claims are ratios measured side by side in one run, here,
 # never timed assertions in the tests.
+# docs/bench.md says what each part prints and how to read it.
 bench: $(BIN) $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead \
 		$(BUILD)/bench/pingpong_ref
 	$(BUILD)/bench/probe_speed; a=$$?; $(BUILD)/bench/counter_overhead; b=$$?; \
 	bench/agreement.sh; c=$$?; \
 	MMPROF=./$(BIN) PINGPONG_REF=$(BUILD)/bench/pingpong_ref bench/pingpong.py; d=$$?; \
-	[ $$a -eq 0 ] && [ $$b -eq 0 ] && [ $$c -eq 0 ] && [ $$d -eq 0 ]
+	MMPROF=./$(BIN) bench/chase.py; e=$$?; \
+	[ $$a -eq 0 ] && [ $$b -eq 0 ] && [ $$c -eq 0 ] && [ $$d -eq 0 ] && [ $$e -eq 0 ]
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
