@@ -104,7 +104,8 @@ check: $(BIN) unit-tests
 
 # Performance claims are ratios measured side by side in one run, here,
 # never timed assertions in the tests.
-# docs/bench.md says what each part prints and how to read it.
+# What each part prints and how to read it: README (Tests and benchmarks)
+# and docs/bench.md.
 bench: $(BIN) $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead \
 		$(BUILD)/bench/pingpong_ref
 	$(BUILD)/bench/probe_speed; a=$$?; $(BUILD)/bench/counter_overhead; b=$$?; \
