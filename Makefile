@@ -131,14 +131,25 @@ check: $(BIN) $(MAN) unit-tests
 
 # Performance claims are ratios measured side by side in one run, here,
 # never timed assertions in the tests.
-bench: $(BIN) $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead
+# What each part prints and how to read it: README (Tests and benchmarks)
+# and docs/bench.md.
+bench: $(BIN) $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead \
+		$(BUILD)/bench/pingpong_ref
 	$(BUILD)/bench/probe_speed; a=$$?; $(BUILD)/bench/counter_overhead; b=$$?; \
 	bench/agreement.sh; c=$$?; \
-	[ $$a -eq 0 ] && [ $$b -eq 0 ] && [ $$c -eq 0 ]
+	MMPROF=./$(BIN) PINGPONG_REF=$(BUILD)/bench/pingpong_ref bench/pingpong.py; d=$$?; \
+	MMPROF=./$(BIN) bench/chase.py; e=$$?; \
+	[ $$a -eq 0 ] && [ $$b -eq 0 ] && [ $$c -eq 0 ] && [ $$d -eq 0 ] && [ $$e -eq 0 ]
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -falign-loops=32 -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+# The reference ping-pong shares nothing with mmprof, not even its headers
+# or the probes' loop alignment: it is built from its one file.
+$(BUILD)/bench/pingpong_ref: bench/pingpong_ref.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(OPT) -pthread -o $@ $< $(LDFLAGS) -pthread
 
 # The PNGs of one CSV, written beside it (analysis/plots.py, with Debian's
 # python3 and its pandas and matplotlib): make plots CSV=results/byte_8t.csv
