@@ -44,7 +44,8 @@ def sizes(df, answers=None, path=None):
     A method whose result was wrong is shown but never the fastest.  Only
     methods measured at two sizes or more are drawn.
     """
-    r = mmprof_csv.job_runs(df)
+    # pingpong and chase read no file: their bytes are not a file size.
+    r = mmprof_csv.job_runs(df[df["unit"].isna()] if "unit" in df else df)
     if r["bytes"].nunique() < 2:
         raise NothingToPlot("every run read a file of the same size")
     series = series_along(r, "bytes", "file")

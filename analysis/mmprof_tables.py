@@ -153,7 +153,8 @@ def overview(df):
             "started (UTC)": f"{first['started_at']:%Y-%m-%d %H:%M}",
             "jobs (probes)": "; ".join(jobs),
             "threads": ", ".join(number(t) for t in sorted(points["threads"].unique())),
-            "file sizes": ", ".join(binary_size(b) for b in sorted(points["bytes"].unique())),
+            "file sizes": ", ".join(binary_size(b) for b in sorted(
+                points.loc[points["file"].notna(), "bytes"].unique())) or "none (no data file)",
             "job points": str(points["run"].nunique()),
             "control rungs": f"{rungs} ({', '.join(controls)})" if rungs else "none",
             "rounds per job point": _span(reps.min(), reps.max()),

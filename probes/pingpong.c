@@ -28,9 +28,10 @@
 #define LINE 128
 #define WORDS_PER_LINE (LINE / sizeof(uint64_t))
 
-/* A waiter that has spun this long shares its PU with the other thread
- * (oversubscribed, or a VM's vCPU preempted): let it run. */
-#define SPINS_BEFORE_YIELD 100000
+/* A waiter that shares its PU with the other thread (oversubscribed, or
+ * taskset to one PU) gives it the PU after this many spins; one with a PU
+ * of its own never yields, which would hand its PU to unrelated work. */
+#define SPINS_BEFORE_YIELD 1000
 
 struct pingpong_state {
 	_Atomic uint64_t *line; /* [2 * WORDS_PER_LINE]: line 0, line 1 */
@@ -48,12 +49,12 @@ static inline void relax(void)
 }
 
 /* Spin until *w == want. */
-static inline void await(_Atomic uint64_t *w, uint64_t want)
+static inline void await(_Atomic uint64_t *w, uint64_t want, int shares_pu)
 {
 	unsigned spins = 0;
 	while (atomic_load_explicit(w, memory_order_acquire) != want) {
 		relax();
-		if (MMP_UNLIKELY(++spins == SPINS_BEFORE_YIELD)) {
+		if (MMP_UNLIKELY(shares_pu && ++spins == SPINS_BEFORE_YIELD)) {
 			spins = 0;
 			sched_yield();
 		}
@@ -127,7 +128,7 @@ static int pingpong_run(const struct mmp_slice *s)
 		/* Thread 0 moves the counter from even values, thread 1 from odd. */
 		for (uint64_t i = 0; i < st->rounds; i++) {
 			uint64_t turn = 2 * i + me;
-			await(w, turn);
+			await(w, turn, s->shares_pu);
 			done += atomic_compare_exchange_strong(w, &turn, turn + 1);
 		}
 	} else {
@@ -136,9 +137,9 @@ static int pingpong_run(const struct mmp_slice *s)
 		for (uint64_t i = 1; i <= st->rounds; i++) {
 			if (me == 0) {
 				atomic_store_explicit(mine, i, memory_order_release);
-				await(theirs, i);
+				await(theirs, i, s->shares_pu);
 			} else {
-				await(theirs, i);
+				await(theirs, i, s->shares_pu);
 				atomic_store_explicit(mine, i, memory_order_release);
 			}
 			done++;

@@ -200,7 +200,7 @@ static int ask_cause(const struct mmp_results *res, size_t i, struct mmp_answers
 		ans->outcome = MMP_OUTCOME_YES;
 	} else {
 		ans->outcome = MMP_OUTCOME_INCONCLUSIVE;
-		ans->more = top ? mmp_interval_more(&top->cost, 0, 0, 0) : SIZE_MAX;
+		ans->more = a->more;
 		say(ans->evidence, sizeof(ans->evidence), "%s%s%s", a->doubt,
 		    a->disturbed ? ": " : "", a->disturbed ? r->disturbed_why : "");
 	}
@@ -355,6 +355,10 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 		method(r, name, sizeof(name));
 		if (band == MMP_BAND_ABOVE)
 			continue;
+		/* Undecided, the candidates are every method that may still be
+		 * the fastest or tied with it: the tied ones too. */
+		if (ou < sizeof(open))
+			ou += (size_t)snprintf(open + ou, sizeof(open) - ou, ", %s", name);
 		if (band == MMP_BAND_WITHIN) {
 			tied = 1;
 			if (tu < sizeof(ties))
@@ -362,8 +366,6 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 			continue;
 		}
 		undecided = 1;
-		if (ou < sizeof(open))
-			ou += (size_t)snprintf(open + ou, sizeof(open) - ou, ", %s", name);
 		size_t m = mmp_interval_more(&iv, 0, 1 + ans->tolerance, 1);
 		more = m > more ? m : more;
 	}

@@ -109,9 +109,14 @@ static void find_top(struct mmp_attribution *a, size_t m)
 	int sharing = 0;
 	for (size_t i = 0; i < a->n; i++)
 		sharing |= a->cause[i].control && a->cause[i].control->sharing;
+	a->more = SIZE_MAX;
 	if (!top || !top->significant || top->cost.low <= 0) {
 		a->top = top && top->significant ? top : NULL;
 		snprintf(a->doubt, sizeof(a->doubt), "no cause stands above the noise");
+		/* More rounds narrow the largest cost's interval off zero, if
+		 * it is off zero at all. */
+		if (top)
+			a->more = mmp_interval_more(&top->cost, 0, 0, 0);
 		return;
 	}
 	a->top = top;
@@ -120,15 +125,18 @@ static void find_top(struct mmp_attribution *a, size_t m)
 		struct mmp_interval d;
 		mmp_interval_diff(top->per_round, second->per_round, m, &d);
 		a->top_decided = d.valid && d.low > 0;
-		if (!a->top_decided)
+		if (!a->top_decided) {
 			snprintf(a->doubt, sizeof(a->doubt), "%s is not yet above %s", top->name,
 				 second->name);
+			a->more = mmp_interval_more(&d, 0, 0, 0);
+		}
 	}
 	/* Threads that did not run together share less: on disturbed rounds a
 	 * sharing cause can only come out too small.  One that still comes out
 	 * on top stands; any other top cause might be second in truth. */
 	if (a->top_decided && a->disturbed && sharing && !top->understated) {
 		a->top_decided = 0;
+		a->more = SIZE_MAX; /* rounds like these decide nothing: quieter ones would */
 		snprintf(a->doubt, sizeof(a->doubt),
 			 "the rounds were disturbed, which understates sharing");
 	}

@@ -119,14 +119,15 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	[MMP_KEY_PLACEMENT] = {
 		.name = "placement", .id = MMP_KEY_PLACEMENT, .type = MMP_T_PLACEMENT,
 		FIELD(placement), .def = "compact", .group = "where",
-		.help = "where threads run (pus:0-3,8 names PUs; see README, Placement)",
+		.help = "where threads run (pus:0-3,8 names PUs; numa:* is a job point per NUMA "
+			"node; see docs/numa.md)",
 	},
 	[MMP_KEY_MEMBIND] = {
 		.name = "membind", .id = MMP_KEY_MEMBIND, .type = MMP_T_MEMBIND, FIELD(membind),
 		.def = "firsttouch", .group = "where",
 		.help = "where the run's memory lives: its shared state, its buffers and (data "
-			"= anon) its data: firsttouch, local (each thread's node), node:N, "
-			"interleave, interleave:LIST",
+			"= anon) its data: firsttouch, local (each thread's node), node:N (node:* "
+			"a job point per node), interleave, interleave:LIST",
 	},
 	[MMP_KEY_BIND] = {
 		.name = "bind", .id = MMP_KEY_BIND, .type = MMP_T_ENUM, FIELD(bind),
@@ -795,7 +796,7 @@ static void limits_text(const struct mmp_key *k, char *buf, size_t len)
 			 (unsigned long long)k->max);
 		break;
 	case MMP_T_MEMBIND:
-		snprintf(buf, len, "firsttouch, local, node:N, interleave[:LIST]");
+		snprintf(buf, len, "firsttouch, local, node:N, node:*, interleave[:LIST]");
 		break;
 	}
 }

@@ -310,9 +310,12 @@ static const char *fix_padded(const char *d)
 
 static const char *fix_private(const char *d)
 {
-	return strstr(d, "refcount") ? "take the reference once per thread or per view, not per "
-				       "call"
-				     : "count per thread and add up at the end";
+	if (strstr(d, "refcount"))
+		return "take the reference once per thread or per view, not per call";
+	if (strstr(d, "tally"))
+		return "count per thread and add up at the end";
+	return "a shared reference count: take it once per thread; a shared counter: count "
+	       "per thread and add up at the end";
 }
 
 static const char *fix_tally(const char *d)
@@ -366,6 +369,11 @@ static const struct mmp_evidence_def ev_per_call[] = {
 	{ "instructions_per_byte", "instructions" },
 	{ "syscalls_per_mib", "raw_syscalls:sys_enter" },
 };
+/* An atomic add per hit: more instructions per byte (and locked ones,
+ * which the contention preset counts on Intel); no system call. */
+static const struct mmp_evidence_def ev_tally[] = {
+	{ "instructions_per_byte", "instructions" },
+};
 static const struct mmp_evidence_def ev_scaling[] = {
 	{ "migrations", "cpu-migrations" },
 };
@@ -378,7 +386,8 @@ static const struct mmp_control_info table[] = {
 	{ MMP_CONTROL_FIT, "fit", "oversubscription", "threads = the placement's PUs",
 	  "more threads than PUs", apply_fit, NULL, fix_fit, EV(ev_switches), 0 },
 	{ MMP_CONTROL_PREFAULT, "prefault", "page faults",
-	  "pages mapped in before timing (MAP_POPULATE)", "a mapping probe without prefault",
+	  "pages mapped in before timing (MAP_POPULATE)",
+	  "a mapping probe reading the page cache (not data = anon) without prefault",
 	  apply_prefault, NULL, fix_prefault, EV(ev_faults), 0 },
 	{ MMP_CONTROL_HUGE, "huge", "TLB reach", "the data on huge pages (hugepages = yes)",
 	  "data = anon, or chase, without hugepages", apply_huge, NULL, fix_huge, EV(ev_tlb),
@@ -402,7 +411,7 @@ static const struct mmp_control_info table[] = {
 	{ MMP_CONTROL_TALLY, "tally", "atomic tally",
 	  "hits counted in a register instead of an atomic add per hit (Interlocked.Increment)",
 	  "tally = atomic, packed or padded", apply_tally, tally_detail, fix_tally,
-	  EV(ev_per_call), 0 },
+	  EV(ev_tally), 0 },
 	{ MMP_CONTROL_BULK, "bulk", "per-call",
 	  "the same bytes through the probe's bulk path (4 KiB calls)",
 	  "mmap_byte, accessor_byte", apply_bulk, NULL, fix_bulk, EV(ev_per_call), 0 },
@@ -411,7 +420,7 @@ static const struct mmp_control_info table[] = {
 	{ MMP_CONTROL_LIMIT, "limit", "loop",
 	  "the same bytes through limit's vectorised scan, pages mapped in: what is left is "
 	  "the memory system's",
-	  "every job but limit itself", apply_limit, limit_detail, fix_limit, EV(ev_loop), 0 },
+	  "every job reading the data file but limit itself", apply_limit, limit_detail, fix_limit, EV(ev_loop), 0 },
 };
 #define NCONTROLS (sizeof(table) / sizeof(table[0]))
 _Static_assert(NCONTROLS <= 11, "MMP_CONTROLS_ALL has 11 bits");
@@ -428,6 +437,22 @@ const struct mmp_control_info *mmp_control_by_bit(unsigned bit)
 		if (table[i].bit == bit)
 			return &table[i];
 	return NULL;
+}
+
+void mmp_controls_print(FILE *out, int markdown)
+{
+	if (markdown)
+		fprintf(out, "| control | the cause it isolates | what its rung changes | applies when "
+			     "| fix, when it is the largest |\n|---|---|---|---|---|\n");
+	for (size_t i = 0; i < NCONTROLS; i++) {
+		const struct mmp_control_info *c = &table[i];
+		if (markdown)
+			fprintf(out, "| `%s` | %s | %s | %s | %s |\n", c->name, c->cause, c->changes,
+				c->applies, c->fix ? c->fix("") : "-");
+		else
+			fprintf(out, "    %-10s %s: %s (when: %s)\n", c->name, c->cause, c->changes,
+				c->applies);
+	}
 }
 
 const char *mmp_controls_names(void)

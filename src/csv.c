@@ -37,6 +37,7 @@ KEY_COLUMN(col_kernel, MMP_KEY_KERNEL)
 KEY_COLUMN(col_threads, MMP_KEY_THREADS)
 KEY_COLUMN(col_refcount, MMP_KEY_REFCOUNT)
 KEY_COLUMN(col_tally, MMP_KEY_TALLY)
+KEY_COLUMN(col_transfer, MMP_KEY_TRANSFER)
 KEY_COLUMN(col_placement, MMP_KEY_PLACEMENT)
 KEY_COLUMN(col_fill, MMP_KEY_FILL)
 KEY_COLUMN(col_seed, MMP_KEY_SEED)
@@ -451,6 +452,7 @@ static const struct column columns[] = {
 	{ "unit", col_unit, "the operation of the probes that count them: transfer (pingpong), load (chase); empty: byte probes" },
 	{ "ops", col_ops, "operations one after another in the repetition (pingpong: one-way transfers; chase: each thread's loads)" },
 	{ "ns_per_op", col_ns_per_op, "elapsed_ns / ops: ns per one-way transfer, ns per load" },
+	{ "transfer", col_transfer, "pingpong: cas (one line compare-and-swapped) or store (two lines); empty for other probes" },
 };
 
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))

@@ -15,6 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/mempolicy.h>
+
+#include "mmprof/memory.h"
 #include "mmprof/units.h"
 
 /* The process group of the child running now, for a signal handler that
@@ -58,7 +61,7 @@ int mmp_exec_child_find(const char *name, char *path, size_t len, struct mmp_err
 
 /* What the child reports on the status pipe before its exec: the time
  * it calls execv (STEP_TIME), or which step failed and the errno. */
-enum { STEP_TIME, STEP_BIND, STEP_STDIO, STEP_EXEC, STEP_GROUP };
+enum { STEP_TIME, STEP_BIND, STEP_STDIO, STEP_EXEC, STEP_GROUP, STEP_MEMBIND };
 
 struct status_msg {
 	int step;
@@ -110,6 +113,15 @@ static void child_main(const struct mmp_exec_spec *spec, int go_fd, int status_f
 	}
 	if (sched_getaffinity(0, sizeof(got), &got) != 0 || !CPU_EQUAL(&want, &got)) {
 		report(status_fd, STEP_BIND, EXDEV);
+		_exit(127);
+	}
+	/* A memory policy outlives execve and is inherited by every thread the
+	 * program starts (set_mempolicy(2)). */
+	if (spec->mpol >= 0 &&
+	    syscall(SYS_set_mempolicy, spec->mpol,
+		    spec->mpol == MPOL_LOCAL ? NULL : spec->nodemask,
+		    spec->mpol == MPOL_LOCAL ? 0UL : (unsigned long)MMP_NODEMASK_BITS + 1) != 0) {
+		report(status_fd, STEP_MEMBIND, errno);
 		_exit(127);
 	}
 	if (dup2(null_fd, 0) < 0 || dup2(spec->out_fd, 1) < 0 || dup2(spec->out_fd, 2) < 0) {
@@ -252,7 +264,8 @@ static void stop_group(struct mmp_exec_child *c)
 int mmp_exec_child_go(struct mmp_exec_child *c, const char *path, struct mmp_error *err)
 {
 	static const char *const steps[] = { "", "binding it to its PUs", "redirecting its output",
-					     "running", "making its process group" };
+					     "running", "making its process group",
+					     "setting its memory policy (set_mempolicy)" };
 	struct status_msg msg = { -1, 0, 0 };
 	ssize_t n;
 
@@ -278,7 +291,7 @@ int mmp_exec_child_go(struct mmp_exec_child *c, const char *path, struct mmp_err
 	mmp_exec_child_kill(c);
 	if (n != (ssize_t)sizeof(msg))
 		return mmp_error_set(err, -EIO, "the child of %s failed before its exec", path);
-	int step = msg.step >= STEP_BIND && msg.step <= STEP_GROUP ? msg.step : STEP_EXEC;
+	int step = msg.step >= STEP_BIND && msg.step <= STEP_MEMBIND ? msg.step : STEP_EXEC;
 	if (step == STEP_BIND && msg.error == EXDEV)
 		return mmp_error_set(err, -EXDEV,
 				     "binding %s to its PUs: the kernel narrowed the CPU mask (a "

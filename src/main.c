@@ -43,6 +43,7 @@ enum opt_id {
 	OPT_LIST_PROBES,
 	OPT_LIST_KEYS,
 	OPT_LIST_COLUMNS,
+	OPT_LIST_CONTROLS,
 	OPT_LIST_EVENTS,
 	OPT_LIST_CONFIGS,
 	OPT_PER_THREAD,
@@ -76,7 +77,7 @@ static const struct cli_option cli_options[] = {
 	{ "dry-run", no_argument, OPT_DRY_RUN, NULL,
 	  "check the config and print the expanded plan; run nothing" },
 	{ "topology", no_argument, OPT_TOPOLOGY, NULL,
-	  "print the machine and each run's planned PUs; run nothing" },
+	  "print the machine and each run's planned PUs (no --config: the machine); run nothing" },
 	{ "topology-from", required_argument, OPT_TOPOLOGY_FROM, "DESC",
 	  "plan for a described machine: synthetic:\"pack:2 core:8 pu:2\" or xml:FILE "
 	  "(with --dry-run or --topology; it runs nothing)" },
@@ -96,6 +97,8 @@ static const struct cli_option cli_options[] = {
 	  "list the config keys (as a Markdown table with =markdown)" },
 	{ "list-columns", optional_argument, OPT_LIST_COLUMNS, "markdown",
 	  "list the CSV columns (as a Markdown table with =markdown)" },
+	{ "list-controls", optional_argument, OPT_LIST_CONTROLS, "markdown",
+	  "list the controls, in ladder order (as a Markdown table with =markdown)" },
 	{ "quiet", no_argument, OPT_QUIET, NULL, "no progress, notes or warnings on stderr" },
 	{ "version", no_argument, OPT_VERSION, NULL, "print the version" },
 	{ "help", no_argument, OPT_HELP, NULL, "this help" },
@@ -220,11 +223,7 @@ static void usage(FILE *out)
 	mmp_keys_print(out, 0);
 	fprintf(out, "\ncontrols (controls = auto runs every one that applies, in this order;\n"
 		     "each rung adds its control to the ones above it):\n");
-	size_t nc;
-	const struct mmp_control_info *ctl = mmp_controls(&nc);
-	for (size_t i = 0; i < nc; i++)
-		fprintf(out, "    %-10s %s: %s (when: %s)\n", ctl[i].name, ctl[i].cause,
-			ctl[i].changes, ctl[i].applies);
+	mmp_controls_print(out, 0);
 	fprintf(out, "\nexit status: 0 done, 1 a run failed or a result was wrong, 2 bad usage\n"
 		     "or config (nothing run), 3 an answer says regressed and\n"
 		     "--fail-on-regression was given, 130 interrupted (measured rows are kept).\n"
@@ -291,6 +290,20 @@ static int find_config(struct cli *cli, char *buf, size_t len)
 	return -1;
 }
 
+/* --topology without a config: the machine alone (or the one described). */
+static int machine_only(const char *desc)
+{
+	struct mmp_topology *topo;
+	struct mmp_error err = { 0 };
+	if (mmp_topology_load(&topo, desc, &err)) {
+		fprintf(stderr, "mmprof: %s\n", err.msg);
+		return desc ? EXIT_USAGE : EXIT_RUN_FAILED;
+	}
+	mmp_topology_print(topo, stdout);
+	mmp_topology_free(topo);
+	return EXIT_DONE;
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_cli(int argc, char **argv, struct cli *cli)
 {
@@ -349,15 +362,20 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_LIST_CONFIGS:
 			return list_configs();
 		case OPT_LIST_KEYS:
-		case OPT_LIST_COLUMNS: {
+		case OPT_LIST_COLUMNS:
+		case OPT_LIST_CONTROLS: {
 			int md = optarg && strcmp(optarg, "markdown") == 0;
 			if (optarg && !md) {
 				fprintf(stderr, "mmprof: --%s takes =markdown or nothing\n",
-					c == OPT_LIST_KEYS ? "list-keys" : "list-columns");
+					c == OPT_LIST_KEYS	  ? "list-keys"
+					: c == OPT_LIST_COLUMNS ? "list-columns"
+								: "list-controls");
 				return EXIT_USAGE;
 			}
 			if (c == OPT_LIST_KEYS) {
 				mmp_keys_print(stdout, md);
+			} else if (c == OPT_LIST_CONTROLS) {
+				mmp_controls_print(stdout, md);
 			} else {
 				mmp_csv_print_columns(stdout, md);
 				mmp_companions_print_columns(stdout, md);
@@ -382,6 +400,8 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 			argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (!cli->config && cli->topology)
+		return machine_only(cli->topology_from);
 	if (!cli->config) {
 		fprintf(stderr, "mmprof: no config: mmprof --config FILE (try 'mmprof --help')\n");
 		return EXIT_USAGE;
@@ -522,13 +542,14 @@ static int print_diags(const struct mmp_config *cfg)
 
 static void print_topology(const struct mmp_topology *topo, const struct mmp_plan *plan)
 {
-	char where[4096], label[320];
+	char where[4096], label[320], place[MMP_PLACEMENT_SPEC_MAX];
 	mmp_topology_print(topo, stdout);
 	printf("\nplacements (each run's threads: PU, NUMA node, L3 domain):\n");
 	for (size_t i = 0; i < plan->nruns; i++) {
 		const struct mmp_planned *r = &plan->runs[i];
-		printf("run %zu %s placement=%s:%s\n    %s\n", i + 1,
-		       mmp_planned_label(r, label, sizeof(label)), r->run.p.placement.spec,
+		printf("run %zu %s placement=%s%s\n    %s\n", i + 1,
+		       mmp_planned_label(r, label, sizeof(label)),
+		       mmp_planned_format(r, MMP_KEY_PLACEMENT, place, sizeof(place)),
 		       r->pins.oversubscribed ? " (oversubscribed)" : "",
 		       mmp_topology_format_placement(topo, &r->pins, where, sizeof(where)));
 	}

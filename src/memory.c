@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <linux/mempolicy.h>
+
 #include "mmprof/suggest.h"
 #include "mmprof/units.h"
 #include "topology_internal.h"
@@ -26,7 +28,7 @@ static const struct policy_row policies[] = {
 #define NPOLICIES (sizeof(policies) / sizeof(policies[0]))
 
 /* interleave's list is optional, so the table alone cannot spell it. */
-static const char syntax[] = "firsttouch, local, node:N, interleave, interleave:LIST";
+static const char syntax[] = "firsttouch, local, node:N, node:*, interleave, interleave:LIST";
 
 static int unknown_policy(const char *text, char *err, size_t errlen)
 {
@@ -72,6 +74,11 @@ int mmp_membind_parse(const char *text, struct mmp_membind *out, char *err, size
 		if (!colon || !colon[1]) {
 			snprintf(err, errlen, "node: needs a NUMA node number, e.g. node:0");
 			return -EINVAL;
+		}
+		if (strcmp(colon + 1, "*") == 0) {
+			m.each = true; /* every node of the machine, one job point each */
+			*out = m;
+			return 0;
 		}
 		if (mmp_parse_u64(colon + 1, &n) || n > MMP_MAX_OS_INDEX) {
 			snprintf(err, errlen, "'%s' is not node:N with N a NUMA node number", text);
@@ -371,4 +378,57 @@ bool mmp_membind_list_continues(const char *prev, const char *next)
 {
 	return strncmp(prev, "interleave:", strlen("interleave:")) == 0 &&
 	       isdigit((unsigned char)next[0]);
+}
+
+static int mask_node(unsigned long *mask, size_t nbits, unsigned node, struct mmp_error *err)
+{
+	const size_t per = 8 * sizeof(unsigned long);
+	if (node >= nbits)
+		return mmp_error_set(err, -EINVAL, "NUMA node %u is past the %zu a mask holds", node,
+				     nbits);
+	mask[node / per] |= 1UL << (node % per);
+	return 0;
+}
+
+struct mask_walk {
+	unsigned long *mask;
+	size_t nbits;
+	int rc;
+	struct mmp_error *err;
+};
+
+static void walk_mask(void *arg, unsigned node)
+{
+	struct mask_walk *w = arg;
+	if (!w->rc)
+		w->rc = mask_node(w->mask, w->nbits, node, w->err);
+}
+
+int mmp_membind_process_policy(const struct mmp_membind *m, enum mmp_bind_mode mode,
+			       const struct mmp_topology *t, int *mpol, unsigned long *mask,
+			       size_t nbits, struct mmp_error *err)
+{
+	memset(mask, 0, nbits / 8);
+	switch (m->kind) {
+	case MMP_MEMBIND_FIRSTTOUCH:
+	case MMP_MEMBIND_LOCAL:
+		*mpol = MPOL_LOCAL;
+		return 0;
+	case MMP_MEMBIND_NODE:
+		*mpol = mode == MMP_BIND_STRICT ? MPOL_BIND : MPOL_PREFERRED;
+		return mask_node(mask, nbits, m->node, err);
+	case MMP_MEMBIND_INTERLEAVE:
+		*mpol = MPOL_INTERLEAVE;
+		if (m->all_nodes) {
+			unsigned nodes[256], n = mmp_topology_node_indexes(t, nodes, 256);
+			for (unsigned i = 0; i < n && i < 256; i++)
+				if (mask_node(mask, nbits, nodes[i], err))
+					return -EINVAL;
+			return 0;
+		}
+		struct mask_walk w = { mask, nbits, 0, err };
+		mmp_idlist_walk(strchr(m->spec, ':') + 1, MMP_MAX_OS_INDEX, walk_mask, &w);
+		return w.rc;
+	}
+	return mmp_error_set(err, -EINVAL, "unknown memory policy");
 }

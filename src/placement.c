@@ -183,6 +183,8 @@ int mmp_placement_parse(const char *text, struct mmp_placement *out, char *err,
 		snprintf(err, errlen, "%s: needs %s %s number%s, e.g. %s", row->info.name,
 			 list ? "a list of" : row->a, row->what, list ? "s" : "", row->example);
 		return -EINVAL;
+	} else if (row->info.kind == MMP_PLACE_NUMA && strcmp(colon + 1, "*") == 0) {
+		p.each = true; /* every node of the machine, one job point each (plan.c) */
 	} else if (strcmp(row->info.arg, "LIST") == 0) {
 		int rc = parse_list(row, text, colon + 1, &p, err, errlen);
 		if (rc)

@@ -412,6 +412,39 @@ static uint64_t draw_seed(void)
 	return seed ? seed : 1;
 }
 
+/* numa:* and node:*: the job point once per NUMA node of this machine (the
+ * product when both), so one config gives the node-to-node matrix on any
+ * machine. */
+static int add_each_node(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
+			 const struct mmp_run *point, const struct mmp_topology *topo, char *last,
+			 size_t lastlen)
+{
+	unsigned nodes[256];
+	unsigned n = mmp_topology_node_indexes(topo, nodes, 256);
+	const int cpu_each = point->p.placement.each, mem_each = point->p.membind.each;
+	char text[32], msg[MMP_ERROR_MSG_MAX];
+	int rc = 0;
+
+	if (n > 256)
+		n = 256;
+	for (unsigned a = 0; a < (cpu_each ? n : 1) && !rc; a++)
+		for (unsigned b = 0; b < (mem_each ? n : 1) && !rc; b++) {
+			struct mmp_run r = *point;
+			if (cpu_each) {
+				snprintf(text, sizeof(text), "numa:%u", nodes[a]);
+				if (mmp_placement_parse(text, &r.p.placement, msg, sizeof(msg)))
+					return -EINVAL; /* a node number always parses */
+			}
+			if (mem_each) {
+				snprintf(text, sizeof(text), "node:%u", nodes[b]);
+				if (mmp_membind_parse(text, &r.p.membind, msg, sizeof(msg)))
+					return -EINVAL;
+			}
+			rc = add_point(plan, cap, cfg, &r, topo, last, lastlen);
+		}
+	return rc;
+}
+
 int mmp_plan_build(struct mmp_config *cfg, const struct mmp_sweep *sweep,
 		   const struct mmp_topology *topo, struct mmp_plan *out)
 {
@@ -427,7 +460,10 @@ int mmp_plan_build(struct mmp_config *cfg, const struct mmp_sweep *sweep,
 		out->table = g->table;
 	}
 	for (size_t i = 0; i < sweep->nruns; i++) {
-		rc = add_point(out, &cap, cfg, &sweep->runs[i], topo, last, sizeof(last));
+		const struct mmp_run *r = &sweep->runs[i];
+		rc = r->p.placement.each || r->p.membind.each
+			     ? add_each_node(out, &cap, cfg, r, topo, last, sizeof(last))
+			     : add_point(out, &cap, cfg, r, topo, last, sizeof(last));
 		if (rc)
 			return rc;
 	}
@@ -459,12 +495,16 @@ unsigned long mmp_plan_repetitions(const struct mmp_plan *plan)
 
 const char *mmp_planned_label(const struct mmp_planned *r, char *buf, size_t len)
 {
-	char acc[32];
+	char acc[40] = "";
 	uint64_t a = mmp_params_access(&r->run.p);
-	snprintf(acc, sizeof(acc), a ? "%llu" : "whole", (unsigned long long)a);
-	snprintf(buf, len, "[%s] %s threads=%u access=%s%s%s", r->run.job->name,
-		 r->run.p.probe->name, r->run.p.threads, acc, r->run.control_name[0] ? " +" : "",
-		 r->run.control_name);
+	/* Bytes per call where there are calls; whole-slice scans and the
+	 * probes that count operations have none to name. */
+	if (a)
+		snprintf(acc, sizeof(acc), " access=%llu", (unsigned long long)a);
+	else if (!r->run.p.probe->unit && mmp_probe_reads_file(r->run.p.probe))
+		snprintf(acc, sizeof(acc), " access=whole");
+	snprintf(buf, len, "[%s] %s threads=%u%s%s%s", r->run.job->name, r->run.p.probe->name,
+		 r->run.p.threads, acc, r->run.control_name[0] ? " +" : "", r->run.control_name);
 	return buf;
 }
 

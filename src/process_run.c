@@ -14,6 +14,7 @@
 #include "mmprof/capture.h"
 #include "mmprof/command.h"
 #include "mmprof/exec_child.h"
+#include "mmprof/memory.h"
 #include "mmprof/probe.h"
 
 /* Output read for the result and the time: its last 8 MiB (a program
@@ -34,6 +35,8 @@ struct mmp_process_run {
 	uint64_t end;
 	unsigned seq; /* processes started */
 	char log[4096];
+	int mpol; /* the program's memory policy (membind) */
+	unsigned long nodemask[MMP_NODEMASK_BITS / (8 * sizeof(unsigned long))];
 	int *open_error;
 	int pressure_fd;
 };
@@ -67,7 +70,8 @@ static void distinct_pus(struct mmp_process_run *p, const struct mmp_pin_plan *p
 }
 
 int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_item *item,
-			 struct mmp_thread_place *places, int *open_error, struct mmp_error *err)
+			 const struct mmp_topology *topo, struct mmp_thread_place *places,
+			 int *open_error, struct mmp_error *err)
 {
 	const struct mmp_run *run = item->run;
 	const struct mmp_params *par = &run->p;
@@ -88,6 +92,10 @@ int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_i
 	p->end = item->end ? item->end : item->data->size;
 	p->expected = expected_result(item);
 	distinct_pus(p, item->plan);
+	rc = mmp_membind_process_policy(&par->membind, par->bind, topo, &p->mpol, p->nodemask,
+					MMP_NODEMASK_BITS, err);
+	if (rc)
+		goto fail;
 	for (unsigned t = 0; t < item->plan->nthreads; t++) {
 		places[t].pu_planned = item->plan->pu[t];
 		places[t].pu_seen = -1; /* the program's threads go where the kernel puts them */
@@ -279,6 +287,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	rep->log = p->log;
 	struct mmp_exec_spec spec = {
 		.path = p->exe, .argv = p->argv.v, .pus = p->pus, .npus = p->npus, .out_fd = fd,
+		.mpol = p->mpol, .nodemask = p->nodemask,
 	};
 	int rc = mmp_exec_child_start(&child, &spec, err);
 	if (rc)

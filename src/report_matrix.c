@@ -39,16 +39,19 @@ static void print_cell(FILE *out, double v, int width)
 		fprintf(out, " %*.1f", width, v);
 }
 
-/* Whether two job points belong in one matrix: same job, and every shown
- * key but the two the matrix spreads over (placement and membind) equal. */
+/* Whether two job points belong in one matrix: same job, and every key
+ * but what the matrix spreads over equal -- the placement for both, and
+ * the memory binding for the node matrix only (a core matrix bound
+ * elsewhere is another matrix). */
 static int same_matrix(const struct mmp_results *res, const struct mmp_run_result *a,
 		       const struct mmp_run_result *b)
 {
 	char x[256], y[256];
+	const int pairs = a->run->p.placement.kind == MMP_PLACE_PAIRS;
 	if (a->run->job != b->run->job)
 		return 0;
 	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
-		if (k == MMP_KEY_PLACEMENT || k == MMP_KEY_MEMBIND)
+		if (k == MMP_KEY_PLACEMENT || (k == MMP_KEY_MEMBIND && !pairs))
 			continue;
 		if (strcmp(mmp_run_format(a->run, (enum mmp_key_id)k, x, sizeof(x)),
 			   mmp_run_format(b->run, (enum mmp_key_id)k, y, sizeof(y))) != 0)
@@ -56,6 +59,34 @@ static int same_matrix(const struct mmp_results *res, const struct mmp_run_resul
 	}
 	(void)res;
 	return 1;
+}
+
+/* What tells this matrix from its job's others: the keys whose value
+ * differs between the job's points, but the two a matrix spreads over
+ * (and the size, which the node matrix names itself). */
+static const char *matrix_keys(const struct mmp_results *res, const struct mmp_run_result *r,
+			       char *buf, size_t len)
+{
+	char v[128], w[128];
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k < MMP_KEY_COUNT && used < len; k++) {
+		int differs = 0;
+		if (k == MMP_KEY_PLACEMENT || k == MMP_KEY_SIZE ||
+		    (k == MMP_KEY_MEMBIND && r->run->p.placement.kind != MMP_PLACE_PAIRS) ||
+		    !*mmp_run_format(r->run, (enum mmp_key_id)k, v, sizeof(v)))
+			continue;
+		for (size_t j = 0; j < res->plan->nruns && !differs; j++) {
+			const struct mmp_run_result *o = &res->run[j];
+			differs = mmp_planned_is_point(o->planned) && o->run->job == r->run->job &&
+				  strcmp(mmp_run_format(o->run, (enum mmp_key_id)k, w, sizeof(w)),
+					 v) != 0;
+		}
+		if (differs)
+			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
+						 mmp_keys[k].name, v);
+	}
+	return buf;
 }
 
 static int usable(const struct mmp_run_result *r)
@@ -160,9 +191,11 @@ static void pu_matrix(FILE *out, const struct mmp_results *res, const size_t *id
 		rounds = (unsigned)r->n;
 	}
 	const struct mmp_run_result *first = &res->run[idx[0]];
-	fprintf(out, "\n[%s] core to core: %s, PU x PU (median of %u rounds; every pair's "
-		     "cv <= %.0f%%; '.' not measured):\n",
-		first->run->job->name, figure_unit(first), rounds, cv_max * 100);
+	char keys[256];
+	fprintf(out, "\n[%s]%s core to core: %s, PU x PU (median of %u rounds; every pair's "
+		     "cv <= %.*f%%; '.' not measured):\n",
+		first->run->job->name, matrix_keys(res, first, keys, sizeof(keys)),
+		figure_unit(first), rounds, cv_max < 0.1 ? 1 : 0, cv_max * 100);
 	fprintf(out, "  %5s", "PU");
 	for (size_t b = 0; b < m; b++)
 		fprintf(out, " %6d", pus[b]);
@@ -213,12 +246,13 @@ static void node_matrix(FILE *out, const struct mmp_results *res, const size_t *
 		rounds = (unsigned)r->n;
 	}
 	const struct mmp_run_result *first = &res->run[idx[0]];
-	char size[32];
-	fprintf(out, "\n[%s] node to node: %s, %s%s, threads on node (rows) x memory on node "
-		     "(columns) (median of %u rounds; cv <= %.0f%%; '.' not measured):\n",
-		first->run->job->name, first->run->p.probe->name,
+	char size[32], keys[256];
+	fprintf(out, "\n[%s]%s node to node: %s, %s%s, threads on node (rows) x memory on node "
+		     "(columns) (median of %u rounds; cv <= %.*f%%; '.' not measured):\n",
+		first->run->job->name, matrix_keys(res, first, keys, sizeof(keys)),
+		first->run->p.probe->name,
 		mmp_format_size(first->bytes, size, sizeof(size)),
-		first->ops ? "" : " read", rounds, cv_max * 100);
+		first->ops ? "" : " read", rounds, cv_max < 0.1 ? 1 : 0, cv_max * 100);
 	fprintf(out, "  %-12s", figure_unit(first));
 	for (size_t b = 0; b < nm; b++)
 		fprintf(out, "  node %3d", mems[b]);

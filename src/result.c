@@ -301,10 +301,15 @@ const char *mmp_result_access(const struct mmp_run_result *r, char *buf, size_t 
 const char *mmp_result_label(const struct mmp_results *res, const struct mmp_run_result *r,
 			     char *buf, size_t len)
 {
-	char access[32], v[256];
-	size_t used = (size_t)snprintf(buf, len, "[%s] %s threads=%u access=%s", r->run->job->name,
-				       r->run->p.probe->name, r->run->p.threads,
-				       mmp_result_access(r, access, sizeof(access)));
+	char access[48] = "", v[256];
+	/* Bytes per call, where the probe reads the file in calls or a scan
+	 * of it; pingpong and chase count operations, not bytes. */
+	if (!r->run->p.probe->unit) {
+		char a[32];
+		snprintf(access, sizeof(access), " access=%s", mmp_result_access(r, a, sizeof(a)));
+	}
+	size_t used = (size_t)snprintf(buf, len, "[%s] %s threads=%u%s", r->run->job->name,
+				       r->run->p.probe->name, r->run->p.threads, access);
 	for (size_t k = 0; k < NLABEL_KEYS && used < len; k++)
 		if ((res->varying & MMP_KEY_BIT(label_keys[k])) &&
 		    *mmp_planned_format(r->planned, label_keys[k], v, sizeof(v)))

@@ -226,7 +226,7 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 	    !st->rep.thread_counts || !st->places || !st->samples || !st->open_error)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 	if (run->p.probe->needs & MMP_NEEDS_PROCESS) {
-		rc = mmp_process_run_open(&st->proc, item, st->places, st->open_error, err);
+		rc = mmp_process_run_open(&st->proc, item, topo, st->places, st->open_error, err);
 		if (rc)
 			return rc;
 		goto described; /* no threads, no probe state of mmprof's */
@@ -419,6 +419,16 @@ static void times_and_counts(struct item_state *st, struct mmp_rep *rep)
 		}
 }
 
+/* Whether thread t's PU is planned for another thread of the run too
+ * (oversubscribed, or a placement naming a PU twice). */
+static int shares_pu(const struct mmp_pin_plan *plan, unsigned t)
+{
+	for (unsigned u = 0; u < plan->nthreads; u++)
+		if (u != t && plan->pu[u] == plan->pu[t])
+			return 1;
+	return 0;
+}
+
 static int one_rep(struct item_state *st, struct mmp_error *err)
 {
 	const struct mmp_run *run = st->item->run;
@@ -472,6 +482,7 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 			.params = &run->p,
 			.thread = t,
 			.nthreads = pool->n,
+			.shares_pu = shares_pu(st->item->plan, t),
 			.priv = st->priv,
 			.buffer = w->buffer,
 			.sink = &w->sink,

@@ -131,7 +131,7 @@ static int prepare(struct set_ctx *c)
 				mmp_fill_names[p->run.p.fill], df->create_bytes_per_s / 1e6);
 			df->created = 0; /* said once */
 		}
-		if (p->end) {
+		if (p->end && df) { /* chase's solo rung: its own memory, no reference */
 			rc = mmp_reference_scan_stop(df->fd, p->end, c->refs[k], s->stop, &err);
 			if (rc == -EINTR)
 				return rc;
@@ -148,7 +148,7 @@ static int prepare(struct set_ctx *c)
 		mmp_results_start(&out->res, i, df, events);
 		c->items[k] = (struct mmp_runner_item){
 			.run = &p->run, .data = df, .plan = &p->pins, .events = events,
-			.end = p->end, .reference = p->end ? c->refs[k] : NULL,
+			.end = p->end, .reference = p->end && df ? c->refs[k] : NULL,
 			.logs = out->logs_path, .stop = s->stop,
 		};
 	}

@@ -61,6 +61,7 @@ struct mmp_attribution {
 	int top_decided;   /* top's cost is above zero and above the next cause's,
 			      and disturbance cannot have hidden a larger one */
 	char doubt[256];   /* why top is not decided, when it is not */
+	size_t more;       /* undecided: about how many more rounds would decide; SIZE_MAX: none would */
 	char order[160];   /* the ladder's order: "prefault, tally, bulk, limit" */
 };
 

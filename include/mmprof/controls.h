@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mmprof/config.h"
 #include "mmprof/error.h"
@@ -81,6 +82,9 @@ const struct mmp_control_info *mmp_control_by_bit(unsigned bit);
 /* "auto" (all that apply), "none", or names.  -EINVAL with a message (and a
  * did-you-mean) for anything else. */
 int mmp_controls_parse(const char *text, unsigned *mask, char *err, size_t errlen);
+/* The table, a line per control (--help) or as a Markdown table
+ * (--list-controls=markdown, the docs). */
+void mmp_controls_print(FILE *out, int markdown);
 /* "fit, prefault, ..., limit": every control's name, for help texts. */
 const char *mmp_controls_names(void);
 

@@ -58,6 +58,8 @@ struct mmp_exec_spec {
 	const int *pus;      /* OS PU numbers to bind to */
 	unsigned npus;
 	int out_fd;          /* stdout and stderr */
+	int mpol;            /* set_mempolicy mode the program runs under; -1: inherit mmprof's */
+	const unsigned long *nodemask; /* its nodes, MMP_NODEMASK_BITS bits */
 };
 
 /* The executable for argv[0]: a name with a slash as it is, else the

@@ -39,6 +39,17 @@ const char *mmp_bind_mode_name(enum mmp_bind_mode mode);
 int mmp_membind_check(const struct mmp_membind *m, const struct mmp_topology *t,
 		      struct mmp_error *err);
 
+/* The policy for a whole process (a program run by exec): set_mempolicy's
+ * mode (MPOL_LOCAL for firsttouch and local, MPOL_BIND or, best-effort,
+ * MPOL_PREFERRED for node:N, MPOL_INTERLEAVE) and node mask of nbits bits
+ * (mask zeroed first).  A process cannot bind each thread's slice, so
+ * local means what first touch does.  -EINVAL with a message for nodes
+ * past nbits. */
+#define MMP_NODEMASK_BITS 1024
+int mmp_membind_process_policy(const struct mmp_membind *m, enum mmp_bind_mode mode,
+			       const struct mmp_topology *t, int *mpol, unsigned long *mask,
+			       size_t nbits, struct mmp_error *err);
+
 /* What a bind or allocation did. */
 struct mmp_bind_result {
 	bool fell_back;  /* best-effort: the binding asked for is not in place */

@@ -108,6 +108,7 @@ struct mmp_membind {
 	enum mmp_membind_kind kind;
 	unsigned node;                     /* MMP_MEMBIND_NODE */
 	bool all_nodes;                    /* MMP_MEMBIND_INTERLEAVE without a list */
+	bool each;                         /* node:*: a job point per node (the plan expands it) */
 	char spec[MMP_MEMBIND_SPEC_MAX];   /* as written; interleave's list is read from it */
 };
 
@@ -156,6 +157,7 @@ struct mmp_placement {
 	enum mmp_placement_kind kind;
 	unsigned numa_node;                /* MMP_PLACE_NUMA: the first node listed (OS index) */
 	unsigned index;                    /* MMP_PLACE_PACKAGE, MMP_PLACE_L3: logical index */
+	bool each;                         /* numa:*: a job point per node (the plan expands it) */
 	char spec[MMP_PLACEMENT_SPEC_MAX]; /* as written: "pus:0-3,8"; lists are read from it */
 };
 

@@ -68,6 +68,7 @@ struct mmp_slice {
 	enum mmp_kernel kernel;
 	const struct mmp_params *params; /* the run's, for probe-specific keys */
 	unsigned thread, nthreads;       /* this thread's index, and the run's threads */
+	int shares_pu;                   /* another thread of the run is planned on its PU */
 	void *priv;      /* the probe's own state for the run (setup), or NULL */
 	uint8_t *buffer; /* this thread's buffer: `access` or `buffer` bytes */
 	struct mmp_sink *sink;

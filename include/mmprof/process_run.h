@@ -28,9 +28,12 @@
 
 struct mmp_process_run;
 
-/* places[nthreads] and open_error[events] are the runner's, filled here. */
+/* places[nthreads] and open_error[events] are the runner's, filled here.
+ * The program runs bound to the run's PUs, under the memory policy its
+ * membind asks for (topo: the nodes interleave means). */
 int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_item *item,
-			 struct mmp_thread_place *places, int *open_error, struct mmp_error *err);
+			 const struct mmp_topology *topo, struct mmp_thread_place *places,
+			 int *open_error, struct mmp_error *err);
 /* One repetition into rep (its arrays sized for the run's threads and
  * events).  -EINTR when stopped; -ESTALE is the caller's (data recheck). */
 int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct mmp_error *err);

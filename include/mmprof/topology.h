@@ -78,7 +78,8 @@ const char *mmp_topology_node_list(const struct mmp_topology *t, char *buf, size
  *                (threads must be 2); mmp_topology_pairs gives the sweep
  *   pus:LIST     OS PU numbers in the order given, e.g. pus:0-3,8
  *   numa:LIST    the PUs of those nodes (OS numbers), node by node in the
- *                order given, compact within each: numa:0, numa:0,2, numa:0-1
+ *                order given, compact within each: numa:0, numa:0,2, numa:0-1;
+ *                numa:* is a job point per node (mmp_plan_build expands it)
  *   package:N    compact within package N
  *   l3:N         compact within L3 domain N (on AMD Zen a CCX)
  * Bad text gives a message with a "did you mean" where one is close. */

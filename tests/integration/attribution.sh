@@ -74,8 +74,16 @@ top() { # the largest significant cause of a job, the remainder aside
 disturbed_job() { csv_rows "$attr" job disturbed | grep -q "^$1|true$"; }
 sharing_top() { # JOB CAUSE
 	if disturbed_job "$1"; then
-		check "$1: disturbed rounds, so the verdict says inconclusive" \
-			grep -q "^\[$1\] .*; inconclusive: the rounds were disturbed" <<<"$out"
+		# Disturbed: the planted cause, or "inconclusive" with its reason --
+		# never another cause named with a fix.
+		local line
+		line=$(grep "^\[$1\] " <<<"$out")
+		if [ "$(top "$1")" = "$2" ] && grep -q '; fix: ' <<<"$line"; then
+			ok "$1 (disturbed rounds): $2"
+		else
+			check "$1: disturbed rounds, so the verdict says inconclusive" \
+				grep -q '; inconclusive: ' <<<"$line"
+		fi
 	else
 		check "$1 at 2 threads: $2 ($(top "$1"))" test "$(top "$1")" = "$2"
 	fi

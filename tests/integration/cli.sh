@@ -49,7 +49,7 @@ check "--dry-run writes no CSV" test ! -e "$TMP/dry.csv"
 
 run_mmprof --config configs/byte_8t.ini --topology
 check "--topology prints the machine" grep -q "^machine: " <<<"$out"
-check "--topology prints placements" grep -q "\[dotnet_like\] accessor_byte threads=8 access=1 placement=compact: (oversubscribed)" <<<"$out"
+check "--topology prints placements" grep -q "\[dotnet_like\] accessor_byte threads=8 access=1 placement=compact (oversubscribed)" <<<"$out"
 check "--topology: each thread's PU, node and L3" grep -Eq "^    t0 PU 0 \(node 0, L3 0\)  t1 PU 1 \(node 0, L3 0\)  t2 PU 0" <<<"$out"
 
 # A synthetic two-socket machine through hwloc's own environment variable.
@@ -58,4 +58,9 @@ check "--topology on a synthetic machine" grep -q "^machine: 2 packages, 1 NUMA 
 check "--topology says the machine is described" grep -q "^source: described by synthetic: pack:2 core:2 pu:2 (from HWLOC_SYNTHETIC); not this system" <<<"$out"
 check "8 threads on 8 PUs: not oversubscribed" bash -c '! grep -q "threads=8.*oversubscribed" <<<"$1"' _ "$out"
 
+run_mmprof --topology
+check "--topology alone: the machine, exit 0" test "$rc" -eq 0
+check "--topology alone: packages, nodes, cores" grep -q '^machine: .* packages\?, .* NUMA nodes\?, .* cores, .* PUs' <<<"$out"
+run_mmprof --topology --topology-from xml:tests/topologies/intel-2s-smt.xml
+check "--topology of a described machine, without a config" grep -q '^machine: 2 packages, 2 NUMA nodes' <<<"$out"
 done_testing

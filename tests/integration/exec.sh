@@ -201,4 +201,15 @@ check "mmprof exec: a bad option value is a config diagnostic, exit 2" \
 	test "$rc" -eq 2 -a -n "$(grep "^mmprof exec:3: \[exec_helper\] 'sideways' is not a placement" <<<"$err")"
 run_mmprof exec -- "$HELPER" count x
 check "mmprof exec without --file: exit 2" test "$rc" -eq 2
+# membind: the program runs under that memory policy (set_mempolicy in the
+# child, kept across the exec); /proc/self/numa_maps of the program says it.
+for mb in node:0 interleave firsttouch; do
+	printf '[p]\nprobe = exec\nsize = 1M\nrepeat = 1\nwarmup = 0\nevents = none\nmembind = %s\ncommand = sh -c %s\n' \
+		"$mb" "'grep -m1 -oE \"(bind|interleave|local|prefer)[:0-9-]*\" /proc/self/numa_maps'" >"$TMP/mb.ini"
+	run_mmprof --config "$TMP/mb.ini" --csv "$TMP/mb.csv" --quiet
+	policy=$(tail -1 "$TMP"/mb.logs/*.log 2>/dev/null)
+	case $mb in node:0) want=bind:0 ;; interleave) want=interleave:0 ;; *) want=local ;; esac
+	check "membind = $mb: the program's memory policy is $want ($policy)" test "$policy" = "$want"
+	rm -rf "$TMP/mb.logs"
+done
 done_testing

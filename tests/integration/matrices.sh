@@ -49,7 +49,7 @@ terminal=$(py "$TMP/m.out" <<'PY'
 import re
 out, block = [], None
 for line in open(sys.argv[1]):
-    head = re.match(r"^\[(\S+)\] (core to core|node to node): .*median of (\d+) rounds", line)
+    head = re.match(r"^\[(\S+)\](?: \S+=\S+)* (core to core|node to node): .*median of (\d+) rounds", line)
     row = re.match(r"^\s+(node\s+)?(\d+)\s+([\d. ]+)$", line)
     if head:
         block = [f"[{head[1]}] {head[2]} ({head[3]} rounds)"]
@@ -84,8 +84,7 @@ check "5 matrices, each cell as mmprof's terminal matrix has it" \
 "$PY" analysis/plots.py "$TMP/m.csv" >"$TMP/m.written" 2>"$TMP/m.err"
 check "plots.py exits 0" test $? -eq 0
 matrices=$(grep -e '-to-' "$TMP/m.written" | sed 's|.*/m\.||; s|\.png$||' | xargs)
-# Without a transfer column in the CSV, cas and store are sweeps 1 and 2.
-want='core-to-core\.c2c\.(sweep-1|transfer-cas) core-to-core\.c2c\.(sweep-2|transfer-store)'
+want='core-to-core\.c2c\.transfer-cas core-to-core\.c2c\.transfer-store'
 want+=' node-to-node\.lat\.16KiB node-to-node\.lat\.1MiB node-to-node\.bw'
 check "it writes a core-to-core PNG per transfer, a node-to-node one per chase size and limit" \
 	grep -Eqx "$want" <<<"$matrices"
@@ -95,10 +94,9 @@ pngs_ok real $(grep -e '-to-' "$TMP/m.written")
 
 # --- a two-socket machine, written here ----------------------------------------
 
-# synthetic OUT NPUS [no-transfer] [sample] [wrong]: a CSV of NPUS PUs, the
-# first half on node 0: pingpong over every pair (sample: about a third of
-# them, 12 of 8 PUs' 28; wrong: pair 0 1's result wrong) with cas and store (no-transfer:
-# the CSV has no transfer column, as mmprof's does not yet), chase at 64 MiB
+# synthetic OUT NPUS [sample] [wrong]: a CSV of NPUS PUs, the first half on
+# node 0: pingpong over every pair (sample: about a third of them, 12 of 8
+# PUs' 28; wrong: pair 0 1's result wrong) with cas and store, chase at 64 MiB
 # and 1 GiB and limit on 2 nodes x 2 nodes.  Each cell's value is known
 # (matrix_value) and its 3 rounds are 0.97, 1 and 1.05 times it.
 synthetic() {
@@ -107,7 +105,7 @@ import csv, sys
 sys.path.insert(0, "analysis")
 import mmprof_csv
 out, npus, flags = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-cols = [c for c, _ in mmprof_csv.COLUMNS["csv"]] + ([] if "no-transfer" in flags else ["transfer"])
+cols = [c for c, _ in mmprof_csv.COLUMNS["csv"]]
 rows = []
 def point(job, probe, ns, ops="", unit="", **keys):
     run = len(rows) // 3 + 1
@@ -148,7 +146,6 @@ with open(out, "w", newline="") as f:
 PY
 }
 synthetic "$TMP/s8.csv" 8
-synthetic "$TMP/s8-sweeps.csv" 8 no-transfer
 synthetic "$TMP/s8-holes.csv" 8 sample wrong
 synthetic "$TMP/s64.csv" 64 sample
 
@@ -185,13 +182,6 @@ def problems():
         m = ms[f"node-to-node.{name}"]
         yield m.rows == m.cols == [0, 1] and np.allclose(m.values, known), f"{name}: {m.values}"
     yield ms["node-to-node.bw"].quantity == "GB/s", "limit is not in GB/s"
-    # The CSV mmprof writes today has no transfer column: cas and store
-    # are told apart by the order they were swept in.
-    ms = mmprof_matrix.matrices(mmprof_csv.load(f"{tmp}/s8-sweeps.csv"))
-    yield [m.name for m in ms][:2] == ["core-to-core.c2c.sweep-1", "core-to-core.c2c.sweep-2"], \
-        f"without transfer: {[m.name for m in ms]}"
-    yield np.allclose(ms[1].values[0, 4], pair(0, 4, "store")) and \
-        "no column for it" in ms[1].notes[0], f"sweep 2: {ms[1].values[0, 4]} {ms[1].notes}"
     # A sample of the pairs and a wrong result: blank cells, said so.
     m = mmprof_matrix.matrices(mmprof_csv.load(f"{tmp}/s8-holes.csv"))[0]
     measured = int(np.isfinite(m.values).sum()) // 2

@@ -36,9 +36,9 @@ check "every row has its time per operation" test -z "$(cut -d'|' -f4 <<<"$rows"
 check "the table has a per-op column" grep -Eq '^c2c +pingpong .* ns/transfer ' <<<"$out"
 pus=$(nproc)
 if [ "$pus" -ge 2 ]; then
-	check "core to core matrix printed" grep -q '^\[c2c\] core to core: ns per transfer, PU x PU' <<<"$out"
+	check "core to core matrix printed" grep -q '^\[c2c\] transfer=cas core to core: ns per transfer, PU x PU' <<<"$out"
 	check "the matrix has PU 0 and PU 1 both ways" \
-		test "$(grep -A3 '^\[c2c\] core to core' <<<"$out" | grep -Ec '^ +[01] +([0-9.]+|\.) +([0-9.]+|\.)')" -ge 2
+		test "$(grep -A3 '^\[c2c\] transfer=cas core to core' <<<"$out" | grep -Ec '^ +[01] +([0-9.]+|\.) +([0-9.]+|\.)')" -ge 2
 	check "pair relations summarised" grep -Eq '^  (SMT siblings|same L3|same node|same package|other package) +[0-9]+ pairs?: median' <<<"$out"
 else
 	skip "core to core: one PU here"
@@ -54,6 +54,14 @@ run_mmprof --config "$TMP/ops.ini" --dry-run --topology-from "$intel"
 check "pairs on 32 PUs: every pair, each variant (2 x 496 pingpong points)" \
 	test "$(grep -c '^  run .*\[c2c\].*placement=pairs:' <<<"$out")" -eq 992
 check "pairs are named in the plan" grep -q 'placement=pairs:8,24 ' <<<"$out"
+
+printf '[m]\nprobe = chase\nsize = 1M\nplacement = numa:*\nmembind = node:*\n' >"$TMP/each.ini"
+run_mmprof --config "$TMP/each.ini" --dry-run --topology-from "$amd"
+check "numa:* x node:* on four nodes: 16 job points" grep -q ' 16 job point(s)' <<<"$out"
+check "... numa:2 reading node:3 among them" grep -q 'placement=numa:2 membind=node:3 ' <<<"$out"
+run_mmprof --config "$TMP/each.ini" --dry-run
+check "numa:* x node:* here: one point, node 0 on node 0" \
+	test "$(grep -c 'placement=numa:0 membind=node:0 ' <<<"$out")" -eq 1
 
 cat >"$TMP/ctl.ini" <<'INI'
 [global]

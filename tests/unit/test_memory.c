@@ -58,14 +58,18 @@ static void test_parse(void **state)
 	assert_int_equal(policy("local").kind, MMP_MEMBIND_LOCAL);
 	assert_int_equal(policy("node:3").kind, MMP_MEMBIND_NODE);
 	assert_int_equal(policy("node:3").node, 3);
+	/* node:*: a job point per node, expanded by the plan */
+	assert_true(policy("node:*").each);
+	assert_int_equal(policy("node:*").kind, MMP_MEMBIND_NODE);
+	assert_false(policy("node:3").each);
 	assert_true(policy("interleave").all_nodes);
 	assert_false(policy("interleave:0-1").all_nodes);
 	assert_string_equal(policy("interleave:0,2").spec, "interleave:0,2");
 
 	parse_fails("nod:1", "'nod:1' is not a memory policy (firsttouch, local, node:N, "
-			     "interleave, interleave:LIST) (did you mean 'node:1'?)");
+			     "node:*, interleave, interleave:LIST) (did you mean 'node:1'?)");
 	parse_fails("firsttuch", "'firsttuch' is not a memory policy (firsttouch, local, node:N, "
-				 "interleave, interleave:LIST) (did you mean 'firsttouch'?)");
+				 "node:*, interleave, interleave:LIST) (did you mean 'firsttouch'?)");
 	parse_fails("node", "node: needs a NUMA node number, e.g. node:0");
 	parse_fails("node:x", "'node:x' is not node:N with N a NUMA node number");
 	parse_fails("interleave:1-0", "'interleave:1-0' is not interleave:LIST with NUMA node "

@@ -140,6 +140,15 @@ static void test_numa_nodes(void **state)
 	t = topo_load(TWO_BY_TWO);
 	plan_is(t, "numa:0-1", 5, "0 1 2 3 4", 8, 0);
 	plan_is(t, "numa:3,1", 6, "12 13 14 15 4 5", 8, 0);
+	/* numa:* parses as every node; the plan expands it (tests/integration/numa.sh) */
+	{
+		struct mmp_placement p;
+		char msg[256];
+		assert_int_equal(mmp_placement_parse("numa:*", &p, msg, sizeof(msg)), 0);
+		assert_true(p.each);
+		assert_int_equal(p.kind, MMP_PLACE_NUMA);
+		assert_int_not_equal(mmp_placement_parse("pus:*", &p, msg, sizeof(msg)), 0);
+	}
 	mmp_topology_free(t);
 	t = topo_load(AMD);
 	plan_is(t, "numa:1", 3, "8 40 9", 16, 0);
