@@ -94,7 +94,8 @@ METRICS = ["cpu_ns", "cycles_per_byte", "instructions_per_byte", "ipc", "faults_
 ID_KEYS = ["run", "parent", "set"]
 RUN_KEYS = ["run_id"] + ID_KEYS + ["job", "probe", "kernel", "threads", "access", "buffer",
                                    "refcount", "tally", "placement", "control", "file",
-                                   "prefault", "advice", "cache"]
+                                   "prefault", "advice", "cache", "membind", "data",
+                                   "hugepages", "transfer", "ops"]
 # What a run is, whatever its number: runs that differ only in these are
 # the same measurement at another point (plots draw them as one line).
 DESCRIBE_KEYS = [k for k in RUN_KEYS if k not in ID_KEYS]

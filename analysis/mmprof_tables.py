@@ -84,6 +84,8 @@ def _probe_threads(run):
 _DISTINGUISH = [("job", "{}"), ("threads", "t={}"), ("access", "a={}"), ("kernel", "{}"),
                 ("tally", "tally={}"), ("refcount", "refcount={}"),
                 ("prefault", "prefault={}"), ("advice", "advice={}"), ("placement", "{}"),
+                ("membind", "membind={}"), ("data", "data={}"), ("hugepages", "huge={}"),
+                ("transfer", "{}"), ("ops", "ops={}"), ("pus_planned", "PUs {}"),
                 ("bytes", None), ("run_id", "run {}"), ("host", "on {}")]
 
 
