@@ -133,15 +133,24 @@ int mmp_pressure_open(void)
 	return open("/proc/pressure/cpu", O_RDONLY | O_CLOEXEC);
 }
 
-int64_t mmp_pressure_read(int fd)
+/* A /proc file read again from its start, as a string; -1 when it
+ * cannot be. */
+static int read_proc(int fd, char *buf, size_t len)
 {
-	char buf[256];
 	if (fd < 0)
 		return -1;
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	ssize_t n = pread(fd, buf, len - 1, 0);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
+	return 0;
+}
+
+int64_t mmp_pressure_read(int fd)
+{
+	char buf[256];
+	if (read_proc(fd, buf, sizeof(buf)))
+		return -1;
 	const char *p = strstr(buf, "some ");
 	p = p ? strstr(p, "total=") : NULL;
 	return p ? (int64_t)strtoll(p + 6, NULL, 10) : -1;
@@ -155,11 +164,7 @@ int mmp_schedstat_open(void)
 int mmp_schedstat_read(int fd, uint64_t *cpu_ns, uint64_t *wait_ns)
 {
 	char buf[128];
-	if (fd < 0)
+	if (read_proc(fd, buf, sizeof(buf)))
 		return -1;
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	return sscanf(buf, "%" SCNu64 " %" SCNu64, cpu_ns, wait_ns) == 2 ? 0 : -1;
 }

@@ -151,35 +151,41 @@ static void prepare_slice(struct mmp_worker *w, void *arg)
 		atomic_store(&job->rc, rc);
 }
 
-static int prepare_work(struct item_state *st, struct mmp_error *err)
+/* The run's memory (a copy of its data, or chase's own), allocated as
+ * membind says and written by its threads, each its own slice (fill_slice
+ * or prepare_slice): first touch places each slice on its thread's node.
+ * Returns 0, or the first thread's negative errno (the caller says what
+ * failed). */
+static int thread_filled_memory(struct item_state *st, void (*fill)(struct mmp_worker *, void *),
+				struct mmp_error *err)
 {
 	struct fill_job job = { .st = st };
 	int rc = mmp_runmem_data(&st->mem, st->end, err);
 	if (rc)
 		return rc;
-	mmp_pool_task(&st->pool, prepare_slice, &job);
-	rc = atomic_load(&job.rc);
-	if (rc)
+	mmp_pool_task(&st->pool, fill, &job);
+	return atomic_load(&job.rc);
+}
+
+static int prepare_work(struct item_state *st, struct mmp_error *err)
+{
+	int rc = thread_filled_memory(st, prepare_slice, err);
+	if (rc && !err->code)
 		return mmp_error_errno(err, rc, "%s: preparing %llu bytes of memory",
 				       st->item->run->p.probe->name,
 				       (unsigned long long)st->end);
-	return 0;
+	return rc;
 }
 
 /* data = anon: the bytes the run reads, copied once into memory bound as
  * membind says. */
 static int copy_data(struct item_state *st, struct mmp_error *err)
 {
-	struct fill_job job = { .st = st };
-	int rc = mmp_runmem_data(&st->mem, st->end, err);
-	if (rc)
-		return rc;
-	mmp_pool_task(&st->pool, fill_slice, &job);
-	rc = atomic_load(&job.rc);
-	if (rc)
+	int rc = thread_filled_memory(st, fill_slice, err);
+	if (rc && !err->code)
 		return mmp_error_errno(err, rc, "copying %s into anonymous memory",
 				       st->item->data->path);
-	return 0;
+	return rc;
 }
 
 static int item_init(struct item_state *st, const struct mmp_runner_item *item,
