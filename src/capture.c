@@ -15,6 +15,7 @@ static int translate(const char *re, char *out, size_t len, char *err, size_t er
 {
 	size_t used = 0;
 	int bracket = 0; /* inside [...] */
+	int repeated = 0; /* the last thing emitted was a repetition (* + ? {m,n}) */
 #define EMITS(s)                                                                   \
 	do {                                                                       \
 		size_t l_ = strlen(s);                                             \
@@ -49,6 +50,27 @@ static int translate(const char *re, char *out, size_t len, char *err, size_t er
 				}
 			}
 			EMITS(one);
+			continue;
+		}
+		/* A repetition of a repetition ("a++", "(x*)*" is fine, "x*+" is
+		 * not): Perl's possessive and lazy forms, and glibc's regcomp
+		 * takes exponential memory over a run of them. */
+		size_t bound = *p == '{' ? strspn(p + 1, "0123456789,") : 0;
+		int is_bound = *p == '{' && bound > 0 && bound < 20 && p[1 + bound] == '}';
+		int repeat = *p == '*' || *p == '+' || *p == '?' || is_bound;
+		if (repeat && repeated) {
+			snprintf(err, errlen,
+				 "'%c' repeats a repetition: POSIX has no possessive or lazy "
+				 "forms (a+?, a++); write one repetition",
+				 *p);
+			return -EINVAL;
+		}
+		repeated = repeat;
+		if (is_bound) { /* {m,n}: copied whole, so its digits are not read as atoms */
+			char piece[24];
+			snprintf(piece, sizeof(piece), "%.*s", (int)bound + 2, p);
+			EMITS(piece);
+			p += bound + 1;
 			continue;
 		}
 		if (p[0] == '\\' && p[1]) {

@@ -18,6 +18,8 @@
 
 static int push(struct mmp_plan *plan, size_t *cap, const struct mmp_planned *r)
 {
+	if (plan->nruns >= MMP_PLAN_MAX_RUNS)
+		return -E2BIG;
 	if (plan->nruns == *cap) {
 		size_t grown_cap = *cap ? 2 * *cap : 64;
 		struct mmp_planned *grown = realloc(plan->runs, grown_cap * sizeof(*grown));
@@ -445,6 +447,18 @@ static int add_each_node(struct mmp_plan *plan, size_t *cap, struct mmp_config *
 	return rc;
 }
 
+/* A plan past MMP_PLAN_MAX_RUNS: a diagnostic at the job that took it
+ * there (line 0: the config as a whole, the copies of limit). */
+static int too_big(struct mmp_config *cfg, int line, const char *section)
+{
+	mmp_config_diag(cfg, line, section,
+			"the plan grows past %d runs (MMP_PLAN_MAX_RUNS: job points, their "
+			"control rungs, a point per PU pair or NUMA node, copies of limit); split "
+			"the sweep into several configs",
+			MMP_PLAN_MAX_RUNS);
+	return -EINVAL;
+}
+
 int mmp_plan_build(struct mmp_config *cfg, const struct mmp_sweep *sweep,
 		   const struct mmp_topology *topo, struct mmp_plan *out)
 {
@@ -464,6 +478,8 @@ int mmp_plan_build(struct mmp_config *cfg, const struct mmp_sweep *sweep,
 		rc = r->p.placement.each || r->p.membind.each
 			     ? add_each_node(out, &cap, cfg, r, topo, last, sizeof(last))
 			     : add_point(out, &cap, cfg, r, topo, last, sizeof(last));
+		if (rc == -E2BIG)
+			return too_big(cfg, r->job->line, r->job->name);
 		if (rc)
 			return rc;
 	}
@@ -471,7 +487,8 @@ int mmp_plan_build(struct mmp_config *cfg, const struct mmp_sweep *sweep,
 		out->npoints += out->runs[i].rung == 0; /* copies come later, not points */
 	if (cfg->ndiags != before)
 		return -EINVAL;
-	return build_sets(out, &cap);
+	rc = build_sets(out, &cap);
+	return rc == -E2BIG ? too_big(cfg, 0, NULL) : rc;
 }
 
 void mmp_plan_free(struct mmp_plan *plan)

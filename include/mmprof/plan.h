@@ -73,6 +73,12 @@ struct mmp_plan {
 const char *mmp_planned_format(const struct mmp_planned *r, enum mmp_key_id key, char *buf,
 			       size_t len);
 
+/* The runs a plan may hold: job points, their control rungs, a point per
+ * PU pair or NUMA node, copies of limit.  The sweep is capped before
+ * (MMP_CONFIG_MAX_RUNS), but pairs, numa:* and ladders multiply it; a run
+ * of the plan is about 1.2 KB. */
+#define MMP_PLAN_MAX_RUNS 250000
+
 /* placement = pairs plans every PU pair up to this many, else a sample
  * of this many that keeps every relation (mmp_topology_pairs): 32 PUs
  * have 496 pairs. */

@@ -97,4 +97,10 @@ check "chase without size: an error" grep -q 'bad.ini:4: \[ch\] no size: set siz
 printf '[pp]\nprobe = pingpong\nfile = /etc/passwd\n' >"$TMP/file.ini"
 run_mmprof --config "$TMP/file.ini" --dry-run
 check "pingpong reads no file: file is refused" grep -q "probe 'pingpong' does not use 'file'" <<<"$err"
+# Pairs and numa:* multiply the sweep after its own cap: the plan has one
+# too (the fuzzer found a config that made it allocate 2 GB).
+/usr/bin/python3 -c "print('[j]\nprobe = pingpong\nplacement = pairs\ntransfer = cas, store\nops = ' + ', '.join(str(i) for i in range(2, 302)))" >"$TMP/big.ini"
+run_mmprof --config "$TMP/big.ini" --dry-run --topology-from synthetic:"pack:2 core:8 pu:2"
+check "600 points x 496 pairs: refused, exit 2" test "$rc" -eq 2
+check "... naming the plan's limit at the job" grep -q 'big.ini:1: \[j\] the plan grows past 250000 runs (MMP_PLAN_MAX_RUNS' <<<"$err"
 done_testing

@@ -164,6 +164,17 @@ static void test_capture_check(void **state)
 	assert_int_equal(mmp_capture_check("output:a(b", 0, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "regex 'a(b'"));
 	assert_int_equal(mmp_capture_check("output:", 0, err, sizeof(err)), -EINVAL);
+	/* A repetition of a repetition: refused at once (glibc's regcomp took
+	 * 24 GB over "s++++...+", a fuzzer input); bounds and groups are fine. */
+	assert_int_equal(mmp_capture_check("output:Elaps++++++++++++++++++++++++++++++++ed", 0, err,
+					   sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "repeats a repetition"));
+	assert_int_equal(mmp_capture_check("output:a+?", 0, err, sizeof(err)), -EINVAL);
+	assert_int_equal(mmp_capture_check("output:a{2,3}+", 0, err, sizeof(err)), -EINVAL);
+	assert_int_equal(mmp_capture_check("output:(a+)+ b{2,3} c{2}", 0, err, sizeof(err)), 0);
+	assert_int_equal(mmp_capture_check("output:[+*]+ \\++", 0, err, sizeof(err)), 0);
+	assert_int_equal(mmp_capture_check("output:x{word}", 0, err, sizeof(err)), -EINVAL);
 }
 
 static uint64_t duration(const char *text)
