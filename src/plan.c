@@ -39,6 +39,16 @@ static const char *diag_section(const struct mmp_run *run, enum mmp_key_id key)
 	return run->from[key] ? run->from[key] : run->job->name;
 }
 
+/* A plan problem at the key that caused it, said once: the same placement
+ * or binding swept over other keys fails the same way at every point. */
+static void diag_once(struct mmp_config *cfg, const struct mmp_run *run, enum mmp_key_id key,
+		      const char *msg, char *last, size_t lastlen)
+{
+	if (strcmp(msg, last) != 0)
+		mmp_config_diag(cfg, run->line[key], diag_section(run, key), "%s", msg);
+	snprintf(last, lastlen, "%s", msg);
+}
+
 /* `file =` without `size`: the file's own size is the run's, so every
  * figure per byte (and the solo control's slice) is known before running.
  * A file that is not there yet is the data check's to report. */
@@ -133,18 +143,11 @@ static int add_point(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
 						 p.run.p.seed };
 	}
 	if (mmp_topology_plan(topo, &p.run.p.placement, p.run.p.threads, &p.pins, &err)) {
-		/* The same placement swept over threads fails the same way: once. */
-		if (strcmp(err.msg, last) != 0)
-			mmp_config_diag(cfg, p.run.line[MMP_KEY_PLACEMENT],
-					diag_section(&p.run, MMP_KEY_PLACEMENT), "%s", err.msg);
-		snprintf(last, lastlen, "%s", err.msg);
+		diag_once(cfg, &p.run, MMP_KEY_PLACEMENT, err.msg, last, lastlen);
 		return 0;
 	}
 	if (mmp_membind_check(&p.run.p.membind, topo, &err)) {
-		if (strcmp(err.msg, last) != 0)
-			mmp_config_diag(cfg, p.run.line[MMP_KEY_MEMBIND],
-					diag_section(&p.run, MMP_KEY_MEMBIND), "%s", err.msg);
-		snprintf(last, lastlen, "%s", err.msg);
+		diag_once(cfg, &p.run, MMP_KEY_MEMBIND, err.msg, last, lastlen);
 		mmp_pin_plan_free(&p.pins);
 		return 0;
 	}

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mmprof/probe.h"
+
 /* node:N as a policy value, for "local" resolved to one node. */
 static struct mmp_membind node_policy(unsigned node)
 {
@@ -69,15 +71,6 @@ int mmp_runmem_place_buffer(struct mmp_runmem *m, void *addr, size_t len,
 	return rc;
 }
 
-/* Bytes of thread t's slice of len bytes (the runner's split). */
-static void slice_of(const struct mmp_runmem *m, uint64_t len, unsigned t, uint64_t *begin,
-		     uint64_t *end)
-{
-	uint64_t chunk = len / m->pins->nthreads;
-	*begin = chunk * t;
-	*end = t + 1 == m->pins->nthreads ? len : chunk * (t + 1);
-}
-
 int mmp_runmem_data(struct mmp_runmem *m, uint64_t len, struct mmp_error *err)
 {
 	struct mmp_bind_result res = { 0 };
@@ -110,7 +103,7 @@ int mmp_runmem_data(struct mmp_runmem *m, uint64_t len, struct mmp_error *err)
 			uint64_t b, e;
 			int node = mmp_topology_pu_node(m->topo, m->pins->pu[t]);
 			struct mmp_membind own = node_policy(node < 0 ? 0 : (unsigned)node);
-			slice_of(m, len, t, &b, &e);
+			mmp_slice_bounds(len, m->pins->nthreads, t, &b, &e);
 			/* Slices meet inside a page: the page goes to the later one. */
 			long page = sysconf(_SC_PAGESIZE);
 			uint64_t pb = b / (uint64_t)page * (uint64_t)page;
@@ -168,7 +161,7 @@ int mmp_runmem_census(const struct mmp_runmem *m, const uint8_t *map, uint64_t l
 		struct mmp_page_census c;
 		out->pu_node[t] = mmp_topology_pu_node(m->topo, m->pins->pu[t]);
 		out->remote_share[t] = -1;
-		slice_of(m, len, t, &b, &e);
+		mmp_slice_bounds(len, m->pins->nthreads, t, &b, &e);
 		if (!map || e <= b || out->pu_node[t] < 0 ||
 		    mmp_memory_census(m->topo, map + b, e - b, 1024, &c, NULL))
 			continue;

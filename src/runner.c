@@ -117,22 +117,13 @@ struct fill_job {
 	_Atomic int rc;
 };
 
-/* Thread t's bytes of [0, st->end): an equal share, the last takes the rest. */
-static void slice_bounds(const struct item_state *st, unsigned t, uint64_t *begin,
-			 uint64_t *end)
-{
-	uint64_t chunk = st->end / st->pool.n;
-	*begin = chunk * t;
-	*end = t + 1 == st->pool.n ? st->end : chunk * (t + 1);
-}
-
 /* Each thread copies its own slice: first touch places it on its node. */
 static void fill_slice(struct mmp_worker *w, void *arg)
 {
 	struct fill_job *job = arg;
 	struct item_state *st = job->st;
 	uint64_t begin, end;
-	slice_bounds(st, w->index, &begin, &end);
+	mmp_slice_bounds(st->end, st->pool.n, w->index, &begin, &end);
 	int rc = mmp_runmem_fill(&st->mem, st->item->data->fd, begin, end);
 	if (rc)
 		atomic_store(&job->rc, rc);
@@ -145,7 +136,7 @@ static void prepare_slice(struct mmp_worker *w, void *arg)
 	struct item_state *st = job->st;
 	struct mmp_slice s = { .work = st->mem.data, .params = &st->item->run->p,
 			       .thread = w->index, .nthreads = st->pool.n, .priv = st->priv };
-	slice_bounds(st, w->index, &s.begin, &s.end);
+	mmp_slice_bounds(st->end, st->pool.n, w->index, &s.begin, &s.end);
 	int rc = st->item->run->p.probe->prepare(&s);
 	if (rc)
 		atomic_store(&job->rc, rc);
@@ -468,7 +459,6 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 	for (size_t i = 0; i < st->tally_words; i++)
 		atomic_store(&st->tally[i], 0);
 
-	uint64_t chunk = st->end / pool->n;
 	for (unsigned t = 0; t < pool->n; t++) {
 		struct mmp_worker *w = &pool->w[t];
 		memset(&w->sink, 0, sizeof(w->sink));
@@ -479,8 +469,6 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 			.fd = df ? df->fd : -1,
 			.path = df ? df->path : NULL,
 			.file_size = df ? df->size : 0,
-			.begin = chunk * t,
-			.end = t + 1 == pool->n ? st->end : chunk * (t + 1),
 			.access = st->access,
 			.buffer_size = run->p.buffer,
 			.advice = run->p.advice,
@@ -493,6 +481,7 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 			.buffer = w->buffer,
 			.sink = &w->sink,
 		};
+		mmp_slice_bounds(st->end, pool->n, t, &w->slice.begin, &w->slice.end);
 		w->rc = 0;
 	}
 

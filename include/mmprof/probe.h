@@ -74,6 +74,17 @@ struct mmp_slice {
 	struct mmp_sink *sink;
 };
 
+/* Thread t of n's bytes of [0, len): an equal share, the last thread
+ * takes the rest.  The one split of a run: the slices the probes read,
+ * the data copy each thread fills, the memory each binds and counts. */
+static inline void mmp_slice_bounds(uint64_t len, unsigned n, unsigned t, uint64_t *begin,
+				    uint64_t *end)
+{
+	uint64_t chunk = len / n;
+	*begin = chunk * t;
+	*end = t + 1 == n ? len : chunk * (t + 1);
+}
+
 /* What a probe's setup is told about the run its state serves, and where
  * to get memory for state its threads share: bound as the run's membind
  * says (runmem.h), zeroed, freed by the runner after teardown. */

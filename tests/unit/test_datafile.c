@@ -440,16 +440,6 @@ static void test_space_rule(void **state)
 	assert_int_equal(mmp_datafile_space_needed(UINT64_MAX), UINT64_MAX);
 }
 
-static char mounted[512]; /* a small tmpfs to unmount, even after a failure */
-
-static int unmount_small(void **state)
-{
-	(void)state;
-	if (mounted[0] && umount(mounted) == 0)
-		mounted[0] = '\0';
-	return 0;
-}
-
 /* On an 8 MiB file system a 1 MiB file is created (before, 64 MiB had to
  * be free beyond any file); 7.5 MiB is refused by the check and by the
  * creation alike, and a read-only file system is found by the check.
@@ -461,11 +451,7 @@ static void test_small_file_system(void **state)
 	struct mmp_error err = { 0 };
 	(void)state;
 
-	snprintf(mounted, sizeof(mounted), "%s", test_tmpdir());
-	if (mount("tmpfs", mounted, "tmpfs", 0, "size=8m")) {
-		mounted[0] = '\0';
-		skip();
-	}
+	const char *mounted = test_mount_small("8m");
 	assert_int_equal(mmp_datafile_check(&spec, mounted, &err), 0);
 	if (mmp_datafile_open(&spec, mounted, NULL, &df, &err))
 		fail_msg("open: %s", err.msg);
@@ -627,7 +613,7 @@ int main(void)
 		cmocka_unit_test(test_leftovers_removed),
 		cmocka_unit_test(test_stop_during_reference_scan),
 		cmocka_unit_test(test_space_rule),
-		cmocka_unit_test_teardown(test_small_file_system, unmount_small),
+		cmocka_unit_test_teardown(test_small_file_system, test_unmount_small),
 		cmocka_unit_test(test_recheck),
 		cmocka_unit_test(test_check_before_running),
 		cmocka_unit_test(test_data_dir_from_environment),

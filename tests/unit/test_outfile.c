@@ -352,33 +352,20 @@ static void test_write_errors_reported(void **state)
 	mmp_outset_close(&set);
 }
 
-static char mounted[512]; /* a small tmpfs to unmount, even after a failure */
-
-static int unmount_small(void **state)
-{
-	(void)state;
-	if (mounted[0] && umount(mounted) == 0)
-		mounted[0] = '\0';
-	return 0;
-}
-
 /* A full file system: the commit fails naming the file, the temporary is
  * removed and the previous NAME.csv is untouched.  Needs root for the
  * small tmpfs. */
 static void test_full_file_system(void **state)
 {
-	char *dir = mounted, path[600], row[4096];
+	const char *dir;
+	char path[600], row[4096];
 	struct mmp_outset set;
 	struct mmp_outfile out;
 	struct mmp_error err = { 0 };
 	int rc = 0;
 	(void)state;
 
-	snprintf(mounted, sizeof(mounted), "%s", test_tmpdir());
-	if (mount("tmpfs", dir, "tmpfs", 0, "size=64k")) {
-		mounted[0] = '\0';
-		skip();
-	}
+	dir = test_mount_small("64k");
 	snprintf(path, sizeof(path), "%s/x.csv", dir);
 	test_write_file(path, "the last complete run\n");
 	open_set(&set, path);
@@ -560,7 +547,7 @@ int main(void)
 		cmocka_unit_test(test_stale_companions_removed),
 		cmocka_unit_test(test_devices_written_directly),
 		cmocka_unit_test(test_write_errors_reported),
-		cmocka_unit_test_teardown(test_full_file_system, unmount_small),
+		cmocka_unit_test_teardown(test_full_file_system, test_unmount_small),
 		cmocka_unit_test(test_planted_link_at_temporary),
 		cmocka_unit_test(test_link_to_result_followed),
 		cmocka_unit_test(test_path_resolve),
