@@ -40,9 +40,9 @@ DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
 
 # The command line (main and the compare subcommand) is the binary's; the
 # rest is the library the tests link.
-CLI_SRC   = src/main.c src/main_compare.c src/cli.c
+CLI_SRC   = $(wildcard src/cli/*.c)
 CLI_OBJ   = $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
-LIB_SRC   = $(filter-out $(CLI_SRC),$(wildcard src/*.c)) $(wildcard probes/*.c)
+LIB_SRC   = $(filter-out $(CLI_SRC),$(wildcard src/*/*.c)) $(wildcard probes/*.c)
 LIB_OBJ   = $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 LIB       = $(BUILD)/libmmprof.a
 UNIT_SRC  = $(wildcard tests/unit/test_*.c)
@@ -69,7 +69,7 @@ $(BUILD)/probes/%.o: probes/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -falign-loops=32 -c -o $@ $<
 
 # The shipped configs' installed place is compiled into the search path of
-# --config NAME (src/config_find.c).  It is written to a file that changes
+# --config NAME (src/config/config_find.c).  It is written to a file that changes
 # only when PREFIX does, so `make install PREFIX=/usr` after `make` rebuilds
 # the one object that holds it rather than installing a binary that looks in
 # /usr/local.
@@ -77,8 +77,8 @@ DATADIR = $(PREFIX)/share/mmprof
 $(BUILD)/datadir: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
-$(BUILD)/src/config_find.o: $(BUILD)/datadir
-$(BUILD)/src/config_find.o: CPPFLAGS += -DMMPROF_DATADIR='"$(DATADIR)"'
+$(BUILD)/src/config/config_find.o: $(BUILD)/datadir
+$(BUILD)/src/config/config_find.o: CPPFLAGS += -DMMPROF_DATADIR='"$(DATADIR)"'
 .PHONY: FORCE
 FORCE:
 

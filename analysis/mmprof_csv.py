@@ -100,7 +100,7 @@ RUN_KEYS = ["run_id"] + ID_KEYS + ["job", "probe", "kernel", "threads", "access"
 # the same measurement at another point (plots draw them as one line).
 DESCRIBE_KEYS = [k for k in RUN_KEYS if k not in ID_KEYS]
 
-# Student's t, 97.5% quantile (as mmprof's src/intervals.c): the two-sided
+# Student's t, 97.5% quantile (as mmprof's src/result/intervals.c): the two-sided
 # 95% interval's multiplier for df degrees of freedom.
 _T975 = [float("inf"), 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
          2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074,
@@ -357,7 +357,7 @@ def counters(df):
 
 
 
-# What a matrix's cells share (src/report_matrix.c): every key of the job
+# What a matrix's cells share (src/report/report_matrix.c): every key of the job
 # point but where it ran (placement: the PU pair, the CPU node) and, for
 # the node matrix, where its memory was (membind).  transfer is used when
 # the CSV has it.

@@ -1,7 +1,7 @@
 """The core-to-core and node-to-node matrices, as heatmaps.
 
 matrices(df) groups the cells of mmprof_csv.pairs(df) and node_cells(df)
-as mmprof's terminal report does (src/report_matrix.c): the job points of
+as mmprof's terminal report does (src/report/report_matrix.c): the job points of
 one invocation and job whose other keys are all equal make one matrix.
 heatmap(m) draws one; heatmaps(df) draws them all, named as plots.py
 writes them:

@@ -1,15 +1,15 @@
 """make bench: the arithmetic of bench/pingpong.sh and bench/chase.sh.
 
-The same method as src/intervals.c (which the C benches link): samples
+The same method as src/result/intervals.c (which the C benches link): samples
 paired by round, a ratio's estimate is the geometric mean of the paired
 ratios, with a 95% Student-t interval on their logs; a cost's interval is
 the t-interval on the paired differences.  Python's standard library has
-no t quantile, so the table is src/intervals.c's.
+no t quantile, so the table is src/result/intervals.c's.
 """
 import math
 import statistics
 
-# Student's t, 97.5% quantile, df 1..30 (index = df), as src/intervals.c.
+# Student's t, 97.5% quantile, df 1..30 (index = df), as src/result/intervals.c.
 T975 = [math.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
         2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
         2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]

@@ -1,6 +1,6 @@
 /* Controls: variants of a job that each remove one cause of slowness, run
  * beside it (in the same rounds) so that the difference in time is that
- * cause's cost.  One row per control in one table (src/controls.c): its
+ * cause's cost.  One row per control in one table (src/plan/controls.c): its
  * name, the cause it isolates, what it changes, when it applies, the advice
  * when its cause is the largest, the counter evidence to show beside it,
  * and the function that changes a run.  Names, --help, parsing, the plan

@@ -1,4 +1,4 @@
-/* Counters: perf_event groups per thread.  src/counters.c is the only
+/* Counters: perf_event groups per thread.  src/platform/counters.c is the only
  * caller of perf_event_open.
  *
  * Each thread opens its groups for itself after it is pinned: hardware

@@ -1,6 +1,6 @@
 /* Event names: perf-style generic names, PMU-specific names libpfm4 knows
  * for this CPU, tracepoints (subsystem:event, from tracefs), and presets
- * (short named lists, one table in src/events_presets.c).  Resolving turns
+ * (short named lists, one table in src/platform/event_presets.c).  Resolving turns
  * a config's `events = ...` into perf_event_attr values; opening them is
  * the counters module's job.
  */

@@ -1,6 +1,6 @@
 /* Derived metrics: what the counters mean per byte, per MiB or per run
  * (perf stat's shadow metrics, LIKWID's group formulas).  One table
- * (src/metrics.c) gives each metric's CSV column, table heading, unit and
+ * (src/result/metrics.c) gives each metric's CSV column, table heading, unit and
  * formula from event roles (events.h); the CSV, the terminal tables and
  * the JSON all read it.  A metric whose events were not all counted has no
  * value -- an empty cell, never 0. */

@@ -2,7 +2,7 @@
  * [global] defaults are applied and its comma lists are expanded.
  *
  * Every field here is set by exactly one row of the key table
- * (src/config_keys.c); enum mmp_key_id names those rows.
+ * (src/config/config_keys.c); enum mmp_key_id names those rows.
  */
 #ifndef MMPROF_PARAMS_H
 #define MMPROF_PARAMS_H
@@ -137,7 +137,7 @@ enum mmp_advice {
 };
 
 /* Where a run's threads go (include/mmprof/topology.h says how each kind
- * is planned; src/placement.c has one table row per kind). */
+ * is planned; src/platform/placement.c has one table row per kind). */
 enum mmp_placement_kind {
 	MMP_PLACE_COMPACT, /* fill PUs in topology order: SMT siblings, cores, packages */
 	MMP_PLACE_SCATTER, /* round-robin over packages, one PU per core first */
