@@ -7,7 +7,10 @@
  *             and mean [0-9] and [^0-9] (inside a bracket, \d is 0-9), as
  *             in the seed's and most users' regexes; (?: is refused.
  *   capture   the first group when the regex has one, else the whole match
- *   result    the first unsigned decimal integer in the capture
+ *   result    the one number in the capture, which must be a whole token
+ *             of decimal digits (a full stop or comma may end it): a
+ *             capture with none, two, or one like -5, 1e3, 1,048,576, 1.7,
+ *             0x10 or 12abc is not a count, and the result is WRONG
  *   time      the first duration in the capture:
  *               a clock [D.]HH:MM:SS[.fraction] or MM:SS[.fraction]: .NET's
  *               TimeSpan ("00:00:01.2345678", "1.02:03:04"), Java's
@@ -45,9 +48,10 @@ void mmp_capture_free(struct mmp_capture *c);
 int mmp_capture_find(const struct mmp_capture *c, const char *text, size_t len, char *buf,
 		     size_t buflen);
 
-/* The first unsigned decimal integer in text.  0, or -EINVAL (none),
- * -ERANGE (more than 64 bits). */
-int mmp_capture_count(const char *text, uint64_t *out);
+/* The count text holds (see "result" above).  0, or -EINVAL (no count,
+ * several, or not a whole decimal token), -ERANGE (more than 64 bits),
+ * with *why (when why is not NULL) saying which ("holds no number"). */
+int mmp_capture_count(const char *text, uint64_t *out, const char **why);
 
 /* The first duration in text, in nanoseconds.  0, or -EINVAL with a
  * message. */

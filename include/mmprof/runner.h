@@ -49,6 +49,7 @@ struct mmp_rep {
 	const char *log;      /* the process's stdout and stderr */
 	uint64_t wall_ns;     /* its exec to its exit (elapsed_ns may be its own time) */
 	int result_unchecked; /* no `result`: result and result_ok say nothing */
+	char result_text[160]; /* what it printed when that is not a count ('...': why) */
 };
 
 /* One run of a set: what it runs, on what, where, counting what. */

@@ -253,7 +253,9 @@ static void col_ns_per_op(const struct row *r, char *buf, size_t len)
 
 static void col_result(const struct row *r, char *buf, size_t len)
 {
-	if (!r->rep->result_unchecked) /* a program without `result`: nothing read */
+	/* A program without `result`: nothing read; one that printed no
+	 * count: nothing that is one. */
+	if (!r->rep->result_unchecked && !r->rep->result_text[0])
 		snprintf(buf, len, "%" PRIu64, r->rep->result);
 }
 

@@ -188,18 +188,54 @@ int mmp_capture_find(const struct mmp_capture *c, const char *text, size_t len, 
 	return found;
 }
 
-int mmp_capture_count(const char *text, uint64_t *out)
+/* A count is one whole token of decimal digits: "-1048576", "1048576e3",
+ * "1,048,576", "1048576.7", "0x100000" and "1048576abc" are not counts,
+ * and reading their first digits would pass a wrong answer as right.  A
+ * sentence's full stop or comma after the digits is punctuation, not
+ * part of the number. */
+int mmp_capture_count(const char *text, uint64_t *out, const char **why)
 {
-	const char *p = text;
-	while (*p && !isdigit((unsigned char)*p))
-		p++;
-	if (!*p)
+	const char *found = NULL;
+	size_t found_len = 0;
+	const char *dummy;
+	if (!why)
+		why = &dummy;
+	for (const char *p = text; *p;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		const char *s = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		size_t n = (size_t)(p - s);
+		int has_digit = 0;
+		for (size_t i = 0; i < n && !has_digit; i++)
+			has_digit = isdigit((unsigned char)s[i]);
+		if (!has_digit)
+			continue;
+		if (found) {
+			*why = "holds more than one number";
+			return -EINVAL;
+		}
+		found = s;
+		found_len = n;
+	}
+	if (!found) {
+		*why = "holds no number";
 		return -EINVAL;
+	}
+	if (found_len > 1 && strchr(".,;:", found[found_len - 1]))
+		found_len--;
 	uint64_t v = 0;
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
+	for (size_t i = 0; i < found_len; i++) {
+		if (!isdigit((unsigned char)found[i])) {
+			*why = "is not a whole unsigned decimal count";
+			return -EINVAL;
+		}
+		unsigned d = (unsigned)(found[i] - '0');
+		if (v > (UINT64_MAX - d) / 10) {
+			*why = "is a count larger than 64 bits";
 			return -ERANGE;
+		}
 		v = v * 10 + d;
 	}
 	*out = v;

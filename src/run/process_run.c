@@ -185,6 +185,7 @@ static int read_figures(struct mmp_process_run *p, int fd, off_t from, struct mm
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 	rep->result = 0;
 	rep->result_ok = 1;
+	rep->result_text[0] = '\0';
 	rep->result_unchecked = !p->check_result;
 	if (p->check_result) {
 		if (!mmp_capture_find(&p->result, out, len, cap, sizeof(cap))) {
@@ -193,13 +194,16 @@ static int read_figures(struct mmp_process_run *p, int fd, off_t from, struct mm
 					   par->result, p->log);
 			goto out;
 		}
-		if (mmp_capture_count(cap, &rep->result)) {
-			rc = mmp_error_set(err, -ENODATA,
-					   "result = %s matched '%s', which holds no count (log: %s)",
-					   par->result, cap, p->log);
-			goto out;
+		const char *why = NULL;
+		if (mmp_capture_count(cap, &rep->result, &why)) {
+			/* Not a count is a wrong answer, shown as printed. */
+			rep->result = 0;
+			rep->result_ok = 0;
+			snprintf(rep->result_text, sizeof(rep->result_text), "'%.100s', which %s", cap,
+				 why);
+		} else {
+			rep->result_ok = rep->result == p->expected;
 		}
-		rep->result_ok = rep->result == p->expected;
 	}
 	rep->elapsed_ns = rep->wall_ns;
 	if (p->own_time) {

@@ -211,6 +211,12 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 		if (rep->probe_rc)
 			fprintf(stderr, "mmprof: error: %s %s %u: the probe failed: %s\n", label,
 				rep->warmup ? "warmup" : "rep", rep->index, strerror(-rep->probe_rc));
+		else if (rep->log && rep->result_text[0])
+			fprintf(stderr,
+				"mmprof: error: %s %s %u: the program printed %s: WRONG "
+				"(log: %s)\n",
+				label, rep->warmup ? "warmup" : "rep", rep->index, rep->result_text,
+				rep->log);
 		else if (rep->log)
 			fprintf(stderr,
 				"mmprof: error: %s %s %u: the program printed %" PRIu64 ", which "

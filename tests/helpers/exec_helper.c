@@ -13,6 +13,7 @@
  *                     (~0.1 s of CPU here) first
  *   argv ARGS...      each argument as "arg[i]=...", then "pus=LIST" (its
  *                     CPU affinity) and "pgid=own" when it leads its group
+ *   print LINE...     each argument as a line of its own
  *   exit N            exit with status N
  *   signal N          kill itself with signal N
  *   sleep S PIDFILE   start a child that sleeps too, write "PID CHILDPID" to
@@ -152,6 +153,11 @@ int main(int argc, char **argv)
 		printf("\n");
 		if (getpgid(0) == getpid())
 			printf("pgid=own\n");
+		return 0;
+	}
+	if (!strcmp(mode, "print")) {
+		for (int i = 2; i < argc; i++)
+			printf("%s\n", argv[i]);
 		return 0;
 	}
 	if (!strcmp(mode, "exit"))

@@ -114,6 +114,16 @@ check "wrong result: result_ok false, exit 1" test "$rc" -eq 1 -a "$(col result_
 check "wrong result: the table says WRONG" grep -Eq '^wrong +exec .* WRONG$' <<<"$out"
 check "wrong result: stderr names the count and the log" \
 	grep -q "the program printed $((zeros + 1)), which differs from the reference (zeros of $data) (log: $TMP/wrong.logs/run1-wrong.0.log)" <<<"$err"
+# Only a whole decimal token is a count: the right digits inside
+# something else are WRONG, shown as printed, never read as right.
+for printed in "-$zeros" "${zeros}e3" "$zeros.7" "${zeros}abc" "1,$zeros" "0x$zeros"; do
+	run_config notcount "command = $HELPER print 'Found $printed zero bytes'" \
+		"result = output:Found (.*) zero"
+	check "'Found $printed zero' is WRONG, not ok: result_ok false, result empty, exit 1" \
+		test "$rc" -eq 1 -a "$(col result_ok | sort -u)" = false -a -z "$(col result | sort -u)"
+	check "...and stderr shows what it printed" \
+		grep -qF "the program printed '$printed', which " <<<"$err"
+done
 run_config nomatch "command = $HELPER count {file}" "result = output:Found ([0-9]+) ones"
 check "no line matches result: the run fails with the log" \
 	grep -q "no line of its output matches result = output:Found (\[0-9\]+) ones (log: $TMP/nomatch.logs/run1-nomatch.0.log)" <<<"$err"

@@ -144,10 +144,33 @@ static void test_capture(void **state)
 	assert_string_equal(capture("output:^n=(\\d+)$", "n=1\r\nn=2\r\nx\n", buf, sizeof(buf)),
 			    "2");
 	assert_null(capture("output:Found (\\d+) ones", dotnet_out, buf, sizeof(buf)));
-	assert_int_equal(mmp_capture_count("Found 409978 zero", &v), 0);
+	assert_int_equal(mmp_capture_count("Found 409978 zero", &v, NULL), 0);
 	assert_int_equal(v, 409978);
-	assert_int_equal(mmp_capture_count("none", &v), -EINVAL);
-	assert_int_equal(mmp_capture_count("99999999999999999999999", &v), -ERANGE);
+	assert_int_equal(mmp_capture_count("count: 12.", &v, NULL), 0);
+	assert_int_equal(v, 12);
+	assert_int_equal(mmp_capture_count("none", &v, NULL), -EINVAL);
+	assert_int_equal(mmp_capture_count("99999999999999999999999", &v, NULL), -ERANGE);
+}
+
+/* Only a whole decimal token is a count: first digits of something else
+ * would pass a wrong answer as right (issue 20). */
+static void test_capture_count_exact(void **state)
+{
+	static const char *const not_counts[] = {
+		"Found -1048576 zero", "Found 1048576e3 zero", "1,048,576", "1048576.7",
+		"1048576abc", "0x100000", "+5", "3 of 4", "",
+	};
+	const char *why = NULL;
+	uint64_t v = 7;
+	(void)state;
+	for (size_t i = 0; i < sizeof(not_counts) / sizeof(not_counts[0]); i++) {
+		why = NULL;
+		if (mmp_capture_count(not_counts[i], &v, &why) == 0)
+			fail_msg("'%s' read as the count %llu", not_counts[i], (unsigned long long)v);
+		assert_non_null(why);
+	}
+	assert_int_equal(mmp_capture_count("3 of 4", &v, &why), -EINVAL);
+	assert_string_equal(why, "holds more than one number");
 }
 
 static void test_capture_check(void **state)
@@ -224,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_quote_round_trip),
 		cmocka_unit_test(test_capture),
+		cmocka_unit_test(test_capture_count_exact),
 		cmocka_unit_test(test_capture_check),
 		cmocka_unit_test(test_durations),
 	};
