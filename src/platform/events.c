@@ -10,7 +10,10 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
+
+#include <linux/magic.h>
 
 #include "mmprof/suggest.h"
 
@@ -88,6 +91,21 @@ int mmp_tracefs_dir(char *buf, size_t len, char *why, size_t wlen)
 		if (stat(events, &st) == 0 && S_ISDIR(st.st_mode)) {
 			snprintf(buf, len, "%s", dirs[i]);
 			return 0;
+		}
+	}
+	/* Mounted, but its root is 0700 root's (the default): this user
+	 * cannot look inside, and mounting again would not change that. */
+	for (size_t i = 0; i < 2; i++) {
+		struct statfs fs;
+		if (statfs(dirs[i], &fs) == 0 && fs.f_type == TRACEFS_MAGIC &&
+		    stat(dirs[i], &st) == 0 && access(dirs[i], R_OK | X_OK) != 0) {
+			snprintf(why, wlen,
+				 "tracefs is mounted at %s but this user cannot read it (mode "
+				 "%04o, owner uid %u): run as root, or have root grant it "
+				 "(mount -o remount,mode=755 %s)",
+				 dirs[i], (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid,
+				 dirs[i]);
+			return -EACCES;
 		}
 	}
 	if (geteuid() != 0) {

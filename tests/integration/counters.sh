@@ -122,4 +122,18 @@ else
 	check "8 hardware events, $counters counters: one group, nothing to say" bash -c '! grep -q "measured as" <<<"$1"' _ "$err"
 fi
 
+# A user who cannot read a mounted tracefs (its root is 0700 root's by
+# default) is told that, and how to grant it -- not that it is unmounted.
+tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || [ -z "$tracefs" ]; then
+	skip "non-root tracefs message: needs root, setpriv and a mounted tracefs"
+elif setpriv --reuid=nobody --regid=nogroup --clear-groups test -r "$tracefs/events"; then
+	skip "non-root tracefs message: $tracefs is readable by nobody here"
+else
+	bin=$(realpath "$MMPROF")
+	msg=$(cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups "$bin" --list-events 2>&1 | grep 'syscalls:sys_enter_read')
+	check "as nobody: tracefs is mounted at $tracefs but cannot be read, how to grant it" \
+		grep -q "tracefs is mounted at $tracefs but this user cannot read it (mode 0700.*remount,mode=755" <<<"$msg"
+fi
+
 done_testing
