@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""Prints mmprof's CSV and JSON outputs with what is measured masked, so two
+builds that plan and label alike print the same text
+(tests/integration/same_outputs.sh).
+
+    normalise_outputs.py DIR   every *.csv and *.json under DIR
+
+What is masked is what a run measures or draws: times, counts, ratios,
+the verdicts decided from them, disturbance, the PUs a thread was found
+on, the run id and start time, and the shuffled order (position and its
+seed; rows are sorted so the order of rounds does not matter).  Everything
+else (columns, runs, parameters, labels, questions, sets, file names) must
+match byte for byte.
+"""
+import csv
+import json
+import os
+import sys
+
+# Columns of any of the CSVs whose cells are measured or drawn.
+MEASURED_COLUMNS = {
+    # NAME.csv
+    "position", "elapsed_ns", "ns_per_byte", "ns_per_op", "result", "cpu_ns",
+    "cycles_per_byte", "instructions_per_byte", "ipc", "faults_per_mib",
+    "major_faults", "syscalls_per_mib", "reads_per_mib", "context_switches",
+    "migrations", "contention_per_kib", "remote_hitm_per_kib",
+    "remote_fwd_per_kib", "remote_dram_share", "cross_ccx_per_kib",
+    "dtlb_misses_per_kib", "disturbed", "disturbed_why", "overlap", "wait_max",
+    "busy", "cpu_pressure", "nivcsw", "others_busy", "run_id", "started_at",
+    "order_seed", "wall_ns", "huge_bytes", "data_nodes", "data_absent",
+    "state_node", "pus_seen", "thread_ns_min", "thread_ns_max",
+    # NAME.events.csv
+    "value", "raw", "enabled_ns", "running_ns", "state",
+    # NAME.threads.csv
+    "pu_seen", "pu_node", "remote_share", "thread_ns",
+    # NAME.answers.csv and NAME.attribution.csv
+    "ratio", "ci_low", "ci_high", "outcome", "verdict", "disturbed_reps",
+    "used_disturbed", "more_rounds", "evidence", "share", "share_low",
+    "share_high", "significant", "understated", "interacting",
+    "evidence_before", "evidence_after",
+}
+# An answer of these kinds names the runs its measurement picked.
+PICKED_KINDS = {"fastest"}
+PICKED = {"job", "other", "run", "other_run", "access"}
+# Members of the JSON document that are measured or drawn (anywhere).
+MEASURED_MEMBERS = MEASURED_COLUMNS | {
+    "seconds", "seed", "median", "mean", "min", "max", "stddev", "cv",
+    "estimate", "low", "high", "x_limit", "metrics", "disturbed_repetitions",
+    "csv", "counters",
+}
+
+
+def normalise_csv(path, out):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        out.write("%s: empty\n" % path)
+        return
+    header = rows[0]
+    masked = [i for i, n in enumerate(header) if n in MEASURED_COLUMNS]
+    picked = [i for i, n in enumerate(header) if n in PICKED]
+    kind = header.index("kind") if "kind" in header else None
+    out.write("%s: %s\n" % (os.path.basename(path), ",".join(header)))
+    lines = []
+    for row in rows[1:]:
+        cells = list(row)
+        chosen = kind is not None and kind < len(cells) and cells[kind] in PICKED_KINDS
+        for i in masked + (picked if chosen else []):
+            if i < len(cells):
+                cells[i] = "*"
+        lines.append(",".join(cells))
+    for line in sorted(lines):
+        out.write(line + "\n")
+
+
+def mask(value):
+    if isinstance(value, dict):
+        chosen = value.get("kind") in PICKED_KINDS
+        return {k: ("*" if k in MEASURED_MEMBERS or (chosen and k in PICKED) else mask(v))
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask(v) for v in value]
+    if isinstance(value, float):
+        return "*"
+    return value
+
+
+def normalise_json(path, out):
+    with open(path) as f:
+        doc = json.load(f)
+    out.write("%s:\n" % os.path.basename(path))
+    out.write(json.dumps(mask(doc), indent=1, sort_keys=True) + "\n")
+
+
+def main():
+    top = sys.argv[1]
+    out = sys.stdout
+    for dirpath, dirnames, filenames in sorted(os.walk(top)):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = os.path.join(dirpath, name)
+            if name.endswith(".csv"):
+                normalise_csv(path, out)
+            elif name.endswith(".json"):
+                normalise_json(path, out)
+            elif not name.endswith(".log"):
+                out.write("%s: a file\n" % os.path.relpath(path, top))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+# The CSV and JSON outputs of the shipped and test configs are the same,
+# byte for byte, as a reference revision's, apart from what a run measures
+# or draws (tests/helpers/normalise_outputs.py masks those): a refactor
+# that should change nothing is checked to change nothing.
+#
+# The reference is built from git (MMPROF_SAME_REV, default below) into
+# build/ref-REV once and kept.  A change that means to change the outputs
+# moves REF to the commit that makes it, and says so in its message.
+source "$(dirname "$0")/tap.bash"
+
+# main before the architecture step of issue 18 (parts 1, 3-6).
+REF=${MMPROF_SAME_REV:-542e2a7}
+ref_dir=build/ref-$REF
+
+if ! git rev-parse -q --verify "$REF^{commit}" >/dev/null 2>&1; then
+	skip_rest "reference revision $REF is not in this checkout (a tarball, or a shallow clone)"
+fi
+if [ ! -x "$ref_dir/mmprof" ]; then
+	rm -rf "$ref_dir.tmp" && mkdir -p "$ref_dir.tmp"
+	if git archive "$REF" | tar -x -C "$ref_dir.tmp" &&
+		make -s -C "$ref_dir.tmp" BUILD=build mmprof >"$TMP/ref-build.log" 2>&1; then
+		rm -rf "$ref_dir" && mv "$ref_dir.tmp" "$ref_dir"
+	else
+		fail "build the reference $REF" "$(tail -5 "$TMP/ref-build.log")"
+		done_testing
+		exit 0
+	fi
+fi
+ok "reference $REF built ($ref_dir/mmprof)"
+
+# Small, fast configs: one recorded round each, with every companion file.
+configs="configs/quick.ini configs/c2c.ini configs/numa.ini tests/configs/shape_false_sharing.ini
+	tests/configs/shape_byte_8t.ini tests/configs/shape_read_mmap_fread.ini"
+
+outputs() { # outputs BINARY DIR CONFIG: runs CONFIG, its files in DIR
+	local name
+	name=$(basename "$3" .ini)
+	mkdir -p "$2"
+	"$1" --quiet --config "$3" --repeat 1 --per-thread --csv "$2/$name.csv" \
+		--json "$2/$name.json" >/dev/null 2>"$2/$name.stderr"
+	echo "exit $?" >"$2/$name.exit"
+}
+
+for c in $configs; do
+	name=$(basename "$c" .ini)
+	outputs "$ref_dir/mmprof" "$TMP/ref/$name" "$c"
+	outputs "$MMPROF" "$TMP/new/$name" "$c"
+	/usr/bin/python3 tests/helpers/normalise_outputs.py "$TMP/ref/$name" |
+		sed "s|$TMP/ref/|DIR/|g" >"$TMP/$name.ref"
+	/usr/bin/python3 tests/helpers/normalise_outputs.py "$TMP/new/$name" |
+		sed "s|$TMP/new/|DIR/|g" >"$TMP/$name.new"
+	if diff -u "$TMP/$name.ref" "$TMP/$name.new" >"$TMP/$name.diff" &&
+		cmp -s "$TMP/ref/$name/$name.exit" "$TMP/new/$name/$name.exit"; then
+		ok "$c: outputs as $REF's"
+	else
+		fail "$c: outputs differ from $REF's ($(grep -c '^[-+][^-+]' "$TMP/$name.diff") lines)" \
+			"$(head -20 "$TMP/$name.diff")"
+	fi
+done
+done_testing
