@@ -3,8 +3,11 @@
  * result every probe run is checked against.
  *
  * A file mmprof creates gets a marker beside it (FILE.mmprof) recording
- * its size, fill, seed, inode and mtime.  A file without a matching marker
- * is the user's: it is read as it is and never written.
+ * its size, fill, seed, inode and mtime.  A file whose marker names
+ * another inode or mtime is mmprof's when its bytes are the ones the
+ * marker's fill and seed generate (a copy: its marker is then rewritten).
+ * A file without a matching marker is the user's: it is read as it is and
+ * never written.  A spec without size never creates or rewrites anything.
  *
  * Creation is one process at a time per file (flock on .FILE.lock beside
  * it): a second mmprof asking for the same file waits, then finds it made

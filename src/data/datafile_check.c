@@ -4,8 +4,10 @@
  * file did not change while it was measured (mmp_datafile_recheck).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -43,6 +45,66 @@ static int marker_matches(const struct marker *m, const struct stat *st)
 	       m->size == (uint64_t)st->st_size;
 }
 
+static int fill_named(const char *name, enum mmp_fill *fill)
+{
+	for (int i = 0; mmp_fill_names[i]; i++)
+		if (strcmp(mmp_fill_names[i], name) == 0) {
+			*fill = (enum mmp_fill)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* Are the bytes at path the ones made's size, fill and seed generate?
+ * 1 or 0, or a negative errno.  This is how a copy of mmprof's file (a
+ * copied checkout: another inode, perhaps another mtime) is told from a
+ * file written since: the generator, not a checksum, is the reference,
+ * so markers written before copies were recognised serve as they are. */
+static int same_bytes(const char *path, const struct mmp_data_spec *made,
+		      const volatile sig_atomic_t *stop, struct mmp_error *err)
+{
+	uint8_t *have = malloc(MMP_DATA_CHUNK), *want = malloc(MMP_DATA_CHUNK);
+	struct rng r;
+	int rc = 1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0 || !have || !want) {
+		rc = fd < 0 ? mmp_error_errno(err, -errno, "open %s", path)
+			    : mmp_error_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if (made->fill == MMP_FILL_ZERO)
+		memset(want, 0, MMP_DATA_CHUNK);
+	else
+		rng_seed(&r, made->seed);
+	for (uint64_t off = 0; off < made->size && rc == 1;) {
+		size_t n = made->size - off < MMP_DATA_CHUNK ? (size_t)(made->size - off)
+							     : MMP_DATA_CHUNK;
+		if (stop && *stop) {
+			rc = mmp_error_set(err, -EINTR, "interrupted while reading %s", path);
+			break;
+		}
+		ssize_t got = pread(fd, have, n, (off_t)off);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got != (ssize_t)n) {
+			/* Short: the file shrank since it was looked at. */
+			rc = got < 0 ? mmp_error_errno(err, -errno, "read %s", path) : 0;
+			break;
+		}
+		if (made->fill == MMP_FILL_RANDOM)
+			rng_fill(&r, want, n);
+		rc = memcmp(have, want, n) == 0;
+		off += n;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(have);
+	free(want);
+	return rc;
+}
+
 const char *mmp_datafile_kind(unsigned mode)
 {
 	return S_ISDIR(mode)    ? "a directory"
@@ -54,35 +116,79 @@ const char *mmp_datafile_kind(unsigned mode)
 				: "not a regular file";
 }
 
+/* Did mmprof make the file at path (st)?  1 with found filled, 0 not
+ * (*changed: a marker for its size is there but the bytes are others),
+ * or a negative errno. */
+static int made_by_mmprof(const char *path, const struct stat *st,
+			  const volatile sig_atomic_t *stop, struct mmp_data_found *found,
+			  int *changed, struct mmp_error *err)
+{
+	struct marker m;
+	enum mmp_fill fill;
+
+	*changed = 0;
+	if (marker_read(path, &m) || m.size != (uint64_t)st->st_size || fill_named(m.fill, &fill))
+		return 0;
+	found->made = (struct mmp_data_spec){ .size = m.size, .fill = fill, .seed = m.seed };
+	if (!marker_matches(&m, st)) {
+		int rc = same_bytes(path, &found->made, stop, err);
+		if (rc <= 0) {
+			*changed = rc == 0;
+			return rc;
+		}
+		found->copy = 1;
+	}
+	found->ours = 1;
+	return 1;
+}
+
 int mmp_datafile_decide(const char *path, const struct mmp_data_spec *spec,
-			enum mmp_data_verdict *verdict, struct mmp_error *err)
+			const volatile sig_atomic_t *stop, enum mmp_data_verdict *verdict,
+			struct mmp_data_found *found, struct mmp_error *err)
 {
 	struct stat st;
-	struct marker m;
+	struct mmp_data_found local;
 	char want[32], have[32];
+	int changed;
 
+	if (!found)
+		found = &local;
+	memset(found, 0, sizeof(*found));
 	*verdict = MMP_DATA_CREATE;
 	if (stat(path, &st)) {
 		if (errno != ENOENT)
 			return mmp_error_errno(err, -errno, "stat %s", path);
 		if (!spec->size)
 			return mmp_error_set(err, -ENOENT,
-					     "%s does not exist; set size (and fill, seed) to "
-					     "create it",
+					     "%s does not exist (without size a named file is "
+					     "read as it is, never created: set size, and fill "
+					     "and seed, in a config to have mmprof create it)",
 					     path);
 		return 0;
 	}
 	if (!S_ISREG(st.st_mode))
 		return mmp_error_set(err, -EINVAL, "%s is not a regular file (%s)", path,
 				     mmp_datafile_kind(st.st_mode));
-	if (marker_read(path, &m) == 0 && marker_matches(&m, &st)) {
-		int same = (!spec->size || spec->size == m.size) &&
-			   strcmp(m.fill, mmp_fill_names[spec->fill]) == 0 && m.seed == spec->seed;
+	int rc = made_by_mmprof(path, &st, stop, found, &changed, err);
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		const struct mmp_data_spec *m = &found->made;
+		int same = (!spec->size || spec->size == m->size) && spec->fill == m->fill &&
+			   m->seed == spec->seed;
 		/* mmprof's own file with other contents is replaced, unless no
 		 * size is asked for: then it is read as it is. */
 		*verdict = same || !spec->size ? MMP_DATA_REUSE : MMP_DATA_CREATE;
 		return 0;
 	}
+	if (!spec->file && changed)
+		return mmp_error_set(err, -EEXIST,
+				     "%s exists but its bytes are not the ones %s%s describes "
+				     "(written since mmprof made it, or another file put under "
+				     "its name); refusing to overwrite it: move both away (or "
+				     "delete them) to have it made again, or use it as it is "
+				     "with file = %s",
+				     path, path, MMP_MARKER_SUFFIX, path);
 	if (!spec->file)
 		return mmp_error_set(err, -EEXIST,
 				     "%s exists but mmprof did not create it (no matching "
@@ -151,7 +257,7 @@ int mmp_datafile_check(const struct mmp_data_spec *spec, const char *dir,
 
 	if (mmp_datafile_path(spec, dir, path, sizeof(path)))
 		return mmp_error_set(err, -ENAMETOOLONG, "data file path too long");
-	int rc = mmp_datafile_decide(path, spec, &v, err);
+	int rc = mmp_datafile_decide(path, spec, NULL, &v, NULL, err);
 	if (rc)
 		return rc;
 	if (v != MMP_DATA_CREATE) {

@@ -50,8 +50,8 @@ static int open_temporary(const char *name, struct mmp_error *err)
 	}
 }
 
-static int write_marker(const char *path, const struct mmp_data_spec *spec,
-			const struct stat *st, struct mmp_error *err)
+int mmp_datafile_write_marker(const char *path, const struct mmp_data_spec *spec,
+			      const struct stat *st, struct mmp_error *err)
 {
 	char name[4200], tmp[4300];
 	snprintf(name, sizeof(name), "%s%s", path, MMP_MARKER_SUFFIX);
@@ -169,7 +169,7 @@ static int create(const char *path, const struct mmp_data_spec *spec,
 		goto fail;
 	}
 	fd = -1;
-	rc = write_marker(path, spec, &st, err);
+	rc = mmp_datafile_write_marker(path, spec, &st, err);
 	if (rc)
 		goto fail;
 	if (rename(tmp, path)) {
@@ -244,23 +244,50 @@ static void remove_leftovers(const char *path, struct mmp_datafile *df)
 	closedir(d);
 }
 
+/* "8KiB, zero, seed 1": what a spec asks the bytes to be. */
+static const char *spec_text(const struct mmp_data_spec *spec, char *buf, size_t len)
+{
+	char size[32];
+	snprintf(buf, len, "%s, %s, seed %" PRIu64, mmp_format_size(spec->size, size, sizeof(size)),
+		 mmp_fill_names[spec->fill], spec->seed);
+	return buf;
+}
+
+/* A copy of mmprof's file (found by its bytes): its marker is made to
+ * name this file, so the next run reuses it without reading it first. */
+static int adopt_copy(const char *path, const struct mmp_data_found *found,
+		      struct mmp_datafile *out, struct mmp_error *err)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return mmp_error_errno(err, -errno, "stat %s", path);
+	int rc = mmp_datafile_write_marker(path, &found->made, &st, err);
+	if (rc == 0)
+		add_note(out, "%s: a copy of a file mmprof made (same bytes); its marker now "
+			      "names this one",
+			 path);
+	return rc;
+}
+
 /* Decide what to do with what is at path: reuse, (re)create or refuse.
- * Creating, and refusing (the file may be another mmprof's, half way
- * through replacing it), are decided again under the file's lock, so a
- * second creator waits for the first and then reuses its file. */
+ * Creating, refusing (the file may be another mmprof's, half way
+ * through replacing it) and adopting a copy are decided again under the
+ * file's lock, so a second creator waits for the first and then reuses
+ * its file. */
 int mmp_datafile_prepare(const char *path, const struct mmp_data_spec *spec, const char *dir,
 			 const volatile sig_atomic_t *stop, struct mmp_datafile *out,
 			 struct mmp_error *err)
 {
 	enum mmp_data_verdict v;
-	char lockname[4096 + 16], ldir[4096];
+	struct mmp_data_found found;
+	char lockname[4096 + 16], ldir[4096], was[96], now[96];
 	const char *base;
 	struct mmp_lock lk;
 	struct mmp_error lerr = { 0 };
 
 	remove_leftovers(path, out);
-	int rc = mmp_datafile_decide(path, spec, &v, err);
-	if (rc == 0 && v != MMP_DATA_CREATE) {
+	int rc = mmp_datafile_decide(path, spec, stop, &v, &found, err);
+	if (rc == 0 && v != MMP_DATA_CREATE && !found.copy) {
 		out->generated = v == MMP_DATA_REUSE;
 		return 0;
 	}
@@ -276,15 +303,26 @@ int mmp_datafile_prepare(const char *path, const struct mmp_data_spec *spec, con
 	snprintf(lockname, sizeof(lockname), "%s/.%s.lock", ldir, base);
 	int lrc = mmp_lock_take(&lk, lockname, 1, stop, NULL, &lerr);
 	if (lrc) {
-		/* No lock (a read-only directory): a refusal stands as it was. */
+		/* No lock (a read-only directory): a refusal stands as it was,
+		 * and a copy is read as mmprof's without its marker updated. */
 		if (rc && lrc != -EINTR)
 			return rc;
+		if (!rc && v == MMP_DATA_REUSE && lrc != -EINTR) {
+			out->generated = 1;
+			return 0;
+		}
 		*err = lerr;
 		return lrc;
 	}
 	mmp_error_clear(err);
-	rc = mmp_datafile_decide(path, spec, &v, err);
+	rc = mmp_datafile_decide(path, spec, stop, &v, &found, err);
+	if (rc == 0 && v == MMP_DATA_REUSE && found.copy)
+		rc = adopt_copy(path, &found, out, err);
 	if (rc == 0 && v == MMP_DATA_CREATE) {
+		if (found.ours)
+			add_note(out, "replacing %s (%s, made by mmprof) with %s", path,
+				 spec_text(&found.made, was, sizeof(was)),
+				 spec_text(spec, now, sizeof(now)));
 		rc = create(path, spec, stop, &out->create_bytes_per_s, err);
 		out->created = rc == 0;
 	}

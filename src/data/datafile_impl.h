@@ -84,10 +84,28 @@ enum mmp_data_verdict {
 	MMP_DATA_CREATE, /* nothing there, or mmprof's own with other contents */
 };
 
-/* Decide from the file and its marker (no writes).  A refusal is a
- * negative errno with the message the user sees. */
+/* What the marker beside a file says of it. */
+struct mmp_data_found {
+	int ours; /* mmprof made the file at path (as `made` says) */
+	int copy; /* ...known by its bytes: the marker names another inode or
+		   * mtime (a copied checkout, cp -a), so it must be rewritten */
+	struct mmp_data_spec made; /* size, fill and seed it was made with */
+};
+
+/* Decide from the file and its marker (no writes).  A file whose marker
+ * names another inode or mtime but its size is read once and compared
+ * with the bytes the marker's fill and seed generate: the same bytes are
+ * mmprof's own (a copy), others the user's.  stop aborts that read within
+ * a chunk (-EINTR).  found may be NULL.  A refusal is a negative errno
+ * with the message the user sees. */
 int mmp_datafile_decide(const char *path, const struct mmp_data_spec *spec,
-			enum mmp_data_verdict *verdict, struct mmp_error *err);
+			const volatile sig_atomic_t *stop, enum mmp_data_verdict *verdict,
+			struct mmp_data_found *found, struct mmp_error *err);
+
+/* Write the marker that says mmprof made the file at path (as st) with
+ * made's size, fill and seed. */
+int mmp_datafile_write_marker(const char *path, const struct mmp_data_spec *made,
+			      const struct stat *st, struct mmp_error *err);
 
 /* Reuse, create (under the file's lock) or refuse what is at path; sets
  * out->generated, out->created, out->create_bytes_per_s and out->note. */

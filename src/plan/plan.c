@@ -138,9 +138,13 @@ static int add_point(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
 	struct mmp_error err = { 0 };
 
 	if (mmp_probe_reads_file(p.run.p.probe)) {
-		resolve_size(&p.run);
+		/* The data spec keeps the size the config asked for: a file's
+		 * own size found here is not a request to (re)create it at
+		 * that size (mmprof exec --file asks for none: its file is
+		 * read as it is, never written). */
 		p.data = (struct mmp_data_spec){ p.run.p.file, p.run.p.size, p.run.p.fill,
 						 p.run.p.seed };
+		resolve_size(&p.run);
 	}
 	if (mmp_topology_plan(topo, &p.run.p.placement, p.run.p.threads, &p.pins, &err)) {
 		diag_once(cfg, &p.run, MMP_KEY_PLACEMENT, err.msg, last, lastlen);

@@ -146,22 +146,81 @@ static void test_refuses_foreign_file_in_data_dir(void **state)
 	free(got);
 }
 
-/* Once someone else writes to a generated file, it is no longer ours. */
+/* Once someone else writes to a generated file, it is no longer ours:
+ * other bytes under the marker's size are refused, untouched. */
 static void test_modified_file_is_foreign(void **state)
 {
 	struct mmp_data_spec spec = { .size = 4096, .fill = MMP_FILL_RANDOM, .seed = 11 };
 	struct mmp_datafile df;
 	struct mmp_error err = { 0 };
-	struct timespec later[2] = { { .tv_sec = 0, .tv_nsec = UTIME_OMIT },
-				     { .tv_sec = 1000000000, .tv_nsec = 5 } };
+	size_t n;
 	(void)state;
 
 	open_ok(&spec, &df);
 	char *path = strdup(df.path);
 	mmp_datafile_close(&df);
-	assert_int_equal(utimensat(AT_FDCWD, path, later, 0), 0);
+	int fd = open(path, O_WRONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "x", 1, 100), 1);
+	close(fd);
+	uint8_t *before = read_whole(path, &n);
 	assert_int_equal(mmp_datafile_open(&spec, dir, NULL, &df, &err), -EEXIST);
+	assert_non_null(strstr(err.msg, "its bytes are not the ones"));
+	assert_int_equal(mmp_datafile_check(&spec, dir, &err), -EEXIST);
+	uint8_t *after = read_whole(path, &n);
+	assert_int_equal(n, 4096);
+	assert_memory_equal(before, after, 4096);
+	free(before);
+	free(after);
 	free(path);
+}
+
+/* A copy of mmprof's file (cp -a of a checkout: another inode; or only
+ * touched: another mtime) is known by its bytes, reused, not rewritten,
+ * and its marker updated.  Before, the inode in the marker made every
+ * copied data file "not created by mmprof". */
+static void test_copy_known_by_its_bytes(void **state)
+{
+	struct mmp_data_spec spec = { .size = (1 << 20) + 5, .fill = MMP_FILL_RANDOM, .seed = 31 };
+	struct mmp_data_spec zero = { .size = 3000, .fill = MMP_FILL_ZERO, .seed = 1 };
+	struct mmp_datafile df;
+	struct mmp_error err = { 0 };
+	struct timespec later[2] = { { .tv_sec = 0, .tv_nsec = UTIME_OMIT },
+				     { .tv_sec = 1000000000, .tv_nsec = 5 } };
+	char copy[700], cmd[2400];
+	struct stat st;
+	(void)state;
+
+	for (int k = 0; k < 2; k++) {
+		const struct mmp_data_spec *s = k ? &zero : &spec;
+		open_ok(s, &df);
+		snprintf(copy, sizeof(copy), "%s.copy", df.path);
+		/* Replace the file by a copy of itself: other inode. */
+		snprintf(cmd, sizeof(cmd), "cp -a '%s' '%s' && mv -f '%s' '%s'", df.path, copy,
+			 copy, df.path);
+		char *path = strdup(df.path);
+		mmp_datafile_close(&df);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(mmp_datafile_check(s, dir, &err), 0);
+		open_ok(s, &df);
+		assert_true(df.generated);
+		assert_false(df.created);
+		assert_non_null(strstr(df.note, "a copy of a file mmprof made"));
+		mmp_datafile_close(&df);
+		/* The marker names the copy now: reused without a note. */
+		open_ok(s, &df);
+		assert_string_equal(df.note, "");
+		mmp_datafile_close(&df);
+		/* Touched, bytes unchanged: still mmprof's. */
+		assert_int_equal(utimensat(AT_FDCWD, path, later, 0), 0);
+		open_ok(s, &df);
+		assert_false(df.created);
+		assert_true(df.generated);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(st.st_mtim.tv_sec, 1000000000);
+		mmp_datafile_close(&df);
+		free(path);
+	}
 }
 
 static void test_user_file(void **state)
@@ -203,7 +262,7 @@ static void test_user_file(void **state)
 	spec.size = 0;
 	spec.file = "/nonexistent-dir/x.bin";
 	assert_int_equal(mmp_datafile_open(&spec, dir, NULL, &df, &err), -ENOENT);
-	assert_non_null(strstr(err.msg, "set size"));
+	assert_non_null(strstr(err.msg, "never created: set size"));
 }
 
 /* A user path that does not exist yet is created, with a marker, and
@@ -535,7 +594,7 @@ static void test_check_before_running(void **state)
 
 	snprintf(tdir, sizeof(tdir), "%s", test_tmpdir());
 	spec.file = "/nonexistent/dir/data.bin";
-	check_says(&spec, dir, -ENOENT, "does not exist; set size");
+	check_says(&spec, dir, -ENOENT, "does not exist (without size");
 	spec.size = 4096;
 	check_says(&spec, dir, -ENOENT, "its directory /nonexistent/dir is missing");
 	spec.size = 0;
@@ -604,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_reuse_when_matching),
 		cmocka_unit_test(test_refuses_foreign_file_in_data_dir),
 		cmocka_unit_test(test_modified_file_is_foreign),
+		cmocka_unit_test(test_copy_known_by_its_bytes),
 		cmocka_unit_test(test_user_file),
 		cmocka_unit_test(test_named_file_created_and_replaced),
 		cmocka_unit_test(test_interrupted_creation_leaves_nothing),

@@ -76,7 +76,7 @@ static void test_problems_at_their_lines(void **state)
 		 "[new]\nprobe = mmap_byte, limit\nsize = 4K\n",
 		 mine, other);
 	assert_int_equal(check(text, &cfg, &plan), -EINVAL);
-	assert_true(has_diag(&cfg, "5: [missing] /nonexistent/dir/data.bin does not exist; set size"));
+	assert_true(has_diag(&cfg, "5: [missing] /nonexistent/dir/data.bin does not exist (without size"));
 	assert_true(has_diag(&cfg, "8: [notfile] /tmp is not a regular file (a directory)"));
 	assert_true(has_diag(&cfg, "11: [huge] not enough space for "));
 	assert_true(has_diag(&cfg, "14: [foreign] ") && strstr(cfg.diags[3], "mmprof did not create it"));
