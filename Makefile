@@ -95,7 +95,11 @@ $(MAN): $(BIN) man/mmprof.1.in scripts/make-man.sh scripts/help2roff.awk
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -I. -Iprobes -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(CFLAGS) -I. -Iprobes -o $@ $< $(filter %.o,$^) $(LIB) $(LDFLAGS) \
+		$(LDLIBS) -lcmocka
+
+# The session's words are the command line's: its test reads them.
+$(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
 unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper
 

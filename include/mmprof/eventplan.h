@@ -10,6 +10,7 @@
 #include "mmprof/config.h"
 #include "mmprof/plan.h"
 #include "mmprof/events.h"
+#include "mmprof/observer.h"
 #include "mmprof/runner.h"
 
 struct mmp_eventplan {
@@ -28,12 +29,12 @@ int mmp_eventplan_build(struct mmp_eventplan *ep, const struct mmp_plan *plan, c
 			size_t errlen);
 const struct mmp_event_set *mmp_eventplan_set(const struct mmp_eventplan *ep,
 					      const char *spec);
-/* Hardware events that need more than one group: say so, once. */
-void mmp_eventplan_notes(const struct mmp_eventplan *ep, FILE *out);
+/* Hardware events that need more than one group: tell obs, once. */
+void mmp_eventplan_notes(const struct mmp_eventplan *ep, const struct mmp_observer *obs);
 /* After a repetition: why an event of this run has no value (failed open,
  * or never on a counter), once per event and reason. */
 void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *info,
-			   const struct mmp_rep *rep, FILE *out);
+			   const struct mmp_rep *rep, const struct mmp_observer *obs);
 void mmp_eventplan_free(struct mmp_eventplan *ep);
 
 #endif

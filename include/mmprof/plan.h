@@ -99,9 +99,6 @@ void mmp_plan_free(struct mmp_plan *plan);
  * repeat = auto). */
 unsigned long mmp_plan_repetitions(const struct mmp_plan *plan);
 
-/* --dry-run: every set and every run with its rungs, PUs and data. */
-void mmp_plan_print(const struct mmp_plan *plan, const struct mmp_config *cfg, FILE *out);
-
 /* The run's key values as "[job] probe threads=8 access=1 control=..." */
 const char *mmp_planned_label(const struct mmp_planned *r, char *buf, size_t len);
 

@@ -1,8 +1,9 @@
 /* One invocation over a plan: each comparison set in rounds (schedule.h),
  * every repetition recorded (CSV rows as they finish, results), repetition
- * by repetition notes on stderr (progress, a wrong result, an event that
- * cannot be counted), then the results computed once and the companion
- * files (and the --json document) written.  The report and the exit status are main()'s.
+ * by repetition told to the observer (progress, a wrong result, an event
+ * that cannot be counted: observer.h), then the results computed once and
+ * the companion files (and the --json document) written.  The words, the
+ * report and the exit status are main()'s.
  */
 #ifndef MMPROF_SESSION_H
 #define MMPROF_SESSION_H
@@ -15,6 +16,7 @@
 #include "mmprof/datafile.h"
 #include "mmprof/eventplan.h"
 #include "mmprof/meta.h"
+#include "mmprof/observer.h"
 #include "mmprof/outfile.h"
 #include "mmprof/plan.h"
 #include "mmprof/result.h"
@@ -25,8 +27,7 @@ struct mmp_session {
 	const struct mmp_plan *plan;
 	struct mmp_topology *topo;
 	struct mmp_outset *files; /* NAME.csv and its companions, opened and locked */
-	int quiet;      /* no warnings or notes on stderr (errors stay) */
-	int progress;   /* a progress line on stderr (a TTY) */
+	const struct mmp_observer *obs; /* told what happens (NULL: nobody) */
 	int per_thread; /* also write NAME.threads.csv */
 	const char *json; /* --json PATH (checked by the caller), NULL: none */
 	const volatile sig_atomic_t *stop;
@@ -57,7 +58,7 @@ struct mmp_session_out {
 };
 
 /* Run everything.  0, or a negative errno when nothing could start (the
- * message is printed).  out is filled either way; free it. */
+ * observer was told why).  out is filled either way; free it. */
 int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out);
 void mmp_session_out_free(struct mmp_session_out *out);
 

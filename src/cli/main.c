@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "say.h"
 #include "mmprof/capture.h"
 #include "mmprof/command.h"
 #include "mmprof/companions.h"
@@ -24,6 +25,7 @@
 #include "mmprof/meta.h"
 #include "mmprof/paths.h"
 #include "mmprof/plan.h"
+#include "mmprof/plan_report.h"
 #include "mmprof/probe.h"
 #include "mmprof/report.h"
 #include "mmprof/session.h"
@@ -605,7 +607,7 @@ static void report(const struct mmp_session_out *so, enum mmp_table table,
 	mmp_report_verdicts(stdout, res);
 }
 
-static void summary(const struct mmp_session *s, const struct mmp_session_out *so)
+static void summary(const struct mmp_session *s, const struct mmp_session_out *so, int quiet)
 {
 	const struct mmp_answers *a = &so->res.answers;
 	size_t yes = 0, no = 0, open = 0;
@@ -626,7 +628,7 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 			so->rows, s->files->path);
 		return;
 	}
-	if (s->quiet)
+	if (quiet)
 		return;
 	if (!so->rows) {
 		fprintf(stderr, "mmprof: %zu run(s), no row measured: %s was not written (an "
@@ -718,7 +720,7 @@ int main(int argc, char **argv)
 		if (cli.topology)
 			print_topology(topo, &plan);
 		if (cli.dry_run) {
-			mmp_plan_print(&plan, &cfg, stdout);
+			mmp_report_plan(&plan, &cfg, stdout);
 			printf("\nCSV: %s\n", csv_path);
 			if (cli.json)
 				printf("JSON: %s\n", cli.json);
@@ -773,15 +775,18 @@ int main(int argc, char **argv)
 	if (files.note[0] && !cli.quiet)
 		fprintf(stderr, "mmprof: note: %s\n", files.note);
 
+	struct mmp_say say = { .out = stderr, .quiet = cli.quiet,
+			       .progress = !cli.quiet && isatty(STDERR_FILENO) };
+	struct mmp_observer obs;
+	mmp_say_observer(&say, &obs);
 	struct mmp_session s = {
 		.cfg = &cfg,
 		.plan = &plan,
 		.topo = topo,
 		.files = &files,
-		.quiet = cli.quiet,
+		.obs = &obs,
 		.per_thread = cli.per_thread,
 		.json = cli.json,
-		.progress = !cli.quiet && isatty(STDERR_FILENO),
 		.stop = &stop_requested,
 	};
 	struct mmp_session_out so;
@@ -793,6 +798,7 @@ int main(int argc, char **argv)
 	running = &so;
 	rc = mmp_session_run(&s, &so);
 	running = NULL;
+	mmp_say_end_progress(&say);
 	if (files.note[0] && !cli.quiet) /* what committing NAME.csv removed */
 		fprintf(stderr, "mmprof: note: %s\n", files.note);
 	mmp_outset_close(&files);
@@ -805,7 +811,7 @@ int main(int argc, char **argv)
 				strerror(errno));
 			so.failed = 1;
 		}
-		summary(&s, &so);
+		summary(&s, &so, cli.quiet);
 		if (so.wrong)
 			fprintf(stderr, "mmprof: error: some results differ from the reference "
 					"(result_ok = false in the CSV)\n");

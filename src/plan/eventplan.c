@@ -59,7 +59,7 @@ nomem:
 	return -ENOMEM;
 }
 
-void mmp_eventplan_notes(const struct mmp_eventplan *ep, FILE *out)
+void mmp_eventplan_notes(const struct mmp_eventplan *ep, const struct mmp_observer *obs)
 {
 	unsigned max = mmp_events_pmu_counters();
 	for (size_t i = 0; i < ep->nsets; i++) {
@@ -72,11 +72,13 @@ void mmp_eventplan_notes(const struct mmp_eventplan *ep, FILE *out)
 		for (size_t e = 0; e < set->n; e++)
 			hw += set->ev[e].kind == MMP_EV_HARDWARE;
 		if (hw > max)
-			fprintf(out,
-				"mmprof: note: events = %s has %zu hardware events; %s has %u "
-				"counters, so they are measured as %zu groups that take turns "
-				"(values scaled, see the *_run_ratio columns)\n",
-				ep->sets[i].spec, hw, mmp_events_pmu_name(), max, (hw + max - 1) / max);
+			mmp_observer_tell(obs, &(struct mmp_told){
+						       .what = MMP_TELL_EVENT_GROUPS,
+						       .groups = { .spec = ep->sets[i].spec,
+								   .pmu = mmp_events_pmu_name(),
+								   .events = hw,
+								   .groups = (hw + max - 1) / max,
+								   .counters = max } });
 		free(group_of);
 	}
 }
@@ -100,7 +102,7 @@ static int first_time(struct mmp_eventplan *ep, const char *name, const char *re
 }
 
 void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *info,
-			   const struct mmp_rep *rep, FILE *out)
+			   const struct mmp_rep *rep, const struct mmp_observer *obs)
 {
 	char why[400];
 	for (size_t i = 0; info->events && i < info->events->n; i++) {
@@ -110,15 +112,17 @@ void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *
 			if (!first_time(ep, ev->name, "open"))
 				continue;
 			mmp_counters_explain(ev, info->open_error[i], why, sizeof(why));
-			fprintf(out, "mmprof: %s: %s; its CSV cells stay empty\n", ev->name, why);
+			mmp_observer_tell(obs, &(struct mmp_told){ .what = MMP_TELL_EVENT_NOT_OPENED,
+								   .text = why,
+								   .event = { .name = ev->name } });
 		} else if (!mmp_count_valid(c)) {
 			if (!first_time(ep, ev->name, mmp_count_state_name(c->state)))
 				continue;
-			fprintf(out,
-				"mmprof: %s: %s in [%s] (opened, but never on a counter while a "
-				"thread ran: too many events for the PMU, or another tool holds "
-				"it); those cells stay empty\n",
-				ev->name, mmp_count_state_name(c->state), info->run->job->name);
+			mmp_observer_tell(obs, &(struct mmp_told){
+						       .what = MMP_TELL_EVENT_NOT_COUNTED,
+						       .event = { .name = ev->name,
+								  .state = mmp_count_state_name(c->state),
+								  .job = info->run->job->name } });
 		}
 	}
 }

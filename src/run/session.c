@@ -10,6 +10,7 @@
 #include "mmprof/companions.h"
 #include "mmprof/csv.h"
 #include "mmprof/eventplan.h"
+#include "mmprof/observer.h"
 #include "mmprof/paths.h"
 #include "mmprof/probe.h"
 #include "mmprof/result_json.h"
@@ -43,12 +44,15 @@ struct set_ctx {
 	unsigned planned;      /* rounds to run, as known now */
 };
 
-static void clear_progress(const struct mmp_session *s)
+static void tell(const struct mmp_session *s, const struct mmp_told *t)
 {
-	if (s->progress) {
-		fprintf(stderr, "\r\033[K");
-		fflush(stderr);
-	}
+	mmp_observer_tell(s->obs, t);
+}
+
+/* An error said where it happened (err.msg, a library's words). */
+static void tell_failed(const struct mmp_session *s, const char *msg)
+{
+	tell(s, &(struct mmp_told){ .what = MMP_TELL_FAILED, .text = msg });
 }
 
 static void progress(const struct set_ctx *c, const struct mmp_step *step,
@@ -57,14 +61,19 @@ static void progress(const struct set_ctx *c, const struct mmp_step *step,
 	char label[320];
 	unsigned total = c->cs->warmup + c->planned;
 	double spent = (double)(mmp_now_ns() - c->t0) / 1e9;
-	double eta = step->round ? spent / step->round * (total - step->round) : 0;
-	fprintf(stderr, "\r\033[K[set %zu/%zu round %u/%u%s%s] %s",
-		c->set + 1, c->s->plan->nsets, step->round + 1, total,
-		c->cs->auto_rounds ? "+" : "", step->round < c->cs->warmup ? " warmup" : "",
-		mmp_result_label(&c->out->res, r, label, sizeof(label)));
-	if (eta > 1)
-		fprintf(stderr, "  set ETA %.0fs", eta);
-	fflush(stderr);
+	if (!c->s->obs || !c->s->obs->progress)
+		return;
+	c->s->obs->progress(c->s->obs->ctx,
+			    &(struct mmp_progress){
+				    .set = c->set, .nsets = c->s->plan->nsets,
+				    .round = step->round, .total = total,
+				    .more = c->cs->auto_rounds,
+				    .warmup = step->round < c->cs->warmup,
+				    .run = mmp_result_label(&c->out->res, r, label, sizeof(label)),
+				    .eta_s = step->round ? spent / step->round *
+								   (total - step->round)
+							 : 0,
+			    });
 }
 
 /* Once per distinct (threads, placement). */
@@ -77,10 +86,10 @@ static void warn_oversubscribed(const struct mmp_session *s, size_t i)
 		    strcmp(o->run.p.placement.spec, r->run.p.placement.spec) == 0)
 			return;
 	}
-	fprintf(stderr,
-		"mmprof: warning: %u threads on %u PU(s) (placement %s) is oversubscribed: "
-		"threads take turns, and their time includes waiting for the scheduler\n",
-		r->run.p.threads, r->pins.npus, r->run.p.placement.spec);
+	tell(s, &(struct mmp_told){ .what = MMP_TELL_OVERSUBSCRIBED,
+				    .oversub = { .threads = r->run.p.threads,
+						 .pus = r->pins.npus,
+						 .placement = r->run.p.placement.spec } });
 }
 
 static void fail_run(struct set_ctx *c, size_t k, const char *msg)
@@ -91,10 +100,10 @@ static void fail_run(struct set_ctx *c, size_t k, const char *msg)
 	c->dead[k] = 1;
 	c->out->failed = 1;
 	mmp_results_finish(res, i, MMP_RUN_FAILED, msg);
-	clear_progress(c->s);
-	fprintf(stderr, "mmprof: error: %s: %s\n", mmp_result_label(res, &res->run[i], label,
-								  sizeof(label)),
-		msg);
+	tell(c->s, &(struct mmp_told){ .what = MMP_TELL_RUN_FAILED,
+				       .run = mmp_result_label(res, &res->run[i], label,
+							       sizeof(label)),
+				       .text = msg });
 }
 
 /* Data files, references and runner items of every run of the set. */
@@ -102,8 +111,6 @@ static int prepare(struct set_ctx *c)
 {
 	const struct mmp_session *s = c->s;
 	struct mmp_session_out *out = c->out;
-	char size[32];
-
 	for (size_t k = 0; k < c->cs->n; k++) {
 		size_t i = c->cs->runs[k];
 		const struct mmp_planned *p = &s->plan->runs[i];
@@ -118,17 +125,17 @@ static int prepare(struct set_ctx *c)
 			fail_run(c, k, err.msg);
 			continue;
 		}
-		if (df && df->note[0] && !s->quiet) {
-			clear_progress(s);
-			fprintf(stderr, "mmprof: note: %s\n", df->note);
-		}
+		if (df && df->note[0])
+			tell(s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = df->note });
 		if (df)
 			df->note[0] = '\0'; /* said once */
-		if (df && df->created && !s->quiet) {
-			clear_progress(s);
-			fprintf(stderr, "mmprof: created %s (%s, %s) at %.0f MB/s\n", df->path,
-				mmp_format_size(df->size, size, sizeof(size)),
-				mmp_fill_names[p->run.p.fill], df->create_bytes_per_s / 1e6);
+		if (df && df->created) {
+			tell(s, &(struct mmp_told){
+					.what = MMP_TELL_DATA_CREATED,
+					.created = { .path = df->path,
+						     .fill = mmp_fill_names[p->run.p.fill],
+						     .size = df->size,
+						     .bytes_per_s = df->create_bytes_per_s } });
 			df->created = 0; /* said once */
 		}
 		if (p->end && df) { /* chase's solo rung: its own memory, no reference */
@@ -140,10 +147,8 @@ static int prepare(struct set_ctx *c)
 				continue;
 			}
 		}
-		if (p->pins.oversubscribed && !s->quiet && !p->rung) {
-			clear_progress(s);
+		if (p->pins.oversubscribed && !p->rung)
 			warn_oversubscribed(s, i);
-		}
 		const struct mmp_event_set *events = mmp_eventplan_set(c->ep, p->run.p.events);
 		mmp_results_start(&out->res, i, df, events);
 		c->items[k] = (struct mmp_runner_item){
@@ -206,51 +211,39 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 		return 0;
 	}
 	if (rep->probe_rc || !rep->result_ok) {
-		clear_progress(s);
-		mmp_result_label(res, &res->run[i], label, sizeof(label));
-		if (rep->probe_rc)
-			fprintf(stderr, "mmprof: error: %s %s %u: the probe failed: %s\n", label,
-				rep->warmup ? "warmup" : "rep", rep->index, strerror(-rep->probe_rc));
-		else if (rep->log && rep->result_text[0])
-			fprintf(stderr,
-				"mmprof: error: %s %s %u: the program printed %s: WRONG "
-				"(log: %s)\n",
-				label, rep->warmup ? "warmup" : "rep", rep->index, rep->result_text,
-				rep->log);
-		else if (rep->log)
-			fprintf(stderr,
-				"mmprof: error: %s %s %u: the program printed %" PRIu64 ", which "
-				"differs from the reference (%s of %s) (log: %s)\n",
-				label, rep->warmup ? "warmup" : "rep", rep->index, rep->result,
-				mmp_kernel_names[info->run->p.kernel], info->data->path, rep->log);
-		else if (!info->data)
-			fprintf(stderr,
-				"mmprof: error: %s %s %u: %" PRIu64 " %ss right, of %" PRIu64
-				": the probe did not do what it should\n",
-				label, rep->warmup ? "warmup" : "rep", rep->index, rep->result,
-				info->run->p.probe->unit,
-				info->run->p.probe->expected(&info->run->p, info->plan->nthreads));
-		else
-			fprintf(stderr,
-				"mmprof: error: %s %s %u: result %" PRIu64 " differs from the "
-				"reference (%s of %s): the probe did not read what it should\n",
-				label, rep->warmup ? "warmup" : "rep", rep->index, rep->result,
-				mmp_kernel_names[info->run->p.kernel], info->data->path);
+		struct mmp_told t = {
+			.run = mmp_result_label(res, &res->run[i], label, sizeof(label)),
+			.err = -rep->probe_rc,
+			.rep = { .warmup = rep->warmup, .index = rep->index, .got = rep->result,
+				 .kernel = mmp_kernel_names[info->run->p.kernel],
+				 .path = info->data ? info->data->path : NULL, .log = rep->log },
+		};
+		if (rep->probe_rc) {
+			t.what = MMP_TELL_PROBE_FAILED;
+		} else if (rep->log && rep->result_text[0]) {
+			t.what = MMP_TELL_OUTPUT_WRONG;
+			t.text = rep->result_text;
+		} else if (rep->log) {
+			t.what = MMP_TELL_OUTPUT_DIFFERS;
+		} else if (!info->data) {
+			t.what = MMP_TELL_COUNT_WRONG;
+			t.rep.unit = info->run->p.probe->unit;
+			t.rep.expected = info->run->p.probe->expected(&info->run->p,
+								       info->plan->nthreads);
+		} else {
+			t.what = MMP_TELL_RESULT_DIFFERS;
+		}
+		tell(s, &t);
 		c->out->wrong = 1;
 	}
-	if (!s->quiet) {
-		clear_progress(s);
-		mmp_eventplan_explain(c->ep, info, rep, stderr);
-	}
-	if (s->progress)
-		progress(c, step, &res->run[i]);
+	mmp_eventplan_explain(c->ep, info, rep, s->obs);
+	progress(c, step, &res->run[i]);
 	if (rep->warmup)
 		return 0;
 	if (mmp_results_record(res, i, rep))
 		return -ENOMEM;
 	if (mmp_csv_row(c->csv, info, rep, &err)) {
-		clear_progress(s);
-		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		tell_failed(s, err.msg);
 		return err.code;
 	}
 	c->out->rows++;
@@ -284,11 +277,12 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 			 * measured before stays, as after a Ctrl-C. */
 			char label[320];
 			c->out->changed = c->out->failed = 1;
-			clear_progress(c->s);
-			fprintf(stderr, "mmprof: error: %s: %s\n",
-				mmp_result_label(&c->out->res, &c->out->res.run[c->cs->runs[k]],
-						 label, sizeof(label)),
-				err.msg);
+			tell(c->s, &(struct mmp_told){
+					   .what = MMP_TELL_RUN_FAILED,
+					   .run = mmp_result_label(&c->out->res,
+								   &c->out->res.run[c->cs->runs[k]],
+								   label, sizeof(label)),
+					   .text = err.msg });
 			rc = e;
 			break;
 		}
@@ -403,13 +397,13 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 	int wrote = 0;
 	if (out->rows &&
 	    mmp_attribution_csv(s->files, &out->res, out->meta.run_id, &wrote, &err)) {
-		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
 	out->wrote_attribution = wrote;
 	wrote = 0;
 	if (out->rows && mmp_answers_csv(s->files, &out->res, out->meta.run_id, &wrote, &err)) {
-		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
 	out->wrote_answers = wrote;
@@ -423,14 +417,14 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 		};
 		if (mmp_result_json_save(s->files, s->json, &in, out->json_path,
 					 sizeof(out->json_path), &err)) {
-			fprintf(stderr, "mmprof: error: %s\n", err.msg);
+			tell_failed(s, err.msg);
 			out->failed = 1;
 		} else {
 			out->wrote_json = 1;
 		}
 	}
 	if (mmp_csv_commit(&out->csv, &err)) {
-		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
 }
@@ -471,25 +465,24 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 			sizeof(out->attribution_path));
 	mmp_outset_path(s->files, MMP_OUT_ANSWERS, out->answers_path, sizeof(out->answers_path));
 	if (mmp_results_init(&out->res, s->plan)) {
-		fprintf(stderr, "mmprof: error: out of memory\n");
+		tell(s, &(struct mmp_told){ .what = MMP_TELL_OUT_OF_MEMORY });
 		return -ENOMEM;
 	}
 	rc = logs_dir(s, out, &err);
 	if (rc) {
-		fprintf(stderr, "mmprof: error: the programs' logs: %s\n", err.msg);
+		tell(s, &(struct mmp_told){ .what = MMP_TELL_LOGS_FAILED, .text = err.msg });
 		return rc;
 	}
 	rc = mmp_eventplan_build(ep, s->plan, msg, sizeof(msg));
 	if (rc) {
-		fprintf(stderr, "mmprof: error: %s\n", msg);
+		tell_failed(s, msg);
 		return rc;
 	}
-	if (!s->quiet)
-		mmp_eventplan_notes(ep, stderr);
+	mmp_eventplan_notes(ep, s->obs);
 	rc = mmp_csv_open(&out->csv, s->files, &out->meta, s->plan, ep->nnames > 0, s->per_thread,
 			  &err);
 	if (rc) {
-		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		tell_failed(s, err.msg);
 		return rc;
 	}
 	for (size_t set = 0; set < s->plan->nsets; set++) {
@@ -503,14 +496,13 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 		if (rc)
 			break;
 	}
-	clear_progress(s);
 	out->interrupted = rc == -EINTR;
 	if (rc && rc != -EINTR && rc != -ESTALE) {
-		fprintf(stderr, "mmprof: error: %s\n", strerror(-rc));
+		tell(s, &(struct mmp_told){ .what = MMP_TELL_ERRNO, .err = -rc });
 		out->failed = 1;
 	}
 	if (mmp_results_compute(&out->res)) {
-		fprintf(stderr, "mmprof: error: out of memory\n");
+		tell(s, &(struct mmp_told){ .what = MMP_TELL_OUT_OF_MEMORY });
 		out->failed = 1;
 	}
 	write_results(s, out);

@@ -20,6 +20,7 @@
 #include "mmprof/config.h"
 #include "mmprof/eventplan.h"
 #include "mmprof/plan.h"
+#include "mmprof/plan_report.h"
 #include "mmprof/sweep_data.h"
 #include "mmprof/topology.h"
 
@@ -70,10 +71,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (mmp_sweep_inputs(&cfg, &sweep, datadir, &inputs, &ninputs) == 0)
 			mmp_sweep_inputs_free(inputs, ninputs);
 		if (mmp_plan_build(&cfg, &sweep, topo, &plan) == 0) {
-			mmp_plan_print(&plan, &cfg, devnull);
+			mmp_report_plan(&plan, &cfg, devnull);
 			struct mmp_eventplan ep;
 			if (mmp_eventplan_build(&ep, &plan, msg, sizeof(msg)) == 0)
-				mmp_eventplan_notes(&ep, devnull);
+				mmp_eventplan_notes(&ep, NULL);
 			mmp_eventplan_free(&ep);
 		}
 	}

@@ -12,6 +12,7 @@
 #include "mmprof/report.h"
 #include "mmprof/session.h"
 #include "mmprof/topology.h"
+#include "src/cli/say.h"
 
 static int skip_half(const struct mmp_slice *s)
 {
@@ -73,8 +74,12 @@ static void test_broken_probe_is_caught(void **state)
 
 	struct mmp_outset files;
 	assert_int_equal(mmp_outset_open(&files, csv, NULL, 0, &e), 0);
+	/* The words main's observer prints (src/cli/say.c), on stderr. */
+	struct mmp_say say = { .out = stderr };
+	struct mmp_observer obs;
+	mmp_say_observer(&say, &obs);
 	struct mmp_session s = { .cfg = &cfg, .plan = &plan, .topo = topo, .files = &files,
-				 .stop = &stop };
+				 .obs = &obs, .stop = &stop };
 	struct mmp_session_out so;
 
 	fflush(stdout);

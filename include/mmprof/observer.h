@@ -1,0 +1,89 @@
+/* What a session tells while it runs, as facts: which thing happened and
+ * its values.  The words are the command line's (src/cli/say.c), the one
+ * place that turns them into lines on stderr; the library only reports.
+ * Adding a message: a row in enum mmp_tell here, its facts in struct
+ * mmp_told, its words in say.c's table. */
+#ifndef MMPROF_OBSERVER_H
+#define MMPROF_OBSERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum mmp_tell {
+	/* notes: what the reader may want to know */
+	MMP_TELL_NOTE,         /* text: a note made where it was found (a data file's) */
+	MMP_TELL_DATA_CREATED, /* created */
+	MMP_TELL_EVENT_GROUPS, /* groups: more hardware events than counters */
+	/* warnings: a measurement is not what it seems */
+	MMP_TELL_OVERSUBSCRIBED,   /* oversub */
+	MMP_TELL_EVENT_NOT_OPENED, /* event (why in text): its cells stay empty */
+	MMP_TELL_EVENT_NOT_COUNTED, /* event: opened, never on a counter */
+	/* errors */
+	MMP_TELL_RUN_FAILED,     /* run, text: the run is given up */
+	MMP_TELL_PROBE_FAILED,   /* run, rep: the probe returned an error */
+	MMP_TELL_OUTPUT_WRONG,   /* run, rep, text: a program printed no count (its text) */
+	MMP_TELL_OUTPUT_DIFFERS, /* run, rep: a program printed a wrong count */
+	MMP_TELL_COUNT_WRONG,    /* run, rep: an operation probe's count is wrong */
+	MMP_TELL_RESULT_DIFFERS, /* run, rep: a reading probe's result is wrong */
+	MMP_TELL_FAILED,         /* text: an error said where it happened */
+	MMP_TELL_LOGS_FAILED,    /* text: the programs' log directory */
+	MMP_TELL_OUT_OF_MEMORY,
+	MMP_TELL_ERRNO, /* err */
+};
+
+/* One message's facts; which fields are set depends on what. */
+struct mmp_told {
+	enum mmp_tell what;
+	const char *run;  /* the run's label (mmp_result_label) */
+	const char *text; /* words made by the module that knew (an error's message) */
+	int err;          /* a positive errno */
+	union {
+		struct {
+			const char *path, *fill;
+			uint64_t size;
+			double bytes_per_s;
+		} created;
+		struct {
+			const char *spec, *pmu;
+			size_t events, groups;
+			unsigned counters;
+		} groups;
+		struct {
+			unsigned threads, pus;
+			const char *placement;
+		} oversub;
+		struct {
+			const char *name, *state, *job;
+		} event;
+		struct {
+			int warmup;
+			unsigned index;
+			uint64_t got, expected; /* the result; a count probe's expected count */
+			const char *kernel, *path, *log, *unit;
+		} rep;
+	};
+};
+
+/* Where one repetition is, for a progress line. */
+struct mmp_progress {
+	size_t set, nsets;    /* from 0 */
+	unsigned round, total; /* round from 0, warmup included */
+	int more;             /* repeat = auto: total may grow */
+	int warmup;
+	const char *run;      /* the run's label */
+	double eta_s;         /* seconds left in the set, 0: not known yet */
+};
+
+/* A NULL callback drops its kind (a test's session may pass none). */
+struct mmp_observer {
+	void *ctx;
+	void (*note)(void *ctx, const struct mmp_told *t);
+	void (*warn)(void *ctx, const struct mmp_told *t);
+	void (*error)(void *ctx, const struct mmp_told *t);
+	void (*progress)(void *ctx, const struct mmp_progress *p);
+};
+
+/* Calls the callback of t's kind (by the enum's groups), if any. */
+void mmp_observer_tell(const struct mmp_observer *obs, const struct mmp_told *t);
+
+#endif
