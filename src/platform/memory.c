@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <linux/mempolicy.h>
@@ -265,6 +267,78 @@ static int has_pages(const struct mmp_topology *t, const void *addr, size_t len)
 	return present;
 }
 
+/* What a node can give a binding now, in bytes: its free pages and the
+ * page cache the kernel may drop for them (the node's meminfo); -1 when
+ * the kernel does not say. */
+static int64_t node_room(unsigned node)
+{
+	char path[96], line[160];
+	int64_t kib = 0;
+	int found = 0;
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%u/meminfo", node);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		static const char *const counted[] = { "MemFree:", "Active(file):",
+						       "Inactive(file):" };
+		unsigned n;
+		char key[32];
+		int64_t v;
+		if (sscanf(line, "Node %u %31s %" SCNd64, &n, key, &v) != 3)
+			continue;
+		for (int i = 0; i < 3; i++)
+			if (strcmp(key, counted[i]) == 0) {
+				kib += v;
+				found++;
+			}
+	}
+	fclose(f);
+	return found == 3 ? kib * 1024 : -1;
+}
+
+/* A strict binding of more than its nodes hold does not fail: the kernel
+ * kills the process when it touches the page that does not fit (OOM).
+ * Say so before anything is touched.  Interleave puts len / nodes on each
+ * node; bind may use all of them. */
+static int check_room(const hwloc_bitmap_t set, hwloc_membind_policy_t policy, size_t len,
+		      const struct mmp_membind *m, struct mmp_error *err)
+{
+	int64_t sum = 0;
+	int nodes = hwloc_bitmap_weight(set), node;
+	char need[32], part[32], have[32];
+	if (policy == HWLOC_MEMBIND_FIRSTTOUCH || nodes <= 0)
+		return 0;
+	hwloc_bitmap_foreach_begin(node, set) {
+		int64_t room = node_room((unsigned)node);
+		uint64_t share = len / (size_t)nodes;
+		if (room < 0)
+			return 0; /* the kernel does not say: the binding decides */
+		if (policy == HWLOC_MEMBIND_INTERLEAVE && (uint64_t)room < share)
+			return mmp_error_set(err, -ENOMEM,
+					     "membind %s strict: %s interleaved puts %s on node %d, "
+					     "which has %s free or reclaimable "
+					     "(/sys/devices/system/node/node%d/meminfo); the kernel "
+					     "would kill the run rather than fail the binding",
+					     m->spec, mmp_format_size(len, need, sizeof(need)),
+					     mmp_format_size(share, part, sizeof(part)), node,
+					     mmp_format_size((uint64_t)room, have, sizeof(have)), node);
+		sum += room;
+	}
+	hwloc_bitmap_foreach_end();
+	if (policy == HWLOC_MEMBIND_BIND && (uint64_t)sum < len) {
+		char nodetext[64];
+		return mmp_error_set(err, -ENOMEM,
+				     "membind %s strict: %s do not fit on node(s) %s, which have %s "
+				     "free or reclaimable (/sys/devices/system/node/node*/meminfo); "
+				     "the kernel would kill the run rather than fail the binding",
+				     m->spec, mmp_format_size(len, need, sizeof(need)),
+				     mmp_bitmap_text(set, nodetext, sizeof(nodetext)),
+				     mmp_format_size((uint64_t)sum, have, sizeof(have)));
+	}
+	return 0;
+}
+
 int mmp_memory_bind(const struct mmp_topology *t, void *addr, size_t len,
 		    const struct mmp_membind *m, enum mmp_bind_mode mode,
 		    struct mmp_bind_result *res, struct mmp_error *err)
@@ -293,8 +367,12 @@ int mmp_memory_bind(const struct mmp_topology *t, void *addr, size_t len,
 		rc = 0;
 		goto out;
 	}
-	if (mode == MMP_BIND_STRICT)
+	if (mode == MMP_BIND_STRICT) {
 		flags |= HWLOC_MEMBIND_STRICT;
+		rc = check_room(set, policy, len, m, err);
+		if (rc)
+			goto out;
+	}
 	/* MPOL_LOCAL with MPOL_MF_MOVE would pull pages to the caller's
 	 * node: first-touch leaves pages where they already are. */
 	if (policy != HWLOC_MEMBIND_FIRSTTOUCH && has_pages(t, addr, len)) {
@@ -351,6 +429,8 @@ int mmp_memory_alloc(const struct mmp_topology *t, size_t len, const struct mmp_
 	if (!set)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 	rc = resolve(t, m, set, &policy, err);
+	if (rc == 0)
+		rc = check_room(set, policy, len, m, err);
 	if (rc == 0) {
 		int flags = HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT;
 		if (policy != HWLOC_MEMBIND_FIRSTTOUCH)
