@@ -36,7 +36,7 @@ endif
 DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
 	libhwloc-dev libinih-dev libcmocka-dev clang libclang-rt-14-dev valgrind \
 	binutils linux-perf python3 python3-pandas python3-matplotlib jupyter-nbconvert \
-	python3-ipykernel man-db
+	python3-ipykernel man-db qemu-system-x86
 
 # The command line (main and the compare subcommand) is the binary's; the
 # rest is the library the tests link.
@@ -48,7 +48,7 @@ LIB       = $(BUILD)/libmmprof.a
 UNIT_SRC  = $(wildcard tests/unit/test_*.c)
 UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run check unit-tests bench clean install uninstall repro
+.PHONY: all deps run check vm-check unit-tests bench clean install uninstall repro
 
 all: $(BIN) $(MAN) repro
 
@@ -132,6 +132,12 @@ run: $(BIN)
 
 check: $(BIN) $(MAN) unit-tests
 	tests/run.sh
+
+# Only the runs inside emulated machines (tests/vm/, docs/testing.md), which
+# `make check` also runs where qemu and the guest's Debian packages can be
+# had.  The .debs and the unpacked kernel stay under $(BUILD)/vm.
+vm-check: $(BIN)
+	BUILD=$(BUILD) tests/run.sh vm_
 
 # Performance claims are ratios measured side by side in one run, here,
 # never timed assertions in the tests.
