@@ -12,13 +12,22 @@
  *   busy       oversubscribed runs (threads take turns by design): the
  *              threads' CPU time over PUs x elapsed -- below 1 when another
  *              task took time on the run's PUs
+ *   off-CPU    per thread, the time it was neither on a CPU nor waiting
+ *              for one (wall - CPU - wait), as a share of its own time:
+ *              a probe that does not sleep (the page cache warm) was
+ *              stopped (SIGSTOP, Ctrl-Z, a debugger) or frozen (a cgroup
+ *              freezer, a paused VM) -- its wall time is not its work's
+ *   stops      SIGCONTs mmprof received during the repetition: every
+ *              SIGSTOP and Ctrl-Z ends with one
  *   pressure   /proc/pressure/cpu "some" over the repetition: the share of
  *              time some task on the machine waited for a CPU (recorded, not
  *              judged: it counts other processes' waits too)
  *
- * A repetition is disturbed when, without oversubscription, the overlap is
- * below 80% or a thread waited more than 10% of its time; with
- * oversubscription, when busy is below 85%.  The thresholds are constants
+ * A repetition is disturbed when mmprof was stopped during it, or a thread
+ * was off-CPU more than 25% of its time and at least 5 ms (unless the probe
+ * may sleep: cache = drop reads from the disk); else, without
+ * oversubscription, when the overlap is below 80% or a thread waited more
+ * than 10% of its time; with oversubscription, when busy is below 85%.  The thresholds are constants
  * here, named in the reason text, and documented in README.md.
  *
  * A program (the exec probe) has threads of its own design: a runtime's
@@ -34,8 +43,10 @@
  *
  * It is disturbed when others exceeds 10% and, because /proc/stat counts
  * whole ticks, at least MMP_DISTURB_OTHERS_FLOOR_NS per PU (a short run's
- * share would otherwise be one tick of noise).  Involuntary context
- * switches (rusage) and pressure are recorded, not judged.
+ * share would otherwise be one tick of noise), or when mmprof was stopped
+ * (stops, above: its clock kept running while it could not see the exit).
+ * Off-CPU time is not judged (a program may sleep by design); involuntary
+ * context switches (rusage) and pressure are recorded, not judged.
  */
 #ifndef MMPROF_DISTURBANCE_H
 #define MMPROF_DISTURBANCE_H
@@ -47,6 +58,8 @@
 #define MMP_DISTURB_MIN_BUSY 0.85
 #define MMP_DISTURB_MAX_OTHERS 0.10
 #define MMP_DISTURB_OTHERS_FLOOR_NS 20000000 /* two ticks of /proc/stat at 100 Hz */
+#define MMP_DISTURB_MAX_OFFCPU 0.25
+#define MMP_DISTURB_OFFCPU_FLOOR_NS 5000000 /* a few scheduler ticks */
 
 /* One thread's repetition as the kernel saw it. */
 struct mmp_thread_sample {
@@ -60,6 +73,7 @@ struct mmp_thread_sample {
 struct mmp_disturbance {
 	double overlap;
 	double wait_max;  /* the largest thread's wait share; < 0: unknown */
+	double offcpu_max; /* the largest thread's off-CPU share; < 0: not judged */
 	double busy;      /* oversubscribed runs; < 0 otherwise */
 	double pressure;  /* < 0: the kernel has no PSI */
 	uint64_t nivcsw;
@@ -68,9 +82,16 @@ struct mmp_disturbance {
 	char why[96];     /* "threads overlapped 48% of the time" */
 };
 
+/* may_sleep: the probe may block (cache = drop: it reads from the disk),
+ * so off-CPU time is not judged. */
 void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
-			   unsigned npus, int oversubscribed, double pressure,
+			   unsigned npus, int oversubscribed, int may_sleep, double pressure,
 			   struct mmp_disturbance *out);
+
+/* SIGCONTs received so far (the first call starts counting them), and a
+ * repetition marked disturbed when any arrived since before. */
+unsigned mmp_disturbance_stops(void);
+void mmp_disturbance_check_stops(unsigned before, struct mmp_disturbance *out);
 
 /* A program's repetition: wall_ns from exec to exit on npus PUs, idle_ns
  * of those PUs over it (mmp_cpu_idle_ns; UINT64_MAX: unknown), cpu_ns of

@@ -3,17 +3,20 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
-			   unsigned npus, int oversubscribed, double pressure,
+			   unsigned npus, int oversubscribed, int may_sleep, double pressure,
 			   struct mmp_disturbance *out)
 {
 	uint64_t first = UINT64_MAX, last = 0, last_start = 0, first_end = UINT64_MAX;
 	uint64_t shortest = UINT64_MAX;
+	uint64_t off_ns = 0, off_wall = 0;
 	double cpu = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -21,6 +24,7 @@ void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
 	out->busy = -1;
 	out->others = -1;
 	out->wait_max = 0;
+	out->offcpu_max = may_sleep ? -1 : 0;
 	for (unsigned i = 0; i < nthreads; i++) {
 		first = t[i].start < first ? t[i].start : first;
 		last = t[i].end > last ? t[i].end : last;
@@ -36,6 +40,27 @@ void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
 			double w = (double)t[i].wait_ns / (double)t[i].wall_ns;
 			out->wait_max = w > out->wait_max ? w : out->wait_max;
 		}
+		/* Neither on a CPU nor waiting for one: stopped (SIGSTOP, a
+		 * debugger), frozen (a cgroup freezer), or asleep -- and a
+		 * probe that does not sleep was not asleep. */
+		if (out->offcpu_max >= 0 && t[i].wait_ns != UINT64_MAX && t[i].wall_ns) {
+			uint64_t on = t[i].cpu_ns + t[i].wait_ns;
+			uint64_t off = t[i].wall_ns > on ? t[i].wall_ns - on : 0;
+			double share = (double)off / (double)t[i].wall_ns;
+			if (share > out->offcpu_max) {
+				out->offcpu_max = share;
+				off_ns = off;
+				off_wall = t[i].wall_ns;
+			}
+		}
+	}
+	if (out->offcpu_max > MMP_DISTURB_MAX_OFFCPU && off_ns >= MMP_DISTURB_OFFCPU_FLOOR_NS) {
+		out->disturbed = 1;
+		snprintf(out->why, sizeof(out->why),
+			 "a thread was off-CPU (stopped?) %.0f of its %.0f ms, not running nor "
+			 "waiting for a CPU",
+			 off_ns / 1e6, off_wall / 1e6);
+		return;
 	}
 	double span = last > first ? (double)(last - first) : 0;
 	/* Measured against the shortest thread: a thread that simply had less
@@ -66,6 +91,43 @@ void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
 	}
 }
 
+/* SIGCONT is what every SIGSTOP, SIGTSTP (Ctrl-Z) and job-control stop
+ * ends with: counted, a repetition it fell in is known to have been
+ * stopped, whatever its clocks say. */
+static volatile sig_atomic_t continued;
+
+static void on_sigcont(int sig)
+{
+	(void)sig;
+	continued++;
+}
+
+static void watch_stops(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigcont, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCONT, &sa, NULL);
+}
+
+unsigned mmp_disturbance_stops(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, watch_stops);
+	return (unsigned)continued;
+}
+
+void mmp_disturbance_check_stops(unsigned before, struct mmp_disturbance *out)
+{
+	unsigned n = mmp_disturbance_stops() - before;
+	if (!n)
+		return;
+	out->disturbed = 1;
+	snprintf(out->why, sizeof(out->why),
+		 "mmprof was stopped and continued %u time(s) during it (SIGSTOP, Ctrl-Z, a "
+		 "debugger)",
+		 n);
+}
+
 void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idle_ns,
 				   uint64_t cpu_ns, uint64_t nivcsw, double pressure,
 				   struct mmp_disturbance *out)
@@ -73,6 +135,7 @@ void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idl
 	memset(out, 0, sizeof(*out));
 	out->overlap = 1; /* one process: nothing of mmprof's to overlap */
 	out->wait_max = -1;
+	out->offcpu_max = -1; /* a program may sleep by design */
 	out->busy = -1;
 	out->others = -1;
 	out->pressure = pressure;

@@ -306,6 +306,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	}
 	int have_idle = mmp_cpu_idle_ns(p->pus, p->npus, &idle0) == 0;
 	int64_t psi0 = mmp_pressure_read(p->pressure_fd);
+	unsigned stops = mmp_disturbance_stops();
 	rc = mmp_exec_child_go(&child, p->exe, err);
 	if (rc)
 		goto out_counters;
@@ -344,6 +345,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 				  : -1;
 	mmp_disturbance_judge_process(rep->wall_ns, p->npus, have_idle ? idle1 - idle0 : UINT64_MAX,
 				      cpu_ns, (uint64_t)child.ru.ru_nivcsw, pressure, &rep->dist);
+	mmp_disturbance_check_stops(stops, &rep->dist);
 out_counters:
 	if (counted)
 		mmp_counters_close(&ctr);

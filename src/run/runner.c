@@ -486,6 +486,7 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 	}
 
 	int64_t psi0 = mmp_pressure_read(st->pressure_fd);
+	unsigned stops = mmp_disturbance_stops();
 	mmp_pool_go(pool);
 	int64_t psi1 = mmp_pressure_read(st->pressure_fd);
 
@@ -499,7 +500,9 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 				  ? (double)(psi1 - psi0) * 1000 / (double)st->rep.elapsed_ns
 				  : -1;
 	mmp_disturbance_judge(st->samples, pool->n, st->item->plan->npus,
-			      st->item->plan->oversubscribed, pressure, &st->rep.dist);
+			      st->item->plan->oversubscribed, run->p.cache != MMP_CACHE_WARM,
+			      pressure, &st->rep.dist);
+	mmp_disturbance_check_stops(stops, &st->rep.dist);
 	/* Where the pages are, once every page has been touched: after the
 	 * first repetition (outside the timed region). */
 	if (!st->census.done) {

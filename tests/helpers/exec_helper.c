@@ -14,6 +14,8 @@
  *   argv ARGS...      each argument as "arg[i]=...", then "pus=LIST" (its
  *                     CPU affinity) and "pgid=own" when it leads its group
  *   print LINE...     each argument as a line of its own
+ *   stopparent MS FILE  count, stop its parent (mmprof) with SIGSTOP, sleep
+ *                     MS ms, continue it with SIGCONT (a debugger, Ctrl-Z)
  *   exit N            exit with status N
  *   signal N          kill itself with signal N
  *   sleep S PIDFILE   start a child that sleeps too, write "PID CHILDPID" to
@@ -153,6 +155,17 @@ int main(int argc, char **argv)
 		printf("\n");
 		if (getpgid(0) == getpid())
 			printf("pgid=own\n");
+		return 0;
+	}
+	if (!strcmp(mode, "stopparent")) {
+		long ms = atol(argv[2]);
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+		unsigned long long zeros = count_zeros(argv[3]);
+		kill(getppid(), SIGSTOP);
+		while (nanosleep(&ts, &ts) != 0)
+			;
+		kill(getppid(), SIGCONT);
+		printf("Found %llu zero bytes in %s\n", zeros, argv[3]);
 		return 0;
 	}
 	if (!strcmp(mode, "print")) {
