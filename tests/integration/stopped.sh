@@ -60,14 +60,14 @@ stop_rounds() {
 	rc=$?
 	bg=
 }
-# judge_stops KIND WHY: rows that took 10x the median are the stopped
-# ones: each disturbed with WHY; none at all: every stop fell between
+# judge_stops KIND WHY: rows that took 0.9 s more than the median are
+# the stopped ones: each disturbed with WHY; none at all: every stop fell between
 # repetitions, which cannot be judged here.
 judge_stops() {
 	local kind=$1 why=$2 median long bad
 	check "$kind: runs" test "$rc" -eq 0
 	median=$(csv_col "$csv" elapsed_ns | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	long=$(csv_rows "$csv" elapsed_ns disturbed disturbed_why | awk -F'|' -v m="$median" '$1 > 10 * m')
+	long=$(csv_rows "$csv" elapsed_ns disturbed disturbed_why | awk -F'|' -v m="$median" '$1 > m + 900000000')
 	if [ -z "$long" ]; then
 		skip "$kind: every stop fell between repetitions"
 		return
