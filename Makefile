@@ -7,6 +7,8 @@ BUILD   ?= build
 BIN     ?= mmprof
 CONFIG  ?= configs/byte_8t.ini
 MAN      = $(BUILD)/mmprof.1
+LIBDIR   = $(PREFIX)/lib/mmprof
+PRELOAD  = $(BUILD)/libmmprof-preload.so
 
 CSTD     = -std=c11
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -50,7 +52,17 @@ UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 .PHONY: all deps run check vm-check unit-tests bench clean install uninstall repro
 
-all: $(BIN) $(MAN) repro
+all: $(BIN) $(MAN) $(PRELOAD) repro
+
+# The preload library the prefault and huge controls run real programs
+# with (preload/mmprof_preload.c, docs/exec.md): not part of libmmprof.a,
+# it defines mmap() for the program it is loaded into.  mmprof finds it
+# in the build tree, or installed under LIBDIR (src/run/preload.c).
+$(PRELOAD): preload/mmprof_preload.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) $(OPT) -fPIC -shared -o $@ $<
+$(BUILD)/src/run/preload.o: CPPFLAGS += -DMMPROF_LIBDIR='"$(LIBDIR)"' \
+	-DMMPROF_PRELOAD_BUILT='"$(abspath $(PRELOAD))"'
 
 # The seed's real .NET and Java programs (repro/README.md), each skipped
 # with one line when its SDK is missing.
@@ -101,7 +113,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # The session's words are the command line's: its test reads them.
 $(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
-unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper
+unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/planted
+
+# Programs with one cause planted each (false sharing with plain
+# increments, true sharing, page faults, bandwidth, plainly parallel):
+# what tests/integration/exec_causes.sh attributes from outside.
+$(BUILD)/tests/planted: tests/helpers/planted.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -pthread
 
 # A program that reads a file and prints a count and a time, or misbehaves
 # on request: what tests/integration/exec.sh runs under probe = exec.
@@ -130,7 +149,7 @@ deps:
 run: $(BIN)
 	./$(BIN) --config $(CONFIG)
 
-check: $(BIN) $(MAN) unit-tests
+check: $(BIN) $(MAN) $(PRELOAD) unit-tests
 	tests/run.sh
 
 # Only the runs inside emulated machines (tests/vm/, docs/testing.md), which
@@ -185,8 +204,9 @@ CONFIGS  = $(wildcard configs/*.ini)
 ANALYSIS = $(wildcard analysis/*.py) analysis/mmprof.ipynb
 SAMPLES  = $(wildcard analysis/samples/*)
 
-install: $(BIN) $(MAN)
+install: $(BIN) $(MAN) $(PRELOAD)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/mmprof
+	install -D -m 0644 $(PRELOAD) $(DESTDIR)$(LIBDIR)/libmmprof-preload.so
 	install -D -m 0644 $(MAN) $(DESTDIR)$(MAN1DIR)/mmprof.1
 	install -D -m 0644 completion/mmprof.bash $(DESTDIR)$(COMPDIR)/mmprof
 	install -d $(DESTDIR)$(DATADIR)/configs $(DESTDIR)$(DATADIR)/analysis/samples
@@ -199,6 +219,8 @@ install: $(BIN) $(MAN)
 # directories go when nothing else is left in them.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mmprof $(DESTDIR)$(MAN1DIR)/mmprof.1 $(DESTDIR)$(COMPDIR)/mmprof
+	rm -f $(DESTDIR)$(LIBDIR)/libmmprof-preload.so
+	rmdir $(DESTDIR)$(LIBDIR) 2>/dev/null || true
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/,$(CONFIGS) $(ANALYSIS) $(SAMPLES))
 	rm -rf $(DESTDIR)$(DATADIR)/analysis/__pycache__
 	@for d in analysis/samples analysis configs; do \

@@ -4,7 +4,10 @@
  * process (command = ..., its {placeholders} filled in), bound to the run's
  * PUs, counted with inherited counters, timed from its exec to its exit or
  * by its own printed time, its printed result checked.  No loop here: the
- * runner's process path does the work (process_run.h, docs/exec.md). */
+ * runner's process path does the work (process_run.h, docs/exec.md).
+ * Its causes come from controls applied outside it: all its threads on
+ * one PU, the preload library's prefault and huge pages, membind and
+ * placement. */
 #include "mmprof/probe.h"
 
 const struct mmp_probe mmp_probe_exec = {
@@ -12,8 +15,9 @@ const struct mmp_probe mmp_probe_exec = {
 	.summary = "a real program (command = ...), one process per repetition, bound to the "
 		   "run's PUs, its printed result checked",
 	.needs = MMP_NEEDS_PROCESS,
-	.uses = MMP_EXEC_KEYS | MMP_KEY_BIT(MMP_KEY_ACCESS),
-	/* Controls change what a C loop does; a program's code is its own. */
-	.ignores = MMP_KEY_BIT(MMP_KEY_CONTROLS),
+	/* prefault and hugepages reach the program through the preload
+	 * library (preload.h): MAP_POPULATE on its mappings, MADV_HUGEPAGE on
+	 * its large ones.  Controls apply from outside it (controls.h). */
+	.uses = MMP_EXEC_KEYS | MMP_KEY_BIT(MMP_KEY_ACCESS) | MMP_KEY_BIT(MMP_KEY_PREFAULT),
 	.access_mode = MMP_ACCESS_DECLARED,
 };

@@ -33,11 +33,12 @@ int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key)
 	if (probe->ignores & MMP_KEY_BIT(key))
 		return 0;
 	/* A copy of the data in anonymous memory replaces a mapping; the
-	 * probes with memory of their own bind it, huge pages or not. */
+	 * probes with memory of their own bind it, huge pages or not; a
+	 * program's large mappings are advised through the preload library. */
 	if (key == MMP_KEY_DATA)
 		return (probe->needs & MMP_NEEDS_MAP) != 0;
 	if (key == MMP_KEY_HUGEPAGES)
-		return (probe->needs & (MMP_NEEDS_MAP | MMP_NEEDS_WORK)) != 0;
+		return (probe->needs & (MMP_NEEDS_MAP | MMP_NEEDS_WORK | MMP_NEEDS_PROCESS)) != 0;
 	if (!(MMP_PROBE_SPECIFIC_KEYS & MMP_KEY_BIT(key)))
 		return 1;
 	return (probe->uses & MMP_KEY_BIT(key)) != 0;

@@ -11,6 +11,17 @@
  * below it (the interval of its cost is wholly below zero), its rung is
  * merged with the next one and the two causes are reported together as
  * interacting, instead of one share above 100% and one below 0.
+ *
+ * A program's one-PU rung (controls.h, onepu) loses the program's
+ * parallelism along with its cross-core traffic, so its wall time is not
+ * the job's less a cost.  Its time in the ladder is the rung below's wall
+ * time less the share of CPU time one PU took away (per round: below x
+ * cpu(onepu) / cpu(below)), and its cause stands only when the CPU time
+ * grows by more than the PUs it is spread over (a fixed amount of work
+ * cannot cost more CPU on P PUs than P times its time on one through
+ * shared bandwidth, SMT or clock alone): below that it is "not shown".
+ * A preload rung (prefault, huge) that changed nothing in any repetition
+ * is left out (unused), its time taken as the rung below's.
  */
 #ifndef MMPROF_ATTRIBUTION_H
 #define MMPROF_ATTRIBUTION_H
@@ -32,7 +43,7 @@ struct mmp_evidence {
 	char missing[160];  /* events that would have told, not counted here */
 };
 
-#define MMP_MAX_CAUSES 12
+#define MMP_MAX_CAUSES 14
 
 struct mmp_cause {
 	const struct mmp_control_info *control; /* the (first) control; NULL: the remainder */
@@ -47,6 +58,21 @@ struct mmp_cause {
 	const struct mmp_run_result *before, *after; /* after NULL: the remainder */
 	struct mmp_evidence evidence;
 	double *per_round; /* cost in each round used (for comparing causes) */
+	/* onepu: CPU time of the rung below over the one-PU rung's, paired by
+	 * round (geometric mean), and the PUs the rung below ran on */
+	struct mmp_interval cpu_ratio;
+	unsigned pus;
+	/* Why the cause, though its cost is above zero, is not shown to be
+	 * this cause (something else explains the figure as well); "": none */
+	char not_shown[256];
+};
+
+/* A rung left out: its control changed nothing in the program (the
+ * preload library not loaded, or no mapping it could change). */
+struct mmp_unused {
+	const struct mmp_control_info *control;
+	const struct mmp_run_result *rung;
+	char why[320];
 };
 
 struct mmp_attribution {
@@ -60,9 +86,11 @@ struct mmp_attribution {
 	const struct mmp_cause *top; /* largest significant cost (remainder aside) */
 	int top_decided;   /* top's cost is above zero and above the next cause's,
 			      and disturbance cannot have hidden a larger one */
-	char doubt[256];   /* why top is not decided, when it is not */
+	char doubt[512];   /* why top is not decided, when it is not */
 	size_t more;       /* undecided: about how many more rounds would decide; SIZE_MAX: none would */
 	char order[160];   /* the ladder's order: "prefault, tally, bulk, limit" */
+	struct mmp_unused unused[4];
+	size_t nunused;
 };
 
 /* Attribute job point i of results (its rungs follow it).  -ENODATA when

@@ -36,6 +36,7 @@ enum mmp_control {
 	MMP_CONTROL_BULK = 1 << 8,
 	MMP_CONTROL_SOLO = 1 << 9,
 	MMP_CONTROL_LIMIT = 1 << 10,
+	MMP_CONTROL_ONEPU = 1 << 11,
 };
 
 /* A rung: the job with some controls applied. */
@@ -77,7 +78,7 @@ struct mmp_control_info {
 /* The table, in ladder order. */
 const struct mmp_control_info *mmp_controls(size_t *count);
 const struct mmp_control_info *mmp_control_by_bit(unsigned bit);
-#define MMP_CONTROLS_ALL 0x7ffu
+#define MMP_CONTROLS_ALL 0xfffu
 
 /* "auto" (all that apply), "none", or names.  -EINVAL with a message (and a
  * did-you-mean) for anything else. */

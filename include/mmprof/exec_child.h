@@ -60,6 +60,7 @@ struct mmp_exec_spec {
 	int out_fd;          /* stdout and stderr */
 	int mpol;            /* set_mempolicy mode the program runs under; -1: inherit mmprof's */
 	const unsigned long *nodemask; /* its nodes, MMP_NODEMASK_BITS bits */
+	char *const *envp;   /* its environment; NULL: mmprof's */
 };
 
 /* The executable for argv[0]: a name with a slash as it is, else the

@@ -48,12 +48,18 @@ struct mmp_run_result {
 	 * disturbed (with the first reason seen). */
 	double *elapsed_ns;
 	unsigned char *disturbed;
+	double *cpu_ns; /* the program's CPU time (exec: task-clock or rusage); 0: unknown */
 	size_t n, cap;
 	unsigned ndisturbed;
 	char disturbed_why[96];
 	struct mmp_stats st; /* of every recorded round */
 	int results_ok;      /* every recorded repetition matched the reference */
 	int unchecked;       /* a program without `result`: nothing was compared */
+	/* prefault, huge on a program: the most the preload library changed
+	 * in any recorded repetition, and why it could not, when known. */
+	int preload_asked;
+	struct mmp_preload_report preload;
+	char preload_note[256];
 	/* Counters: per round, each event's value, and whether every round
 	 * counted it (else no value is shown). */
 	const struct mmp_event_set *events;

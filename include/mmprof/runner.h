@@ -24,6 +24,7 @@
 #include "mmprof/datafile.h"
 #include "mmprof/disturbance.h"
 #include "mmprof/error.h"
+#include "mmprof/preload.h"
 #include "mmprof/runmem.h"
 #include "mmprof/thread_pool.h"
 #include "mmprof/topology.h"
@@ -50,6 +51,15 @@ struct mmp_rep {
 	uint64_t wall_ns;     /* its exec to its exit (elapsed_ns may be its own time) */
 	int result_unchecked; /* no `result`: result and result_ok say nothing */
 	char result_text[160]; /* what it printed when that is not a count ('...': why) */
+	/* CPU time of all its threads: task-clock when counted, else wait4's
+	 * rusage (the one-PU control's evidence); 0: not known. */
+	uint64_t cpu_ns;
+	/* prefault or huge: the preload library was asked for, and what it
+	 * reported it changed (preload.h); preload_note says why it could
+	 * change nothing when that is known ("a static binary"). */
+	int preload_asked;
+	struct mmp_preload_report preload;
+	const char *preload_note;
 };
 
 /* One run of a set: what it runs, on what, where, counting what. */

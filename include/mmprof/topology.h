@@ -100,6 +100,20 @@ struct mmp_pin_plan {
 	int oversubscribed; /* more threads than npus: they share PUs */
 };
 
+/* Distinct PUs the plan's threads are bound to (a program is bound to
+ * their union). */
+static inline unsigned mmp_pin_plan_used(const struct mmp_pin_plan *p)
+{
+	unsigned n = 0;
+	for (unsigned t = 0; t < p->nthreads; t++) {
+		unsigned seen = 0;
+		for (unsigned u = 0; u < t && !seen; u++)
+			seen = p->pu[u] == p->pu[t];
+		n += !seen;
+	}
+	return n;
+}
+
 /* Plan a placement over the allowed PUs; -EINVAL with a message when it
  * names PUs, nodes, packages or L3 domains the topology does not have
  * (the message lists those that exist) or that the process may not use

@@ -63,6 +63,8 @@ enum opt_id {
 	OPT_X_TIME,
 	OPT_X_EVENTS,
 	OPT_X_TIMEOUT,
+	OPT_X_CONTROLS,
+	OPT_X_MEMBIND,
 	OPT_X_JOB,
 };
 
@@ -139,6 +141,11 @@ static const struct exec_option {
 	  "what to count in it and every thread it starts (see --list-events)" },
 	{ "timeout", required_argument, OPT_X_TIMEOUT, "D", "timeout",
 	  "stop a run after D (default 600s): SIGTERM, then SIGKILL" },
+	{ "controls", required_argument, OPT_X_CONTROLS, "LIST", "controls",
+	  "auto or a list (onepu, prefault, huge, ...): rungs that each take one cause away "
+	  "from outside the program, in the same rounds, and a verdict" },
+	{ "membind", required_argument, OPT_X_MEMBIND, "M", "membind",
+	  "its memory policy: firsttouch (default), local, node:N, interleave" },
 	{ "job", required_argument, OPT_X_JOB, "NAME", NULL,
 	  "its name in the table and the CSV (default: the program's)" },
 	{ "csv", required_argument, OPT_CSV, "PATH", NULL,

@@ -413,7 +413,7 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 		}
 		/* Page-cache pages are the kernel's: only a copy can be put on huge pages. */
 		if (run.p.hugepages && run.p.data == MMP_DATA_PAGECACHE &&
-		    (run.applies & MMP_KEY_BIT(MMP_KEY_HUGEPAGES)) &&
+		    !(run.p.probe->needs & MMP_NEEDS_PROCESS) && (run.applies & MMP_KEY_BIT(MMP_KEY_HUGEPAGES)) &&
 		    !(reported & MMP_KEY_BIT(MMP_KEY_HUGEPAGES))) {
 			reported |= MMP_KEY_BIT(MMP_KEY_HUGEPAGES);
 			mmp_config_diag(cfg, run.line[MMP_KEY_HUGEPAGES], from[MMP_KEY_HUGEPAGES],

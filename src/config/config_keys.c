@@ -145,12 +145,14 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.name = "hugepages", .id = MMP_KEY_HUGEPAGES, .type = MMP_T_BOOL,
 		FIELD(hugepages), .def = "no", .group = "where",
 		.help = "data = anon: back the copy with huge pages (reserved ones if there are "
-			"enough, else transparent ones; the CSV says how much it got)",
+			"enough, else transparent ones; the CSV says how much it got); exec: "
+			"MADV_HUGEPAGE on the program's large mappings (the preload library)",
 	},
 	[MMP_KEY_PREFAULT] = {
 		.name = "prefault", .id = MMP_KEY_PREFAULT, .type = MMP_T_BOOL,
 		FIELD(prefault), .def = "no", .group = "how",
-		.help = "map the pages in before timing (MAP_POPULATE)",
+		.help = "map the pages in before timing (MAP_POPULATE); exec: on the program's "
+			"mappings, through the preload library",
 	},
 	[MMP_KEY_ADVICE] = {
 		.name = "advice", .id = MMP_KEY_ADVICE, .type = MMP_T_ENUM, FIELD(advice),

@@ -69,8 +69,11 @@ static int apply_huge(struct mmp_rung *r, const struct mmp_topology *topo, struc
 	(void)topo, (void)err;
 	if (!uses(&r->run, MMP_KEY_HUGEPAGES) || p->hugepages)
 		return 0;
-	if (!(p->probe->needs & MMP_NEEDS_WORK) && p->data != MMP_DATA_ANON)
-		return 0; /* page-cache pages are small pages: nothing to back */
+	/* Page-cache pages are small pages: nothing to back.  A program's own
+	 * mappings are advised through the preload library, which reports
+	 * what the kernel really gave. */
+	if (!(p->probe->needs & (MMP_NEEDS_WORK | MMP_NEEDS_PROCESS)) && p->data != MMP_DATA_ANON)
+		return 0;
 	p->hugepages = true;
 	return 1;
 }
@@ -206,6 +209,10 @@ static int apply_solo(struct mmp_rung *r, const struct mmp_topology *topo, struc
 	(void)topo;
 	if (threads < 2 || r->run.p.probe->threads) /* pingpong is two threads or nothing */
 		return 0;
+	/* A program reads what it reads: one thread of it is not the first
+	 * thread's slice. */
+	if (r->run.p.probe->needs & MMP_NEEDS_PROCESS)
+		return 0;
 	/* One thread over the first thread's slice, where that thread ran. */
 	r->end = (r->end ? r->end : r->run.p.size) / threads;
 	r->run.p.threads = 1;
@@ -230,7 +237,43 @@ static int apply_limit(struct mmp_rung *r, const struct mmp_topology *topo,
 	swap_probe(&r->run, mmp_probe_find("limit"));
 	/* The ceiling never pays for faults: its pages are mapped in first. */
 	r->run.p.prefault = true;
+	/* Above one PU, the ladder's times are the job's wall times less the
+	 * CPU time one PU removed (attribution.h): the ceiling to hold them
+	 * against reads on the job's own PUs. */
+	if (r->run.control & MMP_CONTROL_ONEPU)
+		return replan(r, r->run.p.threads, topo, err);
 	return 1;
+}
+
+/* Cross-core sharing in a program: every thread it starts on the first PU
+ * of its placement.  Lines its threads write and read then never leave
+ * one core's caches; what the program loses on one PU is its parallelism,
+ * which is why this rung's evidence is CPU time, not wall time. */
+static int apply_onepu(struct mmp_rung *r, const struct mmp_topology *topo,
+		       struct mmp_error *err)
+{
+	(void)topo, (void)err;
+	if (!(r->run.p.probe->needs & MMP_NEEDS_PROCESS) || mmp_pin_plan_used(&r->pins) < 2)
+		return 0;
+	for (unsigned t = 1; t < r->pins.nthreads; t++)
+		r->pins.pu[t] = r->pins.pu[0];
+	r->pins.npus = 1;
+	r->pins.oversubscribed = r->pins.nthreads > 1;
+	return 1;
+}
+
+static void onepu_detail(const struct mmp_run *run, char *buf, size_t len)
+{
+	(void)run;
+	snprintf(buf, len, "true or false; a PMU and perf c2c would tell them apart");
+}
+
+static const char *fix_onepu(const char *d)
+{
+	(void)d;
+	return "give what each thread writes cache lines of its own (pad per-thread counters "
+	       "128 bytes apart), and take shared counters, locks and reference counts once "
+	       "per thread, not per operation";
 }
 
 /* Which shared state the private control makes per-thread. */
@@ -265,7 +308,10 @@ static void remote_detail(const struct mmp_run *run, char *buf, size_t len)
 
 static void limit_detail(const struct mmp_run *run, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s", run->p.probe->loop ? run->p.probe->loop : run->p.probe->name);
+	if (run->p.probe->needs & MMP_NEEDS_PROCESS)
+		snprintf(buf, len, "the program's own work, beyond limit's scan of its bytes");
+	else
+		snprintf(buf, len, "%s", run->p.probe->loop ? run->p.probe->loop : run->p.probe->name);
 }
 
 static const char *fix_fit(const char *d)
@@ -377,6 +423,10 @@ static const struct mmp_evidence_def ev_tally[] = {
 static const struct mmp_evidence_def ev_scaling[] = {
 	{ "migrations", "cpu-migrations" },
 };
+/* The CPU time of every thread of the program: what one PU takes away. */
+static const struct mmp_evidence_def ev_cpu[] = {
+	{ "cpu_ns", "task-clock" },
+};
 static const struct mmp_evidence_def ev_loop[] = {
 	{ "instructions_per_byte", "instructions" },
 };
@@ -387,10 +437,12 @@ static const struct mmp_control_info table[] = {
 	  "more threads than PUs", apply_fit, NULL, fix_fit, EV(ev_switches), 0 },
 	{ MMP_CONTROL_PREFAULT, "prefault", "page faults",
 	  "pages mapped in before timing (MAP_POPULATE)",
-	  "a mapping probe reading the page cache (not data = anon) without prefault",
+	  "a mapping probe reading the page cache (not data = anon) without prefault; a "
+	  "program (exec: MAP_POPULATE on its mappings, the preload library)",
 	  apply_prefault, NULL, fix_prefault, EV(ev_faults), 0 },
 	{ MMP_CONTROL_HUGE, "huge", "TLB reach", "the data on huge pages (hugepages = yes)",
-	  "data = anon, or chase, without hugepages", apply_huge, NULL, fix_huge, EV(ev_tlb),
+	  "data = anon, or chase, without hugepages; a program (exec: MADV_HUGEPAGE on its "
+	  "large mappings, the preload library)", apply_huge, NULL, fix_huge, EV(ev_tlb),
 	  0 },
 	{ MMP_CONTROL_REMOTE, "remote", "remote memory",
 	  "data and shared state bound to each thread's node (membind = local)",
@@ -401,6 +453,11 @@ static const struct mmp_control_info table[] = {
 	  "the threads packed into the first thread's L3 domain (placement = l3:N)",
 	  "threads sharing lines across L3 domains that fit in one", apply_near, near_detail,
 	  fix_near, EV(ev_near), 1 },
+	{ MMP_CONTROL_ONEPU, "onepu", "cross-core sharing",
+	  "every thread of the program on the first PU of its placement; its CPU time "
+	  "(task-clock, all threads) is what is compared",
+	  "a program (exec) bound to 2+ PUs", apply_onepu, onepu_detail, fix_onepu, EV(ev_cpu),
+	  1 },
 	{ MMP_CONTROL_PADDED, "padded", "false sharing",
 	  "a packed per-thread tally padded 128 bytes apart", "tally = packed, 2+ threads",
 	  apply_padded, padded_detail, fix_padded, EV(ev_sharing), 1 },
@@ -416,14 +473,14 @@ static const struct mmp_control_info table[] = {
 	  "the same bytes through the probe's bulk path (4 KiB calls)",
 	  "mmap_byte, accessor_byte", apply_bulk, NULL, fix_bulk, EV(ev_per_call), 0 },
 	{ MMP_CONTROL_SOLO, "solo", "scaling", "one thread over the first thread's slice",
-	  "2+ threads", apply_solo, NULL, fix_solo, EV(ev_scaling), 0 },
+	  "2+ threads (not a program)", apply_solo, NULL, fix_solo, EV(ev_scaling), 0 },
 	{ MMP_CONTROL_LIMIT, "limit", "loop",
 	  "the same bytes through limit's vectorised scan, pages mapped in: what is left is "
 	  "the memory system's",
 	  "every job reading the data file but limit itself", apply_limit, limit_detail, fix_limit, EV(ev_loop), 0 },
 };
 #define NCONTROLS (sizeof(table) / sizeof(table[0]))
-_Static_assert(NCONTROLS <= 11, "MMP_CONTROLS_ALL has 11 bits");
+_Static_assert(NCONTROLS <= 12, "MMP_CONTROLS_ALL has 12 bits");
 
 const struct mmp_control_info *mmp_controls(size_t *count)
 {

@@ -52,6 +52,9 @@ static const struct column attribution_columns[] = {
 	{ "evidence_missing", "events that would have told, not counted here" },
 	{ "unit", "what the job's time is divided by: byte, or the operation of pingpong (transfer) and chase (load)" },
 	{ "ns_per_op", "pingpong, chase: the cause's cost per operation of the job; empty for byte probes" },
+	{ "used", "false: the control changed nothing in the program (not_shown says why) and its rung was left out" },
+	{ "not_shown", "why a cost above zero is not shown to be this cause (something else explains it as well), or why an unused control changed nothing; empty: nothing to say" },
+	{ "cpu_ratio", "onepu: the program's CPU time on its PUs over its CPU time on one (geometric mean of rounds); empty for other causes" },
 };
 #define NATTR (sizeof(attribution_columns) / sizeof(attribution_columns[0]))
 
@@ -164,6 +167,47 @@ static void cause_row(FILE *f, const char *run_id, const struct mmp_results *res
 	if (a->job->ops)
 		snprintf(v[i], CELL, "%.6g", c->cost.estimate);
 	i++;
+	snprintf(v[i++], CELL, "true");
+	snprintf(v[i++], CELL, "%s", c->not_shown);
+	if (c->cpu_ratio.valid)
+		snprintf(v[i], CELL, "%.4f", c->cpu_ratio.estimate);
+	i++;
+	put(f, v, NATTR);
+}
+
+/* A control whose rung changed nothing: named, with why, no figures. */
+static void unused_row(FILE *f, const char *run_id, const struct mmp_attribution *a,
+		       const struct mmp_unused *u)
+{
+	const struct mmp_run *run = a->job->run;
+	char v[NATTR][CELL];
+	memset(v, 0, sizeof(v));
+	snprintf(v[0], CELL, "%d", MMP_CSV_SCHEMA_VERSION);
+	snprintf(v[1], CELL, "%s", run_id);
+	snprintf(v[2], CELL, "%zu", run->index + 1);
+	snprintf(v[3], CELL, "%s", run->job->name);
+	snprintf(v[4], CELL, "%s", run->p.probe->name);
+	mmp_run_format(run, MMP_KEY_KERNEL, v[5], CELL);
+	snprintf(v[6], CELL, "%u", run->p.threads);
+	for (size_t k = 0; k < NATTR; k++) {
+		const char *name = attribution_columns[k].name;
+		if (strcmp(name, "cause") == 0)
+			snprintf(v[k], CELL, "%s", u->control->cause);
+		else if (strcmp(name, "controls") == 0)
+			snprintf(v[k], CELL, "%s", u->control->name);
+		else if (strcmp(name, "used") == 0 || strcmp(name, "significant") == 0)
+			snprintf(v[k], CELL, "false");
+		else if (strcmp(name, "not_shown") == 0)
+			snprintf(v[k], CELL, "changed nothing: %s", u->why);
+		else if (strcmp(name, "order") == 0)
+			snprintf(v[k], CELL, "%s", a->order);
+		else if (strcmp(name, "unit") == 0)
+			snprintf(v[k], CELL, "%s", mmp_result_unit(a->job));
+		else if (strcmp(name, "rounds") == 0)
+			snprintf(v[k], CELL, "%zu", a->rounds);
+		else if (strcmp(name, "bytes") == 0)
+			snprintf(v[k], CELL, "%" PRIu64, a->job->bytes);
+	}
 	put(f, v, NATTR);
 }
 
@@ -184,6 +228,8 @@ int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_results *res,
 			return err->code;
 		for (size_t c = 0; c < a->n; c++)
 			cause_row(f, run_id, res, a, &a->cause[c]);
+		for (size_t u = 0; u < a->nunused; u++)
+			unused_row(f, run_id, a, &a->unused[u]);
 	}
 	if (!f)
 		return 0;

@@ -89,9 +89,33 @@ static void col_state_node(const struct row *r, char *buf, size_t len)
 		snprintf(buf, len, "%d", c->state_node);
 }
 
+/* What the preload library changed in a program (prefault, huge). */
+static void col_preload_loaded(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->preload_asked)
+		snprintf(buf, len, "%u", r->rep->preload.loaded);
+}
+
+static void col_preload_mappings(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->preload_asked)
+		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.mappings);
+}
+
+static void col_prefaulted(const struct row *r, char *buf, size_t len)
+{
+	if (r->rep->preload_asked && r->info->run->p.prefault)
+		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.present);
+}
+
 static void col_huge_bytes(const struct row *r, char *buf, size_t len)
 {
 	const struct mmp_census_record *c = r->rep->census;
+	if (r->rep->preload_asked) {
+		if (r->info->run->p.hugepages)
+			snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.huge);
+		return;
+	}
 	if (c && c->done && r->info->run->p.hugepages)
 		snprintf(buf, len, "%llu", (unsigned long long)c->huge_bytes);
 }
@@ -440,7 +464,10 @@ static const struct column columns[] = {
 	{ "bind", col_bind, "strict or best-effort" },
 	{ "data", col_data, "mapping probes: pagecache (the file's pages) or anon (a bound copy)" },
 	{ "hugepages", col_hugepages, "data = anon: a copy backed by huge pages asked for" },
-	{ "huge_bytes", col_huge_bytes, "of the copy, bytes the kernel really backed with huge pages" },
+	{ "huge_bytes", col_huge_bytes, "of the copy, bytes the kernel really backed with huge pages (exec: of the program's advised mappings, as the preload library read them)" },
+	{ "preload_loaded", col_preload_loaded, "exec with prefault or hugepages: processes the preload library was loaded in (0: none, a static or setuid program)" },
+	{ "preload_mappings", col_preload_mappings, "exec with prefault or hugepages: the program's mappings the preload library changed" },
+	{ "prefaulted_bytes", col_prefaulted, "exec with prefault: bytes of its mappings present right after MAP_POPULATE (pagemap)" },
 	{ "data_nodes", col_data_nodes, "pages of the data found on each NUMA node, as node:pages, of those examined (after the run's first repetition)" },
 	{ "data_pages", col_data_pages, "pages the data covers" },
 	{ "data_examined", col_data_examined, "pages examined (an even sample of at most 4096)" },

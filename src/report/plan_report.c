@@ -47,7 +47,9 @@ static void print_rung(const struct mmp_planned *r, const struct mmp_planned *be
 	}
 	if (r->end != below->end)
 		fprintf(out, " reads bytes 0-%llu", (unsigned long long)r->end);
-	if (r->pins.nthreads != below->pins.nthreads)
+	/* fit and solo change the threads, onepu where they go */
+	if (r->pins.nthreads != below->pins.nthreads ||
+	    memcmp(r->pins.pu, below->pins.pu, r->pins.nthreads * sizeof(*r->pins.pu)) != 0)
 		fprintf(out, " PUs %s", mmp_pin_plan_format(&r->pins, pus, sizeof(pus)));
 	fputc('\n', out);
 }

@@ -58,7 +58,9 @@ static void print_verdict(FILE *out, const struct mmp_results *res, const struct
 		cause_label(c, name, sizeof(name));
 		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s%s%s", i ? " ·" : "",
 					 name, share_text(c, share, sizeof(share)),
-					 c->control && !c->significant ? " n.s." : "",
+					 c->control && !c->significant ? " n.s."
+					 : c->not_shown[0]	       ? " not shown"
+								       : "",
 					 c->understated ? " (understated: disturbed)" : "");
 	}
 	const struct mmp_cause *top = a->top;
@@ -97,9 +99,20 @@ static void print_verdict(FILE *out, const struct mmp_results *res, const struct
 			used += (size_t)snprintf(line + used, sizeof(line) - used,
 						 "%s%s: not counted (%s)", used ? "; " : "", c->name,
 						 e->missing);
+		if (c->cpu_ratio.valid && used < sizeof(line))
+			used += (size_t)snprintf(line + used, sizeof(line) - used,
+						 "; CPU time on %u PUs %.2fx [%.2f, %.2f] its time on one",
+						 c->pus, c->cpu_ratio.estimate, c->cpu_ratio.low,
+						 c->cpu_ratio.high);
 	}
 	if (used)
 		fprintf(out, "    evidence: %s\n", line);
+	for (size_t i = 0; i < a->n; i++)
+		if (a->cause[i].not_shown[0])
+			fprintf(out, "    not shown: %s: %s\n", a->cause[i].name, a->cause[i].not_shown);
+	for (size_t u = 0; u < a->nunused; u++)
+		fprintf(out, "    not used: %s (%s) changed nothing: %s\n", a->unused[u].control->name,
+			a->unused[u].control->cause, a->unused[u].why);
 	unsigned reps = 0;
 	int understated = 0;
 	const char *why = NULL;

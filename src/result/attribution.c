@@ -24,6 +24,9 @@ static void find_evidence(struct mmp_cause *c)
 		const struct mmp_metric *m = mmp_metric_find(d->metric);
 		if (mmp_result_metric_median(c->before, m, &e->before) &&
 		    mmp_result_metric_median(c->after, m, &e->after)) {
+			/* In the units its heading says (CPU ms, not ns). */
+			e->before *= m->scale ? m->scale : 1;
+			e->after *= m->scale ? m->scale : 1;
 			e->metric = m->head;
 			e->counted = 1;
 			return;
@@ -121,6 +124,11 @@ static void find_top(struct mmp_attribution *a, size_t m)
 	}
 	a->top = top;
 	a->top_decided = 1;
+	if (top->not_shown[0]) {
+		a->top_decided = 0;
+		snprintf(a->doubt, sizeof(a->doubt), "%s: %s", top->name, top->not_shown);
+		return;
+	}
 	if (second) {
 		struct mmp_interval d;
 		mmp_interval_diff(top->per_round, second->per_round, m, &d);
@@ -142,11 +150,104 @@ static void find_top(struct mmp_attribution *a, size_t m)
 	}
 }
 
+/* A preload rung (prefault, huge) that changed nothing in any
+ * repetition: why, or NULL when it changed something. */
+static const char *unchanged(const struct mmp_run_result *r, unsigned added, char *buf,
+			     size_t len)
+{
+	const struct mmp_preload_report *p = &r->preload;
+	if (!r->preload_asked || (added != MMP_CONTROL_PREFAULT && added != MMP_CONTROL_HUGE))
+		return NULL;
+	if (!p->loaded)
+		snprintf(buf, len, "the preload library was not loaded into the program (%s)",
+			 r->preload_note[0] ? r->preload_note
+					    : "a static or setuid program started by it?");
+	else if (added == MMP_CONTROL_PREFAULT && !p->present)
+		snprintf(buf, len, "no mapping of the program's took MAP_POPULATE (%llu changed)",
+			 (unsigned long long)p->mappings);
+	else if (added == MMP_CONTROL_HUGE && !p->huge)
+		snprintf(buf, len, "the kernel backed none of the %.1f MiB it advised "
+				   "MADV_HUGEPAGE with huge pages%s",
+			 p->advised / 1048576.0,
+			 p->advised && p->exited < p->loaded ? " (or the program left before "
+							       "they were read)" : "");
+	else
+		return NULL;
+	return buf;
+}
+
+/* The ladder's times where a rung's wall time is not its time in the
+ * ladder: the one-PU rung (the rung below less the CPU time one PU took
+ * away) and rungs that changed nothing (the rung below's). */
+static void adjust_rungs(const struct mmp_results *res, size_t i,
+			 const struct mmp_run_result *const *runs, const unsigned *rounds,
+			 struct ladder_times *lt, struct mmp_attribution *out)
+{
+	for (size_t r = 1; r < lt->k; r++) {
+		unsigned added = res->plan->runs[i + r].added;
+		double *t = times_of(lt, r), *below = times_of(lt, r - 1);
+		char why[320];
+		if (unchanged(runs[r], added, why, sizeof(why))) {
+			memcpy(t, below, lt->m * sizeof(double));
+			if (out->nunused < sizeof(out->unused) / sizeof(out->unused[0])) {
+				struct mmp_unused *u = &out->unused[out->nunused++];
+				u->control = mmp_control_by_bit(added);
+				u->rung = runs[r];
+				snprintf(u->why, sizeof(u->why), "%s", why);
+			}
+			continue;
+		}
+		if (added != MMP_CONTROL_ONEPU)
+			continue;
+		for (size_t j = 0; j < lt->m; j++) {
+			double on = runs[r]->cpu_ns[rounds[j]], off = runs[r - 1]->cpu_ns[rounds[j]];
+			/* Without CPU times the wall time stands (and is said so). */
+			if (on > 0 && off > 0)
+				t[j] = below[j] * on / off;
+		}
+	}
+}
+
+static int is_unused(const struct mmp_attribution *a, const struct mmp_run_result *r)
+{
+	for (size_t u = 0; u < a->nunused; u++)
+		if (a->unused[u].rung == r)
+			return 1;
+	return 0;
+}
+
+/* The one-PU cause: its CPU ratio, and whether it is more than the PUs
+ * below it could explain without any line moving between cores. */
+static void onepu_check(const unsigned *rounds, size_t m, unsigned pus, struct mmp_cause *c)
+{
+	static _Thread_local double off[MAX_ROUNDS], on[MAX_ROUNDS];
+	size_t n = 0;
+	for (size_t j = 0; j < m && n < MAX_ROUNDS; j++) {
+		double a = c->before->cpu_ns[rounds[j]], b = c->after->cpu_ns[rounds[j]];
+		if (a > 0 && b > 0) {
+			off[n] = a;
+			on[n++] = b;
+		}
+	}
+	c->pus = pus;
+	mmp_interval_ratio(off, on, n, &c->cpu_ratio);
+	if (n < m)
+		snprintf(c->not_shown, sizeof(c->not_shown),
+			 "the program's CPU time was not measured in every round");
+	else if (!c->cpu_ratio.valid || c->cpu_ratio.low <= pus)
+		snprintf(c->not_shown, sizeof(c->not_shown),
+			 "CPU time %.2fx [%.2f, %.2f] on %u PUs of its time on one, not shown to be "
+			 "more than %u PUs sharing memory bandwidth, a core's SMT siblings or a "
+			 "lower clock could cost",
+			 c->cpu_ratio.estimate, c->cpu_ratio.low, c->cpu_ratio.high, pus, pus);
+}
+
 int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attribution *out)
 {
 	const struct mmp_planned *point = &res->plan->runs[i];
 	const struct mmp_run_result *runs[MMP_MAX_CAUSES + 1];
 	static _Thread_local unsigned rounds[MAX_ROUNDS];
+	int onepu_at = 0;
 	size_t k = (size_t)point->nrungs + 1;
 	int rc = -ENOMEM;
 
@@ -170,6 +271,7 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 		for (size_t j = 0; j < m; j++)
 			times_of(&lt, r)[j] = runs[r]->elapsed_ns[rounds[j]] / per;
 
+	adjust_rungs(res, i, runs, rounds, &lt, out);
 	out->job = runs[0];
 	out->rounds = m;
 	struct mmp_interval total;
@@ -185,15 +287,26 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 	 * slower given the ones below it is merged with the next rung. */
 	for (unsigned s = 1; s < k;) {
 		struct mmp_cause *c = &out->cause[out->n];
+		if (is_unused(out, runs[s])) {
+			s++;
+			continue;
+		}
 		c->first = c->last = s;
 		if (seg_cost(&lt, c))
 			goto out;
-		while (significantly_negative(c) && c->last + 1 < k) {
+		/* The one-PU rung is compared on CPU time: never merged. */
+		int onepu = res->plan->runs[i + s].added == MMP_CONTROL_ONEPU ||
+			    (s + 1 < k && res->plan->runs[i + s + 1].added == MMP_CONTROL_ONEPU);
+		if (res->plan->runs[i + s].added == MMP_CONTROL_ONEPU)
+			onepu_at = (int)out->n + 1;
+		while (!onepu && significantly_negative(c) && c->last + 1 < k) {
 			c->last++;
 			if (seg_cost(&lt, c))
 				goto out;
 		}
-		if (significantly_negative(c) && out->n > 0 && out->cause[out->n - 1].control) {
+		if (!onepu && significantly_negative(c) && out->n > 0 &&
+		    out->cause[out->n - 1].control &&
+		    out->cause[out->n - 1].control->bit != MMP_CONTROL_ONEPU) {
 			struct mmp_cause *prev = &out->cause[out->n - 1];
 			prev->last = c->last;
 			free(c->per_round);
@@ -240,6 +353,10 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 		cause->share_high = out->total > 0 ? cause->cost.high / out->total : 0;
 		cause->understated = out->disturbed && cause->control && cause->control->sharing;
 		find_evidence(cause);
+	}
+	if (onepu_at) {
+		struct mmp_cause *c = &out->cause[onepu_at - 1];
+		onepu_check(rounds, m, mmp_pin_plan_used(&res->plan->runs[i + c->first - 1].pins), c);
 	}
 	for (size_t r = 1; r < k && used < sizeof(out->order); r++)
 		used += (size_t)snprintf(out->order + used, sizeof(out->order) - used, "%s%s",

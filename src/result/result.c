@@ -98,6 +98,7 @@ void mmp_results_free(struct mmp_results *res)
 	for (size_t i = 0; res->run && i < res->plan->nruns; i++) {
 		free(res->run[i].elapsed_ns);
 		free(res->run[i].disturbed);
+		free(res->run[i].cpu_ns);
 		free(res->run[i].ev_values);
 		free(res->run[i].ev_ok);
 		free(res->run[i].ev_state);
@@ -140,6 +141,9 @@ static int grow(struct mmp_run_result *r, size_t need)
 	unsigned char *d = realloc(r->disturbed, cap);
 	if (d)
 		r->disturbed = d;
+	double *c = realloc(r->cpu_ns, cap * sizeof(*c));
+	if (c)
+		r->cpu_ns = c;
 	double *v = realloc(r->ev_values, cap * (nev ? nev : 1) * sizeof(*v));
 	if (v)
 		r->ev_values = v;
@@ -148,7 +152,7 @@ static int grow(struct mmp_run_result *r, size_t need)
 			r->ev_ok[i] = 1;
 	if (!r->ev_state)
 		r->ev_state = calloc(nev ? nev : 1, sizeof(int)); /* MMP_COUNT_COUNTED */
-	if (!e || !d || !v || !r->ev_ok || !r->ev_state)
+	if (!e || !d || !c || !v || !r->ev_ok || !r->ev_state)
 		return -ENOMEM;
 	r->cap = cap;
 	return 0;
@@ -168,6 +172,19 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 		return -EINVAL;
 	r->elapsed_ns[round] = (double)rep->elapsed_ns;
 	r->disturbed[round] = (unsigned char)rep->dist.disturbed;
+	r->cpu_ns[round] = (double)rep->cpu_ns;
+	if (rep->preload_asked) {
+		struct mmp_preload_report *p = &r->preload;
+		r->preload_asked = 1;
+		p->loaded = rep->preload.loaded > p->loaded ? rep->preload.loaded : p->loaded;
+		p->exited = rep->preload.exited > p->exited ? rep->preload.exited : p->exited;
+		p->mappings = rep->preload.mappings > p->mappings ? rep->preload.mappings : p->mappings;
+		p->present = rep->preload.present > p->present ? rep->preload.present : p->present;
+		p->advised = rep->preload.advised > p->advised ? rep->preload.advised : p->advised;
+		p->huge = rep->preload.huge > p->huge ? rep->preload.huge : p->huge;
+		if (rep->preload_note && !r->preload_note[0])
+			snprintf(r->preload_note, sizeof(r->preload_note), "%s", rep->preload_note);
+	}
 	if (rep->dist.disturbed && !r->ndisturbed++)
 		snprintf(r->disturbed_why, sizeof(r->disturbed_why), "%s", rep->dist.why);
 	for (size_t i = 0; i < nev; i++) {

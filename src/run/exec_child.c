@@ -25,6 +25,8 @@
  * of state a handler can reach. */
 static volatile sig_atomic_t running_group;
 
+extern char **environ;
+
 void mmp_exec_child_kill_running(void)
 {
 	pid_t g = running_group;
@@ -142,7 +144,7 @@ static void child_main(const struct mmp_exec_spec *spec, int go_fd, int status_f
 				 (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec };
 	ssize_t ignored = write(status_fd, &at, sizeof(at));
 	(void)ignored;
-	execv(spec->path, spec->argv);
+	execve(spec->path, spec->argv, spec->envp ? spec->envp : environ);
 	report(status_fd, STEP_EXEC, errno);
 	_exit(127);
 }

@@ -15,6 +15,7 @@
 #include "mmprof/command.h"
 #include "mmprof/exec_child.h"
 #include "mmprof/memory.h"
+#include "mmprof/preload.h"
 #include "mmprof/probe.h"
 
 /* Output read for the result and the time: its last 8 MiB (a program
@@ -39,6 +40,12 @@ struct mmp_process_run {
 	unsigned long nodemask[MMP_NODEMASK_BITS / (8 * sizeof(unsigned long))];
 	int *open_error;
 	int pressure_fd;
+	/* prefault, huge: the preload library and its mode ("" when not
+	 * asked); why it cannot change anything, when known before it runs */
+	char preload_lib[4096];
+	char preload_mode[32];
+	char preload_why[4352];
+	int preload_found;
 };
 
 static uint64_t expected_result(const struct mmp_runner_item *item)
@@ -131,6 +138,18 @@ int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_i
 	if (p->own_time && (rc = mmp_capture_compile(&p->time, par->time, msg, sizeof(msg)))) {
 		rc = mmp_error_set(err, rc, "time = %s: %s", par->time, msg);
 		goto fail;
+	}
+	if (par->prefault || par->hugepages) {
+		snprintf(p->preload_mode, sizeof(p->preload_mode), "%s%s%s",
+			 par->prefault ? "prefault" : "", par->prefault && par->hugepages ? "," : "",
+			 par->hugepages ? "huge" : "");
+		/* A library not there is a rung that changes nothing, said so,
+		 * not a run that fails: the program itself still runs. */
+		p->preload_found = mmp_preload_find(p->preload_lib, sizeof(p->preload_lib)) == 0;
+		if (!p->preload_found)
+			snprintf(p->preload_why, sizeof(p->preload_why), "%s", p->preload_lib);
+		else
+			mmp_preload_why_not(p->exe, p->preload_why, sizeof(p->preload_why));
 	}
 	p->pressure_fd = mmp_pressure_open();
 	*out = p;
@@ -260,6 +279,18 @@ static void fill_counts(struct mmp_process_run *p, struct mmp_counters *ctr, int
 	}
 }
 
+/* The program's CPU time: task-clock summed over its threads when it was
+ * counted (what the one-PU control compares), else rusage's. */
+static uint64_t task_clock(const struct mmp_process_run *p, int counted, const struct mmp_rep *rep,
+			   uint64_t rusage_ns)
+{
+	const struct mmp_event_set *events = p->item->events;
+	for (size_t i = 0; counted && events && i < events->n; i++)
+		if (events->ev[i].role == MMP_ROLE_TASK_CLOCK && mmp_count_valid(&rep->counts[i]))
+			return (uint64_t)rep->counts[i].value;
+	return rusage_ns;
+}
+
 static int open_log(struct mmp_process_run *p, off_t *header, struct mmp_error *err)
 {
 	const struct mmp_run *run = p->item->run;
@@ -293,6 +324,22 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 		.path = p->exe, .argv = p->argv.v, .pus = p->pus, .npus = p->npus, .out_fd = fd,
 		.mpol = p->mpol, .nodemask = p->nodemask,
 	};
+	char report[sizeof(p->log) + 16];
+	char **env = NULL;
+	rep->preload_asked = p->preload_mode[0] != '\0';
+	memset(&rep->preload, 0, sizeof(rep->preload));
+	rep->preload_note = p->preload_why[0] ? p->preload_why : NULL;
+	if (rep->preload_asked && p->preload_found) {
+		/* Beside the log: what the library changed in this process. */
+		snprintf(report, sizeof(report), "%s.preload", p->log);
+		unlink(report);
+		env = mmp_preload_env(p->preload_lib, p->preload_mode, report);
+		if (!env) {
+			close(fd);
+			return mmp_error_set(err, -ENOMEM, "out of memory");
+		}
+		spec.envp = env;
+	}
 	int rc = mmp_exec_child_start(&child, &spec, err);
 	if (rc)
 		goto out_fd;
@@ -340,6 +387,11 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	uint64_t cpu_ns = (uint64_t)(child.ru.ru_utime.tv_sec + child.ru.ru_stime.tv_sec) *
 				  1000000000u +
 			  (uint64_t)(child.ru.ru_utime.tv_usec + child.ru.ru_stime.tv_usec) * 1000u;
+	rep->cpu_ns = task_clock(p, counted, rep, cpu_ns);
+	if (env && (rc = mmp_preload_read(report, &rep->preload))) {
+		rc = mmp_error_errno(err, rc, "reading %s", report);
+		goto out_counters;
+	}
 	double pressure = psi0 >= 0 && psi1 >= psi0 && rep->wall_ns
 				  ? (double)(psi1 - psi0) * 1000 / (double)rep->wall_ns
 				  : -1;
@@ -353,5 +405,6 @@ out_child:
 	mmp_exec_child_close(&child);
 out_fd:
 	close(fd);
+	mmp_preload_env_free(env);
 	return rc;
 }

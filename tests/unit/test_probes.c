@@ -167,7 +167,12 @@ static void test_registry(void **state)
 	assert_int_equal(mmp_params_access(&p), 0);
 	p.access = 1024;
 	assert_int_equal(mmp_params_access(&p), 1024);
-	assert_false(mmp_probe_uses(p.probe, MMP_KEY_CONTROLS));
+	/* Controls reach a program from outside it; prefault and huge pages
+	 * through the preload library. */
+	assert_true(mmp_probe_uses(p.probe, MMP_KEY_CONTROLS));
+	assert_true(mmp_probe_uses(p.probe, MMP_KEY_PREFAULT));
+	assert_true(mmp_probe_uses(p.probe, MMP_KEY_HUGEPAGES));
+	assert_false(mmp_probe_uses(p.probe, MMP_KEY_TALLY));
 	assert_true(mmp_probe_uses(p.probe, MMP_KEY_COMMAND));
 	assert_false(mmp_probe_uses(mmp_probe_find("mmap_byte"), MMP_KEY_COMMAND));
 }

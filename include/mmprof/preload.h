@@ -1,0 +1,52 @@
+/* The preload library's mmprof side (preload/mmprof_preload.c has the
+ * library): finding it, the environment a program runs with it in, reading
+ * back what it changed, and saying why it could not load.
+ *
+ * The prefault and huge controls (controls.h) change a program mmprof
+ * cannot recompile through LD_PRELOAD: MAP_POPULATE on its mappings,
+ * MADV_HUGEPAGE on its large ones.  The library appends what it really
+ * changed to a report file per process started; mmprof sums it per
+ * repetition.  A rung whose library changed nothing (never loaded: a
+ * static or setuid binary; or no mapping it could change) is said so and
+ * left out of the attribution.
+ */
+#ifndef MMPROF_PRELOAD_H
+#define MMPROF_PRELOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What one repetition's processes reported. */
+struct mmp_preload_report {
+	unsigned loaded;     /* processes the library was loaded in */
+	unsigned exited;     /* of them, those whose exit handlers ran */
+	uint64_t mappings;   /* mappings changed */
+	uint64_t present;    /* bytes present right after populating (prefault) */
+	uint64_t advised;    /* bytes advised MADV_HUGEPAGE (huge) */
+	uint64_t huge;       /* huge-page bytes the kernel gave advised mappings */
+};
+
+/* The library: $MMPROF_PRELOAD when set, else ../lib/mmprof/ from the
+ * executable (an install, staged or not), else the build tree's, else
+ * the installed place compiled in.  0, or -ENOENT with every place looked
+ * in, in buf. */
+int mmp_preload_find(char *buf, size_t len);
+
+/* The environment to exec with: this process's, LD_PRELOAD with lib
+ * first (an existing LD_PRELOAD kept after it), MMPROF_PRELOAD_MODE and
+ * MMPROF_PRELOAD_REPORT.  A NULL-terminated array of malloc'd strings
+ * (mmp_preload_env_free), or NULL when out of memory. */
+char **mmp_preload_env(const char *lib, const char *mode, const char *report);
+void mmp_preload_env_free(char **env);
+
+/* Sum a report file; a missing file is a report of nothing loaded.  0, or
+ * a negative errno. */
+int mmp_preload_read(const char *path, struct mmp_preload_report *r);
+
+/* Why an executable cannot take a preload library: "a static binary (no
+ * ELF interpreter)", "setuid root: the loader ignores LD_PRELOAD", "not
+ * an ELF file (a script? its interpreter is what loads)"; NULL when
+ * nothing in the file says it cannot. */
+const char *mmp_preload_why_not(const char *exe, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,351 @@
+/* libmmprof-preload.so: what the prefault and huge controls change in a
+ * program mmprof cannot recompile (probe = exec, docs/exec.md).  mmprof
+ * sets LD_PRELOAD to this library and
+ *
+ *   MMPROF_PRELOAD_MODE    "prefault", "huge" or "prefault,huge"
+ *   MMPROF_PRELOAD_REPORT  a file the library appends what it changed to
+ *
+ * prefault: every mmap() of the program that can be read (not PROT_NONE,
+ * not MAP_NORESERVE, not a stack, anonymous ones up to 1 GiB: a runtime's
+ * address-space reservations would cost their whole size) gets its pages
+ * mapped in at the call (MAP_POPULATE), so the program's loop takes no
+ * page faults on them.  huge: mappings of 4 MiB and more are advised
+ * MADV_HUGEPAGE before their first touch.  Both: advised first, then
+ * populated (MADV_POPULATE_READ/WRITE), since MAP_POPULATE would fill them
+ * with small pages before the advice.
+ *
+ * It reports what really changed, measured, one line per event, each line
+ * one write() on an O_APPEND descriptor (so processes the program starts
+ * add their own lines without tearing):
+ *
+ *   load PID MODE           the library is in the process (none: it was
+ *                           never loaded: a static or setuid binary)
+ *   map PID LEN PRESENT ADVISED   a mapping changed: its length, the bytes
+ *                           /proc/self/pagemap shows present after the call,
+ *                           the bytes advised MADV_HUGEPAGE
+ *   huge PID BYTES          huge-page bytes the kernel gave an advised
+ *                           mapping (smaps AnonHugePages, FilePmdMapped,
+ *                           ShmemPmdMapped), read before it is unmapped or at
+ *                           the process's exit
+ *   exit PID                exit handlers ran (without it, the huge bytes of
+ *                           mappings still there were not read)
+ *
+ * It calls the kernel directly (syscall) rather than the libc it
+ * interposes, allocates nothing and formats its own numbers: an allocator
+ * that maps its arenas with mmap() calls in here. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#define MADV_POPULATE_WRITE 23
+#endif
+
+#define ANON_MAX (1ull << 30)      /* anonymous mappings populated up to this */
+#define HUGE_MIN (4ull << 20)      /* mappings advised from this size */
+#define MAX_ADVISED 256            /* advised mappings whose huge bytes are read */
+
+static int populate, huge, report_fd = -1;
+static struct advised {
+	uintptr_t start;
+	size_t len;
+} advised[MAX_ADVISED];
+static atomic_flag advised_lock = ATOMIC_FLAG_INIT;
+
+static void lock(void)
+{
+	while (atomic_flag_test_and_set_explicit(&advised_lock, memory_order_acquire))
+		;
+}
+
+static void unlock(void)
+{
+	atomic_flag_clear_explicit(&advised_lock, memory_order_release);
+}
+
+static long raw_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+#if defined(SYS_mmap2) && UINTPTR_MAX == 0xffffffffu
+	return syscall(SYS_mmap2, addr, len, prot, flags, fd, (long)(off / 4096));
+#else
+	return syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+#endif
+}
+
+/* Line building without stdio: words and decimal numbers. */
+struct line {
+	char buf[160];
+	size_t n;
+};
+
+static void put_str(struct line *l, const char *s)
+{
+	while (*s && l->n + 2 < sizeof(l->buf))
+		l->buf[l->n++] = *s++;
+}
+
+static void put_u64(struct line *l, uint64_t v)
+{
+	char d[24];
+	int k = 0;
+	do
+		d[k++] = (char)('0' + v % 10);
+	while ((v /= 10) && k < 24);
+	if (l->n)
+		put_str(l, " ");
+	while (k && l->n + 2 < sizeof(l->buf))
+		l->buf[l->n++] = d[--k];
+}
+
+static void emit(struct line *l)
+{
+	if (report_fd < 0)
+		return;
+	l->buf[l->n++] = '\n';
+	ssize_t ignored = write(report_fd, l->buf, l->n);
+	(void)ignored;
+}
+
+static uint64_t pid(void)
+{
+	return (uint64_t)syscall(SYS_getpid);
+}
+
+/* Bytes of [start, start+len) with a present (or swapped) page table
+ * entry: what the populate really mapped in. */
+static uint64_t present_bytes(uintptr_t start, size_t len)
+{
+	static const long page = 4096;
+	uint64_t entries[512], present = 0;
+	long psz = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : page;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	uint64_t first = start / (uint64_t)psz, count = (len + (uint64_t)psz - 1) / (uint64_t)psz;
+	for (uint64_t i = 0; i < count;) {
+		uint64_t want = count - i < 512 ? count - i : 512;
+		ssize_t got = pread(fd, entries, want * 8, (off_t)((first + i) * 8));
+		if (got <= 0)
+			break;
+		for (ssize_t k = 0; k < got / 8; k++)
+			present += (entries[k] >> 62) != 0; /* bit 63 present, 62 swapped */
+		i += (uint64_t)got / 8;
+	}
+	close(fd);
+	return present * (uint64_t)psz;
+}
+
+static uint64_t parse_hex(const char **p)
+{
+	uint64_t v = 0;
+	for (;; (*p)++) {
+		char c = **p;
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (d < 0)
+			return v;
+		v = v * 16 + (uint64_t)d;
+	}
+}
+
+/* One line of /proc/self/smaps: a mapping's header sets whether the
+ * following fields belong to [start, end); a huge-page field adds. */
+static void smaps_line(const char *s, uintptr_t start, uintptr_t end, int *in, uint64_t *kb)
+{
+	static const char *const fields[] = { "AnonHugePages:", "FilePmdMapped:",
+					      "ShmemPmdMapped:" };
+	if ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')) {
+		const char *p = s;
+		uint64_t a = parse_hex(&p);
+		if (*p != '-')
+			return;
+		p++;
+		uint64_t b = parse_hex(&p);
+		*in = a < end && b > start;
+		return;
+	}
+	if (!*in)
+		return;
+	for (size_t f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+		size_t n = strlen(fields[f]);
+		if (strncmp(s, fields[f], n) == 0) {
+			uint64_t v = 0;
+			for (s += n; *s == ' '; s++)
+				;
+			for (; *s >= '0' && *s <= '9'; s++)
+				v = v * 10 + (uint64_t)(*s - '0');
+			*kb += v;
+		}
+	}
+}
+
+/* Huge-page bytes the kernel backs [start, start+len) with now. */
+static uint64_t huge_bytes(uintptr_t start, size_t len)
+{
+	char buf[8192], line[512];
+	size_t ln = 0;
+	int in = 0;
+	uint64_t kb = 0;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/smaps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		ssize_t got = read(fd, buf, sizeof(buf));
+		if (got <= 0)
+			break;
+		for (ssize_t i = 0; i < got; i++) {
+			if (buf[i] != '\n') {
+				if (ln + 1 < sizeof(line))
+					line[ln++] = buf[i];
+				continue;
+			}
+			line[ln] = '\0';
+			smaps_line(line, start, start + len, &in, &kb);
+			ln = 0;
+		}
+	}
+	close(fd);
+	return kb * 1024;
+}
+
+static void report_huge(uintptr_t start, size_t len)
+{
+	struct line l = { .n = 0 };
+	put_str(&l, "huge");
+	put_u64(&l, pid());
+	put_u64(&l, huge_bytes(start, len));
+	emit(&l);
+}
+
+/* Advised mappings that [addr, addr+len) overlaps: their huge bytes read
+ * now, before the kernel takes them back, and forgotten. */
+static void unmapping(uintptr_t addr, size_t len)
+{
+	if (!huge)
+		return;
+	lock();
+	for (int i = 0; i < MAX_ADVISED; i++) {
+		struct advised *a = &advised[i];
+		if (a->len && a->start < addr + len && a->start + a->len > addr) {
+			report_huge(a->start, a->len);
+			a->len = 0;
+		}
+	}
+	unlock();
+}
+
+static void remember(uintptr_t start, size_t len)
+{
+	lock();
+	for (int i = 0; i < MAX_ADVISED; i++)
+		if (!advised[i].len) {
+			advised[i].start = start;
+			advised[i].len = len;
+			break;
+		}
+	unlock();
+}
+
+static int wanted_populate(size_t len, int prot, int flags, int fd)
+{
+	if (!populate || prot == PROT_NONE || (flags & (MAP_NORESERVE | MAP_GROWSDOWN | MAP_STACK)))
+		return 0;
+	return fd >= 0 && !(flags & MAP_ANONYMOUS) ? 1 : len <= ANON_MAX;
+}
+
+static int wanted_huge(size_t len, int prot, int flags)
+{
+	return huge && prot != PROT_NONE && len >= HUGE_MIN &&
+	       !(flags & (MAP_NORESERVE | MAP_GROWSDOWN | MAP_STACK | MAP_HUGETLB));
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off);
+int munmap(void *addr, size_t len);
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	int pop = wanted_populate(len, prot, flags, fd), adv = wanted_huge(len, prot, flags);
+	if ((flags & MAP_FIXED) && huge)
+		unmapping((uintptr_t)addr, len); /* replaced: what was advised there goes */
+	/* With advice to follow, populate after it: MAP_POPULATE now would fill
+	 * the mapping with small pages first. */
+	long r = raw_mmap(addr, len, prot, flags | (pop && !adv ? MAP_POPULATE : 0), fd, off);
+	if (r < 0 && r > -4096) {
+		errno = (int)-r;
+		return MAP_FAILED;
+	}
+	if (!pop && !adv)
+		return (void *)r;
+	uint64_t advised_len = 0;
+	if (adv && syscall(SYS_madvise, r, len, MADV_HUGEPAGE) == 0) {
+		advised_len = len;
+		remember((uintptr_t)r, len);
+	}
+	if (pop && adv)
+		syscall(SYS_madvise, r, len,
+			(prot & PROT_WRITE) && !(flags & MAP_SHARED) ? MADV_POPULATE_WRITE
+								     : MADV_POPULATE_READ);
+	struct line l = { .n = 0 };
+	put_str(&l, "map");
+	put_u64(&l, pid());
+	put_u64(&l, len);
+	put_u64(&l, pop ? present_bytes((uintptr_t)r, len) : 0);
+	put_u64(&l, advised_len);
+	emit(&l);
+	return (void *)r;
+}
+
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return mmap(addr, len, prot, flags, fd, off);
+}
+
+int munmap(void *addr, size_t len)
+{
+	unmapping((uintptr_t)addr, len);
+	long r = syscall(SYS_munmap, addr, len);
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return 0;
+}
+
+__attribute__((constructor)) static void preload_start(void)
+{
+	const char *mode = getenv("MMPROF_PRELOAD_MODE");
+	const char *path = getenv("MMPROF_PRELOAD_REPORT");
+	if (!mode || !path)
+		return;
+	populate = strstr(mode, "prefault") != NULL;
+	huge = strstr(mode, "huge") != NULL;
+	report_fd = (int)syscall(SYS_openat, AT_FDCWD, path,
+				 O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	struct line l = { .n = 0 };
+	put_str(&l, "load");
+	put_u64(&l, pid());
+	put_str(&l, " ");
+	put_str(&l, mode);
+	emit(&l);
+}
+
+__attribute__((destructor)) static void preload_end(void)
+{
+	struct line l = { .n = 0 };
+	unmapping(0, UINTPTR_MAX); /* every advised mapping still there */
+	put_str(&l, "exit");
+	put_u64(&l, pid());
+	emit(&l);
+}
