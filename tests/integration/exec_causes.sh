@@ -143,10 +143,14 @@ if cc -static -O2 -o "$TMP/planted-static" tests/helpers/planted.c -pthread 2>/d
 else
 	skip "static: no static C library to link a static program with"
 fi
-cp "$PLANTED" "$TMP/planted-setuid"
-chmod 0755 "$TMP" "$TMP/planted-setuid"
-if [ "$(id -u)" = 0 ] && chown 65534 "$TMP/planted-setuid" && chmod 4755 "$TMP/planted-setuid"; then
-	preload_case setuid "$TMP/planted-setuid" "is setuid"
+# The setuid program runs as its owner, nobody: it and its data sit where
+# nobody can reach them.
+pub=$(mktemp -d /tmp/mmprof-setuid.XXXXXX)
+trap 'kill $hog 2>/dev/null; rm -rf "$TMP" "$pub"' EXIT
+chmod 0755 "$pub"
+cp "$PLANTED" "$pub/planted-setuid"
+if [ "$(id -u)" = 0 ] && chown 65534 "$pub/planted-setuid" && chmod 4755 "$pub/planted-setuid"; then
+	MMPROF_DATA=$pub/data preload_case setuid "$pub/planted-setuid" "is setuid"
 else
 	skip "setuid: needs root to give a program another owner"
 fi
