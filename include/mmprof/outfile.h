@@ -69,6 +69,7 @@ struct mmp_outfile {
 	char path[MMP_OUT_PATH_MAX]; /* where it will be */
 	char tmp[MMP_OUT_PATH_MAX];  /* the temporary; "" when written directly */
 	struct mmp_outsink *sink;    /* under f: its descriptor and first write error */
+	unsigned long long flushed;  /* bytes whole on disk at the last good flush */
 };
 
 /* ".attribution.csv" etc.; ".csv" for MMP_OUT_CSV. */
@@ -105,6 +106,17 @@ int mmp_outfile_flush(struct mmp_outfile *out, struct mmp_error *err);
  * committed nor has open (said in set->note).  On failure the temporary
  * is removed and the previous file is left as it was. */
 int mmp_outfile_commit(struct mmp_outfile *out, struct mmp_error *err);
+
+/* Commit what was whole at the last good mmp_outfile_flush: after a
+ * write error (EFBIG past ulimit -f, ENOSPC), the temporary is cut back
+ * to its last complete row and renamed into place, so rows already
+ * measured are kept rather than the previous file.  Without an error,
+ * mmp_outfile_commit.  A device or FIFO cannot be cut back: the error is
+ * returned.  0 or a negative errno. */
+int mmp_outfile_commit_written(struct mmp_outfile *out, struct mmp_error *err);
+
+/* 1 when a write to the file has failed. */
+int mmp_outfile_failed(const struct mmp_outfile *out);
 
 /* For a signal handler about to _exit (main's second Ctrl-C): rename the
  * temporary into place as it is, keeping every row already flushed.  Only

@@ -669,6 +669,11 @@ int main(int argc, char **argv)
 	struct mmp_error err = { 0 };
 	char csv_path[4096], json_path[4096], config_path[4096];
 
+	/* Past `ulimit -f` a write raises SIGXFSZ, whose default ends the
+	 * process at once: every measured row lost, nothing said.  Ignored,
+	 * the write fails with EFBIG, an error like a full disk.  (A program
+	 * run by probe = exec gets the default back.) */
+	signal(SIGXFSZ, SIG_IGN);
 	/* A subcommand first: its options are its own. */
 	if (argc > 1 && strcmp(argv[1], "compare") == 0)
 		return mmp_cli_compare(argc - 1, argv + 1);

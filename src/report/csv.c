@@ -681,13 +681,15 @@ int mmp_csv_commit(struct mmp_csv *csv, struct mmp_error *err)
 			mmp_outfile_abandon(&csv->events);
 		mmp_outfile_abandon(&csv->out);
 	} else {
+		/* Rows written whole before a write error (a full disk, the
+		 * file size limit) are kept: they were measured. */
 		if (csv->tf)
-			rc = mmp_outfile_commit(&csv->threads, err);
+			rc = mmp_outfile_commit_written(&csv->threads, err);
 		if (csv->ef) {
-			int r = mmp_outfile_commit(&csv->events, rc ? NULL : err);
+			int r = mmp_outfile_commit_written(&csv->events, rc ? NULL : err);
 			rc = rc ? rc : r;
 		}
-		int r = mmp_outfile_commit(&csv->out, rc ? NULL : err);
+		int r = mmp_outfile_commit_written(&csv->out, rc ? NULL : err);
 		rc = rc ? rc : r;
 	}
 	csv->f = csv->tf = csv->ef = NULL;

@@ -242,11 +242,19 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 		return 0;
 	if (mmp_results_record(res, i, rep))
 		return -ENOMEM;
-	if (mmp_csv_row(c->csv, info, rep, &err)) {
-		tell_failed(s, err.msg);
-		return err.code;
+	int rc = mmp_csv_row(c->csv, info, rep, &err);
+	c->out->rows = c->csv->rows; /* its main row may be written, a companion's not */
+	if (rc) {
+		/* Nowhere to write (a full disk, the file size limit): stop
+		 * measuring; the rows written whole are kept (mmp_csv_commit). */
+		char msg[MMP_ERROR_MSG_MAX + 4096 + 128];
+		snprintf(msg, sizeof(msg),
+			 "%s; measuring stopped there: the %lu row(s) written before are kept in %s",
+			 err.msg, c->out->rows, s->files->target);
+		tell_failed(s, msg);
+		c->out->write_failed = 1;
+		return rc;
 	}
-	c->out->rows++;
 	return 0;
 }
 
@@ -497,10 +505,10 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 			break;
 	}
 	out->interrupted = rc == -EINTR;
-	if (rc && rc != -EINTR && rc != -ESTALE) {
+	if (rc && rc != -EINTR && rc != -ESTALE && !out->write_failed)
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_ERRNO, .err = -rc });
+	if (rc && rc != -EINTR && rc != -ESTALE)
 		out->failed = 1;
-	}
 	if (mmp_results_compute(&out->res)) {
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_OUT_OF_MEMORY });
 		out->failed = 1;

@@ -1,5 +1,6 @@
 #include "mmprof/error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,9 +12,11 @@ static int error_vset(struct mmp_error *err, int code, int with_errno,
 		return code;
 	err->code = code;
 	int n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	/* EFBIG from a write is the file size limit (main ignores SIGXFSZ,
+	 * which would otherwise have killed mmprof with nothing said). */
 	if (with_errno && n >= 0 && (size_t)n < sizeof(err->msg))
-		snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, ": %s",
-			 strerror(-code));
+		snprintf(err->msg + n, sizeof(err->msg) - (size_t)n, ": %s%s", strerror(-code),
+			 code == -EFBIG ? " (the file size limit, ulimit -f, was reached)" : "");
 	return code;
 }
 

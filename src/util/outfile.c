@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -239,6 +240,7 @@ int mmp_outset_open(struct mmp_outset *set, const char *csv_path, const char *co
 struct mmp_outsink {
 	int fd;
 	int first_errno;
+	unsigned long long written; /* bytes write(2) took */
 };
 
 static ssize_t sink_write(void *cookie, const char *buf, size_t n)
@@ -258,6 +260,7 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t n)
 			return (ssize_t)done;
 		}
 		done += (size_t)w;
+		s->written += (unsigned long long)w;
 	}
 	return (ssize_t)done;
 }
@@ -363,7 +366,38 @@ int mmp_outfile_flush(struct mmp_outfile *out, struct mmp_error *err)
 	if (fflush(out->f) || ferror(out->f))
 		return mmp_error_errno(err, write_errno(out, errno ? errno : EIO), "write %s",
 				       out->path);
+	if (out->sink)
+		out->flushed = out->sink->written;
 	return 0;
+}
+
+int mmp_outfile_failed(const struct mmp_outfile *out)
+{
+	return out->f && (ferror(out->f) || (out->sink && out->sink->first_errno));
+}
+
+int mmp_outfile_commit_written(struct mmp_outfile *out, struct mmp_error *err)
+{
+	if (!mmp_outfile_failed(out))
+		return mmp_outfile_commit(out, err);
+	if (!out->tmp[0] || !out->sink) {
+		int rc = write_errno(out, EIO);
+		mmp_error_errno(err, rc, "write %s", out->path);
+		mmp_outfile_abandon(out);
+		return rc;
+	}
+	/* What stdio still holds would fail again; the file past the last
+	 * good flush is a row cut short. */
+	__fpurge(out->f);
+	clearerr(out->f);
+	if (ftruncate(out->sink->fd, (off_t)out->flushed) ||
+	    lseek(out->sink->fd, (off_t)out->flushed, SEEK_SET) < 0) {
+		int rc = mmp_error_errno(err, -errno, "write %s (cutting it back)", out->path);
+		mmp_outfile_abandon(out);
+		return rc;
+	}
+	out->sink->first_errno = 0;
+	return mmp_outfile_commit(out, err);
 }
 
 /* The rename reaches the disk with the directory: without this a power

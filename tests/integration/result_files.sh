@@ -72,4 +72,25 @@ run_mmprof --config "$TMP/c.ini" --csv "$csv"
 check "the next run: exit 0" test "$rc" -eq 0
 check "the next run: the temporary is removed" test ! -e "$TMP/.long.csv.tmp.$pid"
 check "the next run: says so" grep -q "note: .*long.csv.tmp.$pid" <<<"$err"
+
+# The file size limit (ulimit -f): SIGXFSZ used to end mmprof at once
+# (exit 153), every row lost.  Now the write fails with EFBIG, said so,
+# and the rows written whole before it are kept (the data file is made
+# first, below the limit).
+printf '[j]\nprobe = limit\nsize = 4K\nrepeat = 40\nwarmup = 0\n' >"$TMP/fsize.ini"
+"$MMPROF" --config "$TMP/fsize.ini" --csv "$TMP/fsize.csv" --quiet >/dev/null 2>&1
+echo "the previous run" >"$TMP/fsize.csv"
+out=$(ulimit -f 8; "$MMPROF" --config "$TMP/fsize.ini" --csv "$TMP/fsize.csv" 2>"$TMP/fsize.err")
+rc=$?
+err=$(cat "$TMP/fsize.err")
+check "ulimit -f: exit 1, not killed by SIGXFSZ (exit $rc)" test "$rc" -eq 1
+check "ulimit -f: says the file size limit was reached, and what is kept" \
+	grep -q "File too large (the file size limit, ulimit -f, was reached); measuring stopped there: the [1-9][0-9]* row(s) written before are kept in $TMP/fsize.csv" <<<"$err"
+kept=$(sed -n 's/.*the \([0-9]*\) row(s) written before.*/\1/p' <<<"$err")
+check "ulimit -f: those $kept rows are the CSV, each whole" /usr/bin/python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert len(rows) - 1 == int(sys.argv[2]) and all(len(r) == len(rows[0]) for r in rows), rows[-1]
+' "$TMP/fsize.csv" "$kept"
+check "ulimit -f: the summary says the same count" grep -q "1 run(s), $kept row(s) in $TMP/fsize.csv" <<<"$err"
 done_testing

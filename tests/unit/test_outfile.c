@@ -388,6 +388,40 @@ static void test_full_file_system(void **state)
 	assert_false(exists(tmp));
 }
 
+/* After a write error, commit_written keeps what was whole at the last
+ * good flush (rows already measured) instead of the previous file. */
+static void test_full_file_system_keeps_written(void **state)
+{
+	const char *dir;
+	char path[600], row[4096];
+	struct mmp_outset set;
+	struct mmp_outfile out;
+	struct mmp_error err = { 0 };
+	int rc = 0, good = 0;
+	(void)state;
+
+	dir = test_mount_small("64k");
+	snprintf(path, sizeof(path), "%s/y.csv", dir);
+	test_write_file(path, "the last complete run\n");
+	open_set(&set, path);
+	assert_int_equal(mmp_outfile_open(&set, MMP_OUT_CSV, &out, &err), 0);
+	memset(row, 'x', sizeof(row) - 1);
+	row[sizeof(row) - 1] = '\n';
+	for (int i = 0; i < 64 && !rc; i++) {
+		fwrite(row, 1, sizeof(row), out.f);
+		rc = mmp_outfile_flush(&out, &err);
+		good += !rc;
+	}
+	assert_int_equal(rc, -ENOSPC);
+	assert_true(good > 0);
+	assert_true(mmp_outfile_failed(&out));
+	assert_int_equal(mmp_outfile_commit_written(&out, &err), 0);
+	mmp_outset_close(&set);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, (off_t)good * (off_t)sizeof(row));
+}
+
 /* A symbolic link planted at the temporary's name is never written
  * through: the name is replaced, the file it pointed to is untouched. */
 static void test_planted_link_at_temporary(void **state)
@@ -548,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_devices_written_directly),
 		cmocka_unit_test(test_write_errors_reported),
 		cmocka_unit_test_teardown(test_full_file_system, test_unmount_small),
+		cmocka_unit_test_teardown(test_full_file_system_keeps_written, test_unmount_small),
 		cmocka_unit_test(test_planted_link_at_temporary),
 		cmocka_unit_test(test_link_to_result_followed),
 		cmocka_unit_test(test_path_resolve),
