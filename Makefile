@@ -38,7 +38,7 @@ endif
 DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
 	libhwloc-dev libinih-dev libcmocka-dev clang libclang-rt-14-dev valgrind \
 	binutils linux-perf python3 python3-pandas python3-matplotlib jupyter-nbconvert \
-	python3-ipykernel man-db qemu-system-x86
+	python3-ipykernel man-db qemu-system-x86 qemu-system-arm
 
 # The command line (main and the compare subcommand) is the binary's; the
 # rest is the library the tests link.

@@ -124,3 +124,4 @@ printf '%s\n%s\nmembind = node:3\n' "$global" "$(job bad)" >cgbad.ini
 run cg_topology mmprof --topology
 run cg mmprof --config cg.ini --csv cg.csv --per-thread -q
 run cgbad mmprof --config cgbad.ini -n
+

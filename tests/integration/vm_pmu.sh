@@ -1,0 +1,84 @@
+# Hardware counters on a real PMU driver: an emulated arm64 machine
+# (tests/vm/vm.sh arm64: qemu virt, -cpu max,pmu=on, "armv8_pmuv3 PMU
+# driver, 7 counters available") runs tests/vm/guest_pmu.sh with the arm64
+# mmprof (make cross-arm64), and what it sends back is checked here.
+# Counts under emulation are the emulator's: only that they were opened,
+# read, scaled and reported right is checked, never what they say of speed.
+source "$(dirname "$0")/tap.bash"
+
+[ "${MMPROF_VM:-1}" = 0 ] && skip_rest "emulated machines: off (MMPROF_VM=0)"
+arm=${MMPROF_ARM64:-${BUILD:-build}/arm64/mmprof}
+if [ -z "${MMPROF_ARM64:-}" ]; then
+	if ! grep -q '^cross-arm64:' Makefile; then
+		skip_rest "emulated arm64: this tree has no arm64 build (make cross-arm64)"
+	elif ! make --no-print-directory cross-arm64 >"$TMP/cross.log" 2>&1; then
+		why="make cross-arm64 failed: $(tail -1 "$TMP/cross.log")"
+		[ "${MMPROF_VM_REQUIRE:-0}" = 1 ] || skip_rest "emulated arm64: $why"
+		fail "the arm64 mmprof builds" "$why"; done_testing; exit 0
+	fi
+fi
+G=$TMP/guest
+why=$(tests/vm/vm.sh arm64 "$arm" tests/vm/guest_pmu.sh "$G" 2>&1)
+case $? in
+0) ok "the arm64 guest booted and ran its batch" ;;
+77) [ "${MMPROF_VM_REQUIRE:-0}" = 1 ] || skip_rest "emulated arm64: $why"
+    fail "the arm64 guest can be had (MMPROF_VM_REQUIRE=1)" "$why"; done_testing; exit 0 ;;
+*) fail "the arm64 guest booted and ran its batch" "$why" "$(tail -20 "$G/console.log" 2>/dev/null)"
+   done_testing; exit 0 ;;
+esac
+rc_of() { cat "$G/$1.rc" 2>/dev/null; }
+# state NAME EVENT: the states of an event's sums over threads, one per rep
+state() { csv_rows "$G/$1.events.csv" thread event state | awk -F'|' -v e="$2" '$1 == "" && $2 == e { print $3 }' | sort -u; }
+
+check "the guest kernel has the PMU driver ($(cat "$G/pmu.txt"))" \
+	grep -q 'armv8_pmuv3 PMU driver, [0-9]* counters available' "$G/pmu.txt"
+check "--list-events: cycles can be counted, as a hardware event" \
+	grep -Eq '^  cycles +hardware ' "$G/list.out"
+
+# One group that fits: cycles counted the whole time, instructions empty.
+check "count: exits 0" test "$(rc_of count)" = 0
+check "cycles: counted in every repetition" test "$(state count cycles)" = counted
+ev=$(csv_rows "$G/count.events.csv" thread event value raw enabled_ns running_ns | grep '^|cycles|')
+check "cycles: a count > 0, raw = value, running = enabled ($(head -1 <<<"$ev"))" \
+	test -z "$(awk -F'|' '!($3 > 0 && $3 == $4 && $5 > 0 && $5 == $6)' <<<"$ev")" -a -n "$ev"
+check "cycles per byte is in the CSV" \
+	test -z "$(csv_col "$G/count.csv" cycles_per_byte | grep -v '^[0-9.]*[1-9][0-9.]*$')"
+check "instructions (not on this PMU without -icount): not supported, every cell empty" \
+	test "$(state count instructions)" = "not supported" -a \
+	-z "$(csv_rows "$G/count.events.csv" event value raw enabled_ns | grep '^instructions|' | grep -v '^instructions|||$')"
+check "... and said once on stderr" test "$(grep -c '^mmprof: instructions: not supported' "$G/count.err")" = 1
+check "page-faults counted beside them" test "$(state count page-faults)" = counted
+
+# Ten hardware events on 7 counters: groups take turns, counts are scaled.
+check "mux: exits 0" test "$(rc_of mux)" = 0
+check "mux: mmprof says the events take turns in groups" \
+	grep -q 'has 10 hardware events; .* so they are measured as 3 groups that take turns' "$G/mux.err"
+rows=$(csv_rows "$G/mux.events.csv" thread event value raw enabled_ns running_ns state | grep '^|')
+check "mux: every event scaled, running < enabled" \
+	test -z "$(awk -F'|' '!($7 == "scaled" && $6 > 0 && $6 < $5)' <<<"$rows")" -a "$(grep -c '' <<<"$rows")" = 20
+check "mux: value = raw x enabled / running (within rounding)" \
+	test -z "$(awk -F'|' '{ w = $4 * $5 / $6; if ($3 - w > 1 || w - $3 > 1) print }' <<<"$rows")"
+check "mux: cycles and raw 0x11 (CPU_CYCLES) in one group count alike (within 1%)" \
+	test -z "$(awk -F'|' '$2 == "cycles" { c[n++] = $3 } $2 == "perf_raw::r11" { r[m++] = $3 }
+		END { for (i = 0; i < n; i++) if (c[i] <= 0 || (c[i] - r[i]) / c[i] > 0.01 || (r[i] - c[i]) / c[i] > 0.01) print i }' <<<"$rows")"
+groups=$(awk -F'|' '{ print $5, $6 }' <<<"$rows" | sort -u | grep -c '')
+check "mux: 3 groups, each member sharing its group's times (2 reps: $groups distinct)" \
+	test "$groups" = 6
+
+# The same config here (x86-64) and there (arm64): the same shape.
+check "shape: exits 0 on arm64" test "$(rc_of shape)" = 0
+run_mmprof --config tests/vm/shape.ini --csv "$TMP/shape.csv" -q
+check "shape: exits 0 here" test "$rc" -eq 0
+check "shape: the same CSV columns" test "$(head -1 "$G/shape.csv")" = "$(head -1 "$TMP/shape.csv")"
+cols="job probe threads unit ops run rep result_ok"
+check "shape: the same runs, repetitions, units and right answers" \
+	test "$(csv_rows "$G/shape.csv" $cols)" = "$(csv_rows "$TMP/shape.csv" $cols)"
+check "shape: every answer right" test -z "$(csv_col "$G/shape.csv" result_ok | grep -v true)"
+check "shape: the same event rows" \
+	test "$(csv_rows "$G/shape.events.csv" run rep thread event)" = "$(csv_rows "$TMP/shape.events.csv" run rep thread event)"
+check "shape: software events in the same states" \
+	test "$(csv_rows "$G/shape.events.csv" event state | grep -v '^cycles|')" = \
+	"$(csv_rows "$TMP/shape.events.csv" event state | grep -v '^cycles|')"
+check "shape: cycles counted on arm64 ($(state shape cycles | tr '\n' ' '))" \
+	test -z "$(state shape cycles | grep -Ev '^(counted|scaled)$')"
+done_testing
