@@ -40,6 +40,14 @@ DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
 	binutils linux-perf python3 python3-pandas python3-matplotlib jupyter-nbconvert \
 	python3-ipykernel man-db qemu-system-x86 qemu-system-arm
 
+# The arm64 cross build and the emulator its tests run under (make
+# cross-arm64, tests/integration/arm64.sh): Debian multiarch.  Optional:
+# `make deps` installs them where apt can, and says so and goes on where
+# it cannot; CROSS= leaves them out.
+CROSS ?= arm64
+CROSS_PACKAGES = gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user \
+	libhwloc-dev:arm64 libpfm4-dev:arm64 libinih-dev:arm64 libcmocka-dev:arm64
+
 # The command line (main and the compare subcommand) is the binary's; the
 # rest is the library the tests link.
 CLI_SRC   = $(wildcard src/cli/*.c)
@@ -50,7 +58,8 @@ LIB       = $(BUILD)/libmmprof.a
 UNIT_SRC  = $(wildcard tests/unit/test_*.c)
 UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps run check vm-check unit-tests bench clean install uninstall repro
+.PHONY: all deps deps-cross run check vm-check unit-tests bench clean install uninstall repro \
+	cross-arm64
 
 all: $(BIN) $(MAN) $(PRELOAD) repro
 
@@ -145,9 +154,45 @@ deps:
 	  echo "deps: installing$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+	@if [ -n "$(CROSS)" ]; then $(MAKE) --no-print-directory deps-cross; fi
+
+# The arm64 packages.  Never fails: what cannot be had is said in one line
+# and the arm64 tests skip.  An architecture added here and then not served
+# by the machine's apt sources is removed again, so that a later
+# `apt-get update` is not left failing on it.
+deps-cross:
+	@missing=""; for p in $(CROSS_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: arm64 cross packages present"; \
+	elif [ "$$(id -u)" != 0 ]; then \
+	  echo "deps: arm64 cross build and tests need:$$missing"; \
+	  echo "run: sudo dpkg --add-architecture arm64 && sudo apt-get update && sudo apt-get install -y --no-install-recommends$$missing"; \
+	else \
+	  added=""; \
+	  dpkg --print-foreign-architectures | grep -qx arm64 || { dpkg --add-architecture arm64 && added=1; }; \
+	  echo "deps: installing$$missing"; \
+	  if apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; then :; \
+	  else \
+	    echo "deps: arm64 cross packages could not be installed: make cross-arm64 and the arm64 tests will skip"; \
+	    if [ -n "$$added" ]; then dpkg --remove-architecture arm64 && apt-get update -qq || true; fi; \
+	  fi; \
+	fi
 
 run: $(BIN)
 	./$(BIN) --config $(CONFIG)
+
+# mmprof for arm64 (aarch64-linux-gnu-gcc and the arm64 libraries from
+# make deps): the binary, the preload library, the unit tests and the test
+# helpers, in
+# build/arm64/.  tests/integration/arm64.sh builds it on every run and runs
+# it under qemu-user.
+ARM64_BUILD = build/arm64
+cross-arm64:
+	@command -v aarch64-linux-gnu-gcc >/dev/null || { \
+	  echo "cross-arm64: aarch64-linux-gnu-gcc is not installed (make deps)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory CC=aarch64-linux-gnu-gcc BUILD=$(ARM64_BUILD) \
+	  BIN=$(ARM64_BUILD)/mmprof $(ARM64_BUILD)/mmprof $(ARM64_BUILD)/libmmprof-preload.so unit-tests
 
 check: $(BIN) $(MAN) $(PRELOAD) unit-tests
 	tests/run.sh

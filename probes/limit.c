@@ -7,45 +7,49 @@
  */
 #include <string.h>
 
+#include "cpu.h"
 #include "sink.h"
 
-typedef uint8_t mmp_v32 __attribute__((vector_size(32)));
-
-static MMP_ALWAYS_INLINE uint64_t zeros_body(const uint8_t *p, uint64_t n)
-{
-	const mmp_v32 zero = { 0 };
-	uint64_t total = 0, i = 0;
-
-	while (n - i >= 64) {
-		/* Byte lanes count at most 255 hits before they are summed. */
-		uint64_t steps = (n - i) / 64;
-		if (steps > 255)
-			steps = 255;
-		mmp_v32 acc0 = { 0 }, acc1 = { 0 };
-		for (uint64_t k = 0; k < steps; k++, i += 64) {
-			mmp_v32 a, b;
-			memcpy(&a, p + i, sizeof(a));
-			memcpy(&b, p + i + 32, sizeof(b));
-			acc0 -= (mmp_v32)(a == zero);
-			acc1 -= (mmp_v32)(b == zero);
-		}
-		for (int l = 0; l < 32; l++)
-			total += (uint64_t)acc0[l] + acc1[l];
+/* The zero count of p[0, n), written once for vectors of W bytes.  One
+ * step reads 64 bytes as 64 / W vectors, each counted in an accumulator of
+ * its own so consecutive compares do not wait on each other; byte lanes
+ * count at most 255 hits before they are summed.  (The unroll keeps the
+ * accumulators in registers: left as a loop, gcc kept them in memory.) */
+#define ZEROS_FUNCTION(name, attr, W)                                          \
+	typedef uint8_t name##_vec __attribute__((vector_size(W)));            \
+	attr static uint64_t name(const uint8_t *p, uint64_t n)                \
+	{                                                                      \
+		const name##_vec zero = { 0 };                                 \
+		uint64_t total = 0, i = 0;                                     \
+		while (n - i >= 64) {                                          \
+			uint64_t steps = (n - i) / 64;                         \
+			if (steps > 255)                                       \
+				steps = 255;                                   \
+			name##_vec acc[64 / W];                                \
+			for (int v = 0; v < 64 / W; v++)                       \
+				acc[v] = zero;                                 \
+			for (uint64_t k = 0; k < steps; k++, i += 64) {        \
+				_Pragma("GCC unroll 4")                        \
+				for (int v = 0; v < 64 / W; v++) {             \
+					name##_vec a;                          \
+					memcpy(&a, p + i + v * W, sizeof(a));  \
+					acc[v] -= (name##_vec)(a == zero);     \
+				}                                              \
+			}                                                      \
+			for (int v = 0; v < 64 / W; v++)                       \
+				for (int l = 0; l < W; l++)                    \
+					total += acc[v][l];                    \
+		}                                                              \
+		for (; i < n; i++)                                             \
+			total += p[i] == 0;                                    \
+		return total;                                                  \
 	}
-	for (; i < n; i++)
-		total += p[i] == 0;
-	return total;
-}
 
-__attribute__((target("avx2"))) static uint64_t zeros_avx2(const uint8_t *p, uint64_t n)
-{
-	return zeros_body(p, n);
-}
-
-static uint64_t zeros_baseline(const uint8_t *p, uint64_t n)
-{
-	return zeros_body(p, n);
-}
+/* The baseline every CPU of the architecture runs (16 bytes: SSE2 on
+ * x86-64, NEON on arm64), and the wider unit's copy where the CPU running
+ * it has one (cpu.h: AVX2 on x86-64; elsewhere it folds away). */
+ZEROS_FUNCTION(zeros_baseline, , MMP_CPU_BASE_BYTES)
+ZEROS_FUNCTION(zeros_wide, MMP_CPU_WIDE, MMP_CPU_WIDE_BYTES)
 
 static void histogram(const uint8_t *p, uint64_t n, uint64_t *hist)
 {
@@ -89,8 +93,8 @@ static int limit_run(const struct mmp_slice *s)
 		histogram(p, n, s->sink->hist);
 		return 0;
 	}
-	if (__builtin_cpu_supports("avx2"))
-		s->sink->zeros += zeros_avx2(p, n);
+	if (mmp_cpu_has_wide())
+		s->sink->zeros += zeros_wide(p, n);
 	else
 		s->sink->zeros += zeros_baseline(p, n);
 	return 0;

@@ -23,6 +23,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "cpu.h"
 #include "sink.h"
 
 #define LINE 128
@@ -39,21 +40,12 @@ struct pingpong_state {
 	enum mmp_transfer transfer;
 };
 
-static inline void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
 /* Spin until *w == want. */
 static inline void await(_Atomic uint64_t *w, uint64_t want, int shares_pu)
 {
 	unsigned spins = 0;
 	while (atomic_load_explicit(w, memory_order_acquire) != want) {
-		relax();
+		mmp_cpu_relax();
 		if (MMP_UNLIKELY(shares_pu && ++spins == SPINS_BEFORE_YIELD)) {
 			spins = 0;
 			sched_yield();

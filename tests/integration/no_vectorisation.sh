@@ -23,6 +23,6 @@ check "acquire: a CAS loop (lock cmpxchg)" grep -q 'lock cmpxchg' <<<"$body"
 body=$(disasm "$BUILD/probes/view.o" mmp_view_read_byte)
 check "ReadByte: calls acquire and release" test "$(grep -Ec 'R_X86_64_PLT32[[:space:]]+mmp_view_(acquire|release)-' <<<"$body")" -eq 2
 
-body=$(disasm "$BUILD/probes/limit.o" zeros_avx2)
+body=$(disasm "$BUILD/probes/limit.o" zeros_wide)
 check "limit: vectorised (ymm)" grep -q '%ymm' <<<"$body"
 done_testing
