@@ -184,9 +184,8 @@ run: $(BIN)
 
 # mmprof for arm64 (aarch64-linux-gnu-gcc and the arm64 libraries from
 # make deps): the binary, the preload library, the unit tests and the test
-# helpers, in
-# build/arm64/.  tests/integration/arm64.sh builds it on every run and runs
-# it under qemu-user.
+# helpers, in build/arm64/.  tests/integration/arm64.sh builds it on every
+# run and runs it under qemu-user.
 ARM64_BUILD = build/arm64
 cross-arm64:
 	@command -v aarch64-linux-gnu-gcc >/dev/null || { \
