@@ -51,6 +51,7 @@ struct mmp_session_out {
 	char attribution_path[4096];
 	char answers_path[4096];
 	char json_path[4096]; /* where the JSON went */
+	int wrote_csv; /* NAME.csv is this run's (rows were measured and kept) */
 	int wrote_attribution, wrote_answers, wrote_json;
 	/* The programs' logs (probe = exec): NAME.logs/ beside NAME.csv, or a
 	 * directory under $TMPDIR when NAME.csv is a device; "" when the plan

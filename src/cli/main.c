@@ -614,6 +614,24 @@ static void report(const struct mmp_session_out *so, enum mmp_table table,
 	mmp_report_verdicts(stdout, res);
 }
 
+/* NAME.csv was not written by this run: say what is there instead. */
+static void not_written(const struct mmp_session *s, const struct mmp_session_out *so,
+			const char *lead)
+{
+	struct stat st;
+	int earlier = stat(s->files->target, &st) == 0 && S_ISREG(st.st_mode);
+	const char *there = s->files->special ? "nothing went to it"
+			    : earlier	      ? "an earlier run's file stays there as it was"
+					      : "there is no such file";
+	if (so->rows)
+		fprintf(stderr, "mmprof: %s the %lu row(s) measured could not be kept: %s was "
+				"not written (%s)\n",
+			lead, so->rows, s->files->path, there);
+	else
+		fprintf(stderr, "mmprof: %s no row was measured: %s was not written (%s)\n", lead,
+			s->files->path, there);
+}
+
 static void summary(const struct mmp_session *s, const struct mmp_session_out *so, int quiet)
 {
 	const struct mmp_answers *a = &so->res.answers;
@@ -623,24 +641,22 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 		no += a->a[i].outcome == MMP_OUTCOME_NO;
 		open += a->a[i].outcome == MMP_OUTCOME_INCONCLUSIVE;
 	}
-	if (so->interrupted) {
-		fprintf(stderr, "mmprof: interrupted: the %lu row(s) measured so far are in %s%s%s\n",
-			so->rows, s->files->path, so->wrote_json ? " and " : "",
-			so->wrote_json ? so->json_path : "");
-		return;
-	}
-	if (so->changed) {
-		fprintf(stderr, "mmprof: stopped: a data file changed; the %lu row(s) measured "
-				"before are in %s\n",
-			so->rows, s->files->path);
+	if (so->interrupted || so->changed) {
+		const char *lead = so->interrupted ? "interrupted:" : "stopped: a data file changed;";
+		if (so->wrote_csv)
+			fprintf(stderr, "mmprof: %s the %lu row(s) measured %s are in %s%s%s\n", lead,
+				so->rows, so->interrupted ? "so far" : "before", s->files->path,
+				so->wrote_json ? " and " : "", so->wrote_json ? so->json_path : "");
+		else
+			not_written(s, so, lead);
 		return;
 	}
 	if (quiet)
 		return;
-	if (!so->rows) {
-		fprintf(stderr, "mmprof: %zu run(s), no row measured: %s was not written (an "
-				"earlier one stays as it was); %.1f s\n",
-			s->plan->nruns, s->files->path, so->seconds);
+	if (!so->wrote_csv) {
+		char lead[64];
+		snprintf(lead, sizeof(lead), "%zu run(s) in %.1f s,", s->plan->nruns, so->seconds);
+		not_written(s, so, lead);
 		return;
 	}
 	fprintf(stderr, "mmprof: %zu run(s), %lu row(s) in %s", s->plan->nruns, so->rows,

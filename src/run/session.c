@@ -431,9 +431,12 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 			out->wrote_json = 1;
 		}
 	}
+	unsigned long kept = out->csv.rows;
 	if (mmp_csv_commit(&out->csv, &err)) {
 		tell_failed(s, err.msg);
 		out->failed = 1;
+	} else {
+		out->wrote_csv = kept > 0; /* none: the previous file stays */
 	}
 }
 

@@ -53,4 +53,34 @@ kill -HUP "$pid"
 wait "$pid"
 rc=$?
 check "SIGHUP: exit 130, rows kept" test "$rc" -eq 130 -a "$(wc -l <"$TMP/hup.csv" 2>/dev/null || echo 0)" -ge 3
+
+# Interrupted before any row: nothing is said to be where it is not.
+BUILD=${BUILD:-build}
+HELPER=$PWD/$BUILD/tests/exec_helper
+make -s --no-print-directory "$BUILD/tests/exec_helper" >/dev/null 2>&1
+printf '[j]\nprobe = exec\nsize = 64K\nrepeat = 1\nwarmup = 0\ncommand = %s sleep 30 %s\n' \
+	"$HELPER" "$TMP/pids" >"$TMP/none.ini"
+for earlier in no yes; do
+	rm -f "$TMP/none.csv" "$TMP/pids"
+	[ "$earlier" = yes ] && echo "the previous run" >"$TMP/none.csv"
+	"$MMPROF" --config "$TMP/none.ini" --csv "$TMP/none.csv" >/dev/null 2>"$TMP/err" &
+	pid=$!
+	for _ in $(seq 200); do
+		[ -s "$TMP/pids" ] && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	if [ "$earlier" = yes ]; then
+		check "no row, an earlier CSV: exit 130, it stays as it was" \
+			test "$rc" -eq 130 -a "$(cat "$TMP/none.csv")" = "the previous run"
+		check "no row, an earlier CSV: says so, not '0 row(s) are in'" \
+			grep -q "interrupted: no row was measured: $TMP/none.csv was not written (an earlier run's file stays there as it was)" "$TMP/err"
+	else
+		check "no row, no CSV: exit 130, none written" test "$rc" -eq 130 -a ! -e "$TMP/none.csv"
+		check "no row, no CSV: says so, not '0 row(s) are in'" \
+			grep -q "interrupted: no row was measured: $TMP/none.csv was not written (there is no such file)" "$TMP/err"
+	fi
+done
 done_testing
