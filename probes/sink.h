@@ -34,11 +34,17 @@ enum mmp_sink_mode {
 	MMP_SINK_ZEROS_MEMORY,
 	MMP_SINK_HIST_LOCAL,
 	MMP_SINK_HIST_MEMORY,
+	/* tally = plain, plain-padded: what `c[t]++` on a counter in memory
+	 * compiles to -- a load, an add and a store, no lock. */
+	MMP_SINK_ZEROS_PLAIN,
+	MMP_SINK_HIST_PLAIN,
 };
 
 static inline enum mmp_sink_mode mmp_sink_mode(const struct mmp_slice *s)
 {
 	int memory = s->sink->slot != NULL;
+	if (memory && s->sink->plain)
+		return s->kernel == MMP_KERNEL_HISTOGRAM ? MMP_SINK_HIST_PLAIN : MMP_SINK_ZEROS_PLAIN;
 	if (s->kernel == MMP_KERNEL_HISTOGRAM)
 		return memory ? MMP_SINK_HIST_MEMORY : MMP_SINK_HIST_LOCAL;
 	return memory ? MMP_SINK_ZEROS_MEMORY : MMP_SINK_ZEROS_LOCAL;
@@ -90,6 +96,20 @@ static MMP_ALWAYS_INLINE void mmp_sink_put(struct mmp_sink_regs *r, uint8_t b,
 		atomic_fetch_add_explicit(&r->slot[(size_t)b * r->stride], 1,
 					  memory_order_seq_cst);
 		break;
+	/* Relaxed load and store of the slot: plain moves on every target,
+	 * kept in the loop (a compiler may not merge them away). */
+	case MMP_SINK_ZEROS_PLAIN:
+		if (MMP_UNLIKELY(b == 0))
+			atomic_store_explicit(r->slot,
+					      atomic_load_explicit(r->slot, memory_order_relaxed) + 1,
+					      memory_order_relaxed);
+		break;
+	case MMP_SINK_HIST_PLAIN: {
+		_Atomic uint64_t *c = &r->slot[(size_t)b * r->stride];
+		atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+		break;
+	}
 	}
 }
 
@@ -114,6 +134,10 @@ static MMP_ALWAYS_INLINE void mmp_sink_scan(struct mmp_sink_regs *r, const uint8
 			return fn(slice, MMP_SINK_HIST_LOCAL);                 \
 		case MMP_SINK_HIST_MEMORY:                                     \
 			return fn(slice, MMP_SINK_HIST_MEMORY);                \
+		case MMP_SINK_ZEROS_PLAIN:                                     \
+			return fn(slice, MMP_SINK_ZEROS_PLAIN);                \
+		case MMP_SINK_HIST_PLAIN:                                      \
+			return fn(slice, MMP_SINK_HIST_PLAIN);                 \
 		}                                                              \
 		return -EINVAL;                                                \
 	} while (0)

@@ -72,7 +72,18 @@ enum mmp_refcount {
 	MMP_REFCOUNT_ONCE,    /* taken once per thread around its loop (the fix) */
 	MMP_REFCOUNT_PRIVATE, /* a word per thread, on lines of its own (the private control) */
 };
-enum mmp_tally { MMP_TALLY_ATOMIC, MMP_TALLY_PACKED, MMP_TALLY_PADDED, MMP_TALLY_LOCAL };
+/* atomic: one shared word, an atomic add per hit (Interlocked.Increment);
+ * packed, padded: a word per thread, side by side or 128 bytes apart, an
+ * atomic add per hit; plain, plain-padded: the same words with a plain
+ * load and store per hit (`c[t]++` in C, no atomic); local: a register. */
+enum mmp_tally {
+	MMP_TALLY_ATOMIC,
+	MMP_TALLY_PACKED,
+	MMP_TALLY_PADDED,
+	MMP_TALLY_LOCAL,
+	MMP_TALLY_PLAIN,
+	MMP_TALLY_PLAIN_PADDED,
+};
 /* How pingpong hands its line over. */
 enum mmp_transfer {
 	MMP_TRANSFER_CAS,   /* one line; each thread compare-and-swaps it when its turn comes */

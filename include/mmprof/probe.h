@@ -45,11 +45,13 @@ enum mmp_access_mode {
 /* Where one thread counts what its kernel finds.  With a tally in memory
  * (atomic, packed, padded) bin b of this thread lives at slot[b * stride]
  * and every hit is an atomic add there, so the cache line really moves
- * between cores; with a local tally the counts stay in registers or on the
+ * between cores (a plain tally: a load and a store there, as `c[t]++`
+ * compiles; the others: an atomic add); with a local tally the counts stay in registers or on the
  * thread's stack and slot is NULL. */
 struct mmp_sink {
 	_Atomic uint64_t *slot;
 	size_t stride;
+	int plain; /* tally = plain, plain-padded: c[t]++, a load and a store, no atomic */
 	uint64_t zeros;
 	uint64_t hist[256];
 };

@@ -26,7 +26,8 @@
 const char *const mmp_fill_names[] = { "random", "zero", NULL };
 const char *const mmp_kernel_names[] = { "zeros", "histogram", NULL };
 const char *const mmp_refcount_names[] = { "shared", "once", "private", NULL };
-const char *const mmp_tally_names[] = { "atomic", "packed", "padded", "local", NULL };
+const char *const mmp_tally_names[] = { "atomic", "packed", "padded", "local", "plain",
+					"plain-padded", NULL };
 const char *const mmp_cache_names[] = { "warm", "drop", "drop-all", NULL };
 const char *const mmp_table_names[] = { "runs", "sizes", "both", NULL };
 const char *const mmp_order_names[] = { "interleaved", "sequential", NULL };
@@ -95,8 +96,9 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	[MMP_KEY_TALLY] = {
 		.name = "tally", .id = MMP_KEY_TALLY, .type = MMP_T_ENUM, FIELD(tally),
 		.def = "local", .values = mmp_tally_names, .group = "what runs",
-		.help = "where hits are counted: one shared atomic, per-thread slots packed "
-			"or padded to 128 bytes, or a local register",
+		.help = "where hits are counted: one shared atomic; per-thread slots packed "
+			"or padded to 128 bytes, an atomic add per hit; plain or plain-padded: the "
+			"same slots with c[t]++ (a load and a store, no atomic); or a local register",
 	},
 	[MMP_KEY_OPS] = {
 		.name = "ops", .id = MMP_KEY_OPS, .type = MMP_T_UINT, FIELD(ops),

@@ -41,9 +41,10 @@ struct item_state {
 };
 
 /* Where thread t counts: see struct mmp_sink.  atomic: one shared word
- * (or one shared histogram); packed: per-thread words side by side (bin b
- * of all threads adjacent); padded: each thread's counts on lines of its
- * own, 128 bytes from the next thread's. */
+ * (or one shared histogram); packed and plain: per-thread words side by
+ * side (bin b of all threads adjacent); padded and plain-padded: each
+ * thread's counts on lines of its own, 128 bytes from the next thread's.
+ * plain ones are written with a load and a store, the others atomically. */
 static void tally_place(const struct item_state *st, unsigned t, struct mmp_sink *sink)
 {
 	const struct mmp_run *run = st->item->run;
@@ -51,6 +52,7 @@ static void tally_place(const struct item_state *st, unsigned t, struct mmp_sink
 
 	sink->slot = NULL;
 	sink->stride = 1;
+	sink->plain = run->p.tally == MMP_TALLY_PLAIN || run->p.tally == MMP_TALLY_PLAIN_PADDED;
 	if (!mmp_probe_uses(run->p.probe, MMP_KEY_TALLY))
 		return;
 	switch (run->p.tally) {
@@ -60,10 +62,12 @@ static void tally_place(const struct item_state *st, unsigned t, struct mmp_sink
 		sink->slot = st->tally;
 		return;
 	case MMP_TALLY_PACKED:
+	case MMP_TALLY_PLAIN:
 		sink->slot = st->tally + t;
 		sink->stride = st->pool.n;
 		return;
 	case MMP_TALLY_PADDED:
+	case MMP_TALLY_PLAIN_PADDED:
 		sink->slot = st->tally + (size_t)t * (bins + PAD_WORDS);
 		return;
 	}

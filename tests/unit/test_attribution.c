@@ -246,7 +246,7 @@ static void test_arithmetic(void **state)
 	assert_true(fabs(a->cause[1].share - 0.70) < 0.02);
 	assert_true(a->cause[1].share_low < a->cause[1].share &&
 		    a->cause[1].share < a->cause[1].share_high);
-	assert_string_equal(a->cause[2].name, "atomic tally");
+	assert_string_equal(a->cause[2].name, "tally in memory");
 	assert_string_equal(a->cause[3].name, "per-call");
 	assert_string_equal(a->cause[6].name, "limit");
 	assert_null(a->cause[6].control);

@@ -89,7 +89,8 @@ static void test_bad_values(void **state)
 	expect_error(JOB "kernel = zero\n",
 		     "4: [j] 'zero' is not a valid kernel (did you mean 'zeros'?)");
 	expect_error(JOB "tally = shared\n",
-		     "4: [j] 'shared' is not a valid tally (one of: atomic packed padded local)");
+		     "4: [j] 'shared' is not a valid tally (one of: atomic packed padded local plain "
+		     "plain-padded)");
 	expect_error(JOB "prefault = maybe\n", "4: [j] 'maybe' is not yes or no");
 	expect_error(JOB "repeat = 0\n", "4: [j] repeat = 0 is out of range (1 to 100000)");
 	expect_error(JOB "access = 2G\n", "4: [j] access = 2G is out of range (1B to 1GiB)");

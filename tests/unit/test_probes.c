@@ -189,6 +189,20 @@ static void test_memory_tally_is_written(void **state)
 	assert_int_equal(p->run(&s), 0);
 	assert_int_equal(atomic_load(&slot), ref[0]);
 	assert_int_equal(sink.zeros, 0);
+	/* A plain tally (c[t]++) lands in the same slot, and for histograms
+	 * in each bin's. */
+	atomic_store(&slot, 0);
+	sink.plain = 1;
+	assert_int_equal(p->run(&s), 0);
+	assert_int_equal(atomic_load(&slot), ref[0]);
+	assert_int_equal(sink.zeros, 0);
+	static _Atomic uint64_t bins[256];
+	struct mmp_sink hist = { .slot = bins, .stride = 1, .plain = 1 };
+	s.sink = &hist;
+	s.kernel = MMP_KERNEL_HISTOGRAM;
+	assert_int_equal(p->run(&s), 0);
+	for (int b = 0; b < 256; b++)
+		assert_int_equal(atomic_load(&bins[b]), ref[b]);
 }
 
 static void test_view_checks(void **state)
