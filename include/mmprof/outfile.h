@@ -17,6 +17,9 @@
  *   - A character device or FIFO (/dev/null, /dev/stdout, a pipe) is
  *     written directly: no temporary, no lock, and no companions
  *     (mmp_outset_has_companions() says 0: never /dev/null.attribution.csv).
+ *   - A file replaced keeps its mode and (when this user may give it: root)
+ *     its owner and group.  NAME.csv as a symbolic link is followed, but
+ *     not into a directory others can write (-EPERM: name the file).
  *   - Every write error (ENOSPC, EIO, /dev/full) is an error naming the file.
  *
  * Why fsync before the rename: without it, a power cut after the rename

@@ -99,6 +99,20 @@ static int classify(struct mmp_outset *set, struct mmp_error *err)
 					     "name the result file itself",
 					     set->path);
 		snprintf(set->target, sizeof(set->target), "%s", resolved);
+		/* The file is replaced by a rename in the target's directory:
+		 * when others can write there, a link (perhaps planted) makes
+		 * mmprof create and rename files in a place anyone can race. */
+		char dir[PATH_MAX];
+		const char *base;
+		struct stat ds;
+		if (mmp_path_split(resolved, dir, sizeof(dir), &base) == 0 && stat(dir, &ds) == 0 &&
+		    (ds.st_mode & S_IWOTH))
+			return mmp_error_set(err, -EPERM,
+					     "refusing to write results through the symbolic link "
+					     "%s: it points into %s, which others can write (mode "
+					     "%04o); name the file itself (--csv %s) if that is "
+					     "meant",
+					     set->path, dir, (unsigned)(ds.st_mode & 07777), resolved);
 	}
 	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
 		set->special = 1;
@@ -431,6 +445,20 @@ static void prune(struct mmp_outset *set)
 	}
 }
 
+/* The file the temporary replaces keeps its mode (a chmod 600 CSV stays
+ * 600) and, when this user may give it, its owner and group: only root
+ * may give a file away, and anyone else's rerun makes it theirs, as an
+ * editor's save would.  The owner first: fchown clears set-id bits. */
+static int keep_mode(struct mmp_outfile *out)
+{
+	struct stat was, now;
+	if (stat(out->path, &was) || !S_ISREG(was.st_mode))
+		return 0; /* a new file: created 0644 less the umask */
+	if (fstat(out->sink->fd, &now) == 0 && (was.st_uid != now.st_uid || was.st_gid != now.st_gid))
+		(void)!fchown(out->sink->fd, was.st_uid, was.st_gid);
+	return fchmod(out->sink->fd, was.st_mode & 07777);
+}
+
 int mmp_outfile_commit(struct mmp_outfile *out, struct mmp_error *err)
 {
 	struct mmp_outset *set = out->set;
@@ -442,6 +470,8 @@ int mmp_outfile_commit(struct mmp_outfile *out, struct mmp_error *err)
 	if (fflush(out->f) || ferror(out->f))
 		rc = mmp_error_errno(err, write_errno(out, errno ? errno : EIO), "write %s",
 				     out->path);
+	else if (out->tmp[0] && keep_mode(out))
+		rc = mmp_error_errno(err, -errno, "write %s (keeping its mode)", out->path);
 	else if (out->tmp[0] && fsync(out->sink->fd))
 		rc = mmp_error_errno(err, -errno, "write %s (fsync)", out->path);
 	if (fclose(out->f) && !rc)

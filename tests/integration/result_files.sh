@@ -73,6 +73,30 @@ check "the next run: exit 0" test "$rc" -eq 0
 check "the next run: the temporary is removed" test ! -e "$TMP/.long.csv.tmp.$pid"
 check "the next run: says so" grep -q "note: .*long.csv.tmp.$pid" <<<"$err"
 
+# A rerun keeps the CSV's mode (and, as root, its owner and group); a
+# link's target keeps them too.
+run_mmprof --config "$TMP/c.ini" --csv "$TMP/mode.csv"
+chmod 600 "$TMP/mode.csv"
+[ "$(id -u)" -eq 0 ] && chown nobody:nogroup "$TMP/mode.csv"
+before=$(stat -c '%a %U %G' "$TMP/mode.csv")
+run_mmprof --config "$TMP/c.ini" --csv "$TMP/mode.csv"
+check "a rerun onto a chmod 600 CSV: exit 0, still '$before'" \
+	test "$rc" -eq 0 -a "$(stat -c '%a %U %G' "$TMP/mode.csv")" = "$before"
+mkdir "$TMP/mine"
+ln -s "$TMP/mode.csv" "$TMP/mine/link.csv"
+run_mmprof --config "$TMP/c.ini" --csv "$TMP/mine/link.csv"
+check "through a link: its target keeps '$before', the link stays" \
+	test "$rc" -eq 0 -a "$(stat -c '%a %U %G' "$TMP/mode.csv")" = "$before" -a -L "$TMP/mine/link.csv"
+# A link into a directory others can write (/tmp-like) is refused:
+# the temporary and the rename would happen where anyone can race.
+mkdir -m 1777 "$TMP/shared"
+echo "someone's file" >"$TMP/shared/x.csv"
+ln -s "$TMP/shared/x.csv" "$TMP/mine/shared.csv"
+run_mmprof --config "$TMP/c.ini" --csv "$TMP/mine/shared.csv"
+check "a link into a directory others can write: exit 2, refused, says how to mean it" \
+	test "$rc" -eq 2 -a -n "$(grep -F "refusing to write results through the symbolic link $TMP/mine/shared.csv: it points into $TMP/shared, which others can write (mode 1777); name the file itself (--csv $TMP/shared/x.csv)" <<<"$err")"
+check "...and the file there is untouched" test "$(cat "$TMP/shared/x.csv")" = "someone's file"
+
 # The file size limit (ulimit -f): SIGXFSZ used to end mmprof at once
 # (exit 153), every row lost.  Now the write fails with EFBIG, said so,
 # and the rows written whole before it are kept (the data file is made
