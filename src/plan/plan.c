@@ -265,62 +265,80 @@ static int link_points(const struct mmp_plan *plan, size_t *parent)
 	return 0;
 }
 
+/* A limit job point measures the ceiling of the job points it serves:
+ * the same bytes, kernel, threads and PUs (placement = pairs: the same
+ * pair; before, every pair's limit served every pair, so N pairs planned
+ * N^2 copies of limit and "x limit" came from other PUs). */
 static int limit_serves(const struct mmp_planned *lim, const struct mmp_planned *a)
 {
 	return !a->rung && !is_limit(a) && same_data(a, lim) && a->run.p.kernel == lim->run.p.kernel &&
 	       a->run.p.threads == lim->run.p.threads &&
-	       strcmp(a->run.p.placement.spec, lim->run.p.placement.spec) == 0;
+	       strcmp(a->run.p.placement.spec, lim->run.p.placement.spec) == 0 &&
+	       (a->run.p.placement.kind != MMP_PLACE_PAIRS || same_pins(&a->pins, &lim->pins));
 }
 
 /* Each limit job point joins the first set it serves, and a copy of it
  * joins every other one, so that every "x limit" is measured side by side
- * without merging sets that compare nothing else. */
-static int place_limits(struct mmp_plan *plan, size_t **parent, size_t *cap)
+ * without merging sets that compare nothing else.  A plan that grows past
+ * MMP_PLAN_MAX_RUNS: -E2BIG, *at the limit point whose copies took it
+ * there. */
+static int place_limits(struct mmp_plan *plan, size_t **parent, size_t *cap, size_t *at)
 {
 	size_t n = plan->nruns;
-	for (size_t l = 0; l < n; l++) {
+	/* served[root] == l + 1: limit point l is in that set already (itself
+	 * or a copy).  Roots stay below n: a copy joins a set's root, and a
+	 * union keeps the smaller index. */
+	size_t *served = calloc(n ? n : 1, sizeof(*served));
+	int rc = 0;
+
+	if (!served)
+		return -ENOMEM;
+	for (size_t l = 0; l < n && !rc; l++) {
 		if (plan->runs[l].rung || !is_limit(&plan->runs[l]))
 			continue;
-		size_t joined = SIZE_MAX;
-		for (size_t i = 0; i < n; i++) {
+		int joined = 0;
+		for (size_t i = 0; i < n && !rc; i++) {
 			if (!limit_serves(&plan->runs[l], &plan->runs[i]))
 				continue;
 			size_t root = find(*parent, i);
-			if (joined == SIZE_MAX) {
+			if (!joined) {
 				unite(*parent, l, root);
-				joined = find(*parent, l);
+				served[find(*parent, l)] = l + 1;
+				joined = 1;
 				continue;
 			}
-			if (find(*parent, i) == joined)
-				continue;
-			/* A set that has a copy already is joined to it. */
-			int have = 0;
-			for (size_t c = n; c < plan->nruns && !have; c++)
-				have = plan->runs[c].copy_of == (long)l && find(*parent, c) == root;
-			if (have)
+			if (served[root] == l + 1)
 				continue;
 			struct mmp_planned copy = plan->runs[l];
 			copy.nrungs = 0;
 			copy.copy_of = (long)l;
 			copy.pins.pu = malloc(sizeof(int) * (copy.pins.nthreads ? copy.pins.nthreads : 1));
-			if (!copy.pins.pu)
-				return -ENOMEM;
+			if (!copy.pins.pu) {
+				rc = -ENOMEM;
+				break;
+			}
 			memcpy(copy.pins.pu, plan->runs[l].pins.pu, sizeof(int) * copy.pins.nthreads);
-			if (push(plan, cap, &copy)) {
+			rc = push(plan, cap, &copy);
+			if (rc) {
 				free(copy.pins.pu);
-				return -ENOMEM;
+				*at = l;
+				break;
 			}
 			size_t *grown = realloc(*parent, (plan->nruns + 1) * sizeof(size_t));
-			if (!grown)
-				return -ENOMEM;
+			if (!grown) {
+				rc = -ENOMEM;
+				break;
+			}
 			*parent = grown;
 			size_t c = plan->nruns - 1;
 			plan->runs[c].point = c;
 			(*parent)[c] = c;
 			unite(*parent, c, root);
+			served[root] = l + 1;
 		}
 	}
-	return 0;
+	free(served);
+	return rc;
 }
 
 static void describe_set(const struct mmp_plan *plan, struct mmp_cset *set)
@@ -338,7 +356,7 @@ static void describe_set(const struct mmp_plan *plan, struct mmp_cset *set)
 	}
 }
 
-static int build_sets(struct mmp_plan *plan, size_t *cap)
+static int build_sets(struct mmp_plan *plan, size_t *cap, size_t *at)
 {
 	size_t *parent = malloc((plan->nruns + 1) * sizeof(*parent));
 	size_t *set_of_root = NULL;
@@ -348,8 +366,12 @@ static int build_sets(struct mmp_plan *plan, size_t *cap)
 		goto out;
 	for (size_t i = 0; i < plan->nruns; i++)
 		parent[i] = plan->runs[i].point; /* rungs join their point */
-	if (link_points(plan, parent) || place_limits(plan, &parent, cap))
+	if (link_points(plan, parent))
 		goto out;
+	rc = place_limits(plan, &parent, cap, at);
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
 	set_of_root = malloc((plan->nruns + 1) * sizeof(*set_of_root));
 	if (!set_of_root)
 		goto out;
@@ -494,8 +516,11 @@ int mmp_plan_build(struct mmp_config *cfg, const struct mmp_sweep *sweep,
 		out->npoints += out->runs[i].rung == 0; /* copies come later, not points */
 	if (cfg->ndiags != before)
 		return -EINVAL;
-	rc = build_sets(out, &cap);
-	return rc == -E2BIG ? too_big(cfg, 0, NULL) : rc;
+	size_t at = 0;
+	rc = build_sets(out, &cap, &at);
+	if (rc == -E2BIG)
+		return too_big(cfg, out->runs[at].run.job->line, out->runs[at].run.job->name);
+	return rc;
 }
 
 void mmp_plan_free(struct mmp_plan *plan)

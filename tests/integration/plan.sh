@@ -1,0 +1,37 @@
+# The plan's shape where it was wrong: limit beside pairs, and a plan
+# too large said in a message rather than exit 1 alone.
+source "$(dirname "$0")/tap.bash"
+
+# placement = pairs with a limit job: each pair's job point is compared
+# with the limit of the same pair, and no copies of limit (before: every
+# pair's limit served every pair, 4 PUs planned 30 copies and "x limit"
+# came from other PUs).
+printf '[global]\nsize = 64K\nplacement = pairs\nthreads = 2\n[p]\nprobe = read_buf\n[limit]\nprobe = limit\n' \
+	>"$TMP/pairs.ini"
+run_mmprof --config "$TMP/pairs.ini" -n --topology-from "synthetic:pack:1 core:4 pu:1"
+check "pairs + limit: planned" test "$rc" -eq 0
+check "pairs + limit: 12 points, no copies of limit, a set per pair" \
+	grep -q "12 job point(s), 0 control rung(s) and 0 copies of limit: 12 run(s) in 6 comparison set(s)" <<<"$out"
+check "pairs + limit: each set's limit on its pair's PUs" /usr/bin/python3 -c '
+import re, sys
+sets = re.split(r"\nset \d+:", sys.stdin.read())[1:]
+ok = len(sets) == 6
+for s in sets:
+    pairs = re.findall(r"placement=(pairs:\d+,\d+)", s)
+    ok = ok and len(pairs) == 2 and pairs[0] == pairs[1]
+sys.exit(0 if ok else 1)' <<<"$out"
+
+# 84,000 job points, each with a limit rung and each in its own set:
+# the copies of limit take the plan past MMP_PLAN_MAX_RUNS.  Before, the
+# copies' E2BIG became ENOMEM: exit 1 and nothing said.
+{
+	printf '[global]\nsize = 1M\nrepeat = 1\nwarmup = 0\n[r]\nprobe = mmap_block\ncontrols = limit\naccess = '
+	seq -s ', ' 1 700
+	printf 'advice = normal, sequential, random, willneed, hugepage\nprefault = yes, no\n'
+	printf 'cache = warm, drop, drop-all\ntally = atomic, packed, padded, local\n[limit]\nprobe = limit\n'
+} >"$TMP/big.ini"
+run_mmprof --config "$TMP/big.ini" -n
+check "plan too large: exit 2" test "$rc" -eq 2
+check "plan too large: said at the limit job's line" \
+	grep -qF "$TMP/big.ini:13: [limit] the plan grows past 250000 runs" <<<"$err"
+done_testing
