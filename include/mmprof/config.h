@@ -84,6 +84,8 @@ struct mmp_setting {
 struct mmp_job {
 	char *name;
 	int line; /* of the [section] header */
+	int bad;  /* a diagnostic while its section was read: not expanded,
+		   * so its errors do not echo as others' */
 	struct mmp_setting set[MMP_KEY_COUNT];
 };
 
@@ -177,6 +179,10 @@ void mmp_sweep_free(struct mmp_sweep *sweep);
 /* The line to print after the diagnostics: "3 error(s) in FILE; nothing
  * was run", or "50 errors shown, 7 more not shown, in FILE; nothing was
  * run" when some were not kept. */
+/* The diagnostics in the order of the lines they name (the config as a
+ * whole first): the stages that find them (reading, expanding, checking
+ * data, planning) each add theirs, and the user reads the file top down. */
+void mmp_config_sort_diags(struct mmp_config *cfg);
 const char *mmp_config_summary(const struct mmp_config *cfg, char *buf, size_t len);
 
 /* Add a diagnostic "FILE:LINE: [section] message" (line 0: "FILE: ..."). */

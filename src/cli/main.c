@@ -540,9 +540,10 @@ static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_con
 	return -1;
 }
 
-static int print_diags(const struct mmp_config *cfg)
+static int print_diags(struct mmp_config *cfg)
 {
 	char line[1400];
+	mmp_config_sort_diags(cfg);
 	for (size_t i = 0; i < cfg->ndiags; i++)
 		fprintf(stderr, "%s\n", cfg->diags[i]);
 	fprintf(stderr, "mmprof: %s\n", mmp_config_summary(cfg, line, sizeof(line)));
@@ -706,10 +707,12 @@ int main(int argc, char **argv)
 			goto out;
 	}
 	int rc = exec ? (cfg.ndiags ? -EINVAL : 0) : mmp_config_load(cli.config, &cfg);
-	if (rc == -EINVAL) {
-		status = print_diags(&cfg);
-		goto out;
-	}
+	/* Every error in one pass: a config with errors still goes through
+	 * the stages below (each leaves out what was wrong before it), so
+	 * that a bad value in one job does not hide a bad plan in another. */
+	int bad = rc == -EINVAL;
+	if (bad)
+		rc = 0;
 	if (rc && cfg.ndiags) { /* not a config: a directory, a device, too big */
 		fprintf(stderr, "mmprof: %s\n", cfg.diags[0]);
 		status = EXIT_USAGE;
@@ -721,23 +724,33 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	rc = mmp_config_expand(&cfg, &sweep);
-	if (rc == 0)
+	bad |= rc == -EINVAL;
+	if (rc == 0 || rc == -EINVAL) {
 		rc = mmp_sweep_check_data(&cfg, &sweep, mmp_data_dir());
-	if (rc) {
-		status = rc == -EINVAL ? print_diags(&cfg) : EXIT_RUN_FAILED;
+		bad |= rc == -EINVAL;
+	}
+	if (rc && rc != -EINVAL) {
+		status = EXIT_RUN_FAILED;
 		goto out;
 	}
 	for (size_t i = 0; cli.repeat && i < sweep.nruns; i++)
 		sweep.runs[i].p.repeat = (uint32_t)cli.repeat;
 
 	if (mmp_topology_load(&topo, cli.topology_from, &err)) {
+		if (bad)
+			print_diags(&cfg);
 		fprintf(stderr, "mmprof: %s\n", err.msg);
-		status = cli.topology_from ? EXIT_USAGE : EXIT_RUN_FAILED;
+		status = cli.topology_from || bad ? EXIT_USAGE : EXIT_RUN_FAILED;
 		goto out;
 	}
 	rc = mmp_plan_build(&cfg, &sweep, topo, &plan);
+	bad |= rc == -EINVAL;
+	if (bad) {
+		status = print_diags(&cfg);
+		goto out;
+	}
 	if (rc) {
-		status = rc == -EINVAL ? print_diags(&cfg) : EXIT_RUN_FAILED;
+		status = EXIT_RUN_FAILED;
 		goto out;
 	}
 	status = result_paths(&cli, &cfg, &sweep, exec ? "exec" : cli.config, csv_path, json_path);

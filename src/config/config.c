@@ -57,6 +57,32 @@ void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,
 		cfg->truncated++;
 }
 
+/* The line a diagnostic names ("FILE:LINE: ..."), 0 for the config as a
+ * whole. */
+static long diag_line(const struct mmp_config *cfg, const char *diag)
+{
+	size_t n = strlen(cfg->path);
+	if (strncmp(diag, cfg->path, n) != 0 || diag[n] != ':')
+		return 0;
+	char *end;
+	long line = strtol(diag + n + 1, &end, 10);
+	return end != diag + n + 1 && *end == ':' ? line : 0;
+}
+
+void mmp_config_sort_diags(struct mmp_config *cfg)
+{
+	/* Insertion sort: stable (one line's errors keep the order they were
+	 * found in) and at most MMP_CONFIG_MAX_DIAGS of them. */
+	for (size_t i = 1; i < cfg->ndiags; i++) {
+		char *d = cfg->diags[i];
+		long line = diag_line(cfg, d);
+		size_t j = i;
+		for (; j > 0 && diag_line(cfg, cfg->diags[j - 1]) > line; j--)
+			cfg->diags[j] = cfg->diags[j - 1];
+		cfg->diags[j] = d;
+	}
+}
+
 const char *mmp_config_summary(const struct mmp_config *cfg, char *buf, size_t len)
 {
 	if (cfg->truncated)
@@ -78,6 +104,14 @@ struct parse_state {
 	int skip;                /* keys under a malformed header: already reported */
 	int nomem;
 };
+
+/* A diagnostic since `before` (errors counted, shown or not): the section
+ * being read is bad. */
+static void mark_if_said(struct parse_state *st, size_t before)
+{
+	if (st->current && st->cfg->ndiags + st->cfg->truncated != before)
+		st->current->bad = 1;
+}
 
 static int valid_job_name(const char *name)
 {
@@ -167,7 +201,7 @@ static int next_byte(struct parse_state *st)
  * section headers and lines libinih would reject are seen; it reads byte
  * by byte (not fgets) so that a NUL byte is seen rather than taken for the
  * end of the line. */
-static char *count_lines(char *buf, int size, void *stream)
+static char *read_line(char *buf, int size, void *stream)
 {
 	struct parse_state *st = stream;
 	size_t n = 0;
@@ -235,6 +269,17 @@ static char *count_lines(char *buf, int size, void *stream)
 	return buf;
 }
 
+/* A line's own problems (a NUL byte, too long, not key = value, a bad or
+ * repeated header) mark the section it is in as bad. */
+static char *count_lines(char *buf, int size, void *stream)
+{
+	struct parse_state *st = stream;
+	size_t before = st->cfg->ndiags + st->cfg->truncated;
+	char *line = read_line(buf, size, stream);
+	mark_if_said(st, before);
+	return line;
+}
+
 static void unknown_key(struct mmp_config *cfg, int line, const char *section,
 			const char *name)
 {
@@ -296,7 +341,7 @@ static int store_setting(struct parse_state *st, struct mmp_job *job,
 	return 1;
 }
 
-static int on_key(void *user, const char *section, const char *name, const char *value)
+static int handle_key(void *user, const char *section, const char *name, const char *value)
 {
 	struct parse_state *st = user;
 	struct mmp_config *cfg = st->cfg;
@@ -333,6 +378,16 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		return 0;
 	}
 	return 1;
+}
+
+/* Every key line: a diagnostic marks the section it is in as bad. */
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_state *st = user;
+	size_t before = st->cfg->ndiags + st->cfg->truncated;
+	int rc = handle_key(user, section, name, value);
+	mark_if_said(st, before);
+	return rc;
 }
 
 static void release_job(struct mmp_job *job)

@@ -459,11 +459,19 @@ int mmp_config_expand(struct mmp_config *cfg, struct mmp_sweep *plan)
 	memset(plan, 0, sizeof(*plan));
 	if (defaults(&def))
 		return -EINVAL;
+	/* Jobs read with errors are left out (their errors are said; a value
+	 * that did not parse would echo as other errors here), so that the
+	 * other jobs' errors are found in the same pass.  So are the runs of
+	 * a job with errors of its own here: what is planned next is only
+	 * what could run. */
 	for (size_t j = 0; j < cfg->njobs; j++) {
-		if (job_checks(cfg, &cfg->jobs[j]))
+		size_t said = cfg->ndiags + cfg->truncated, first = plan->nruns;
+		if (cfg->global.bad || cfg->jobs[j].bad || job_checks(cfg, &cfg->jobs[j]))
 			continue;
 		if (expand_job(cfg, j, &def, plan))
 			return -ENOMEM;
+		if (cfg->ndiags + cfg->truncated != said)
+			plan->nruns = first;
 	}
 	return cfg->ndiags == before ? 0 : -EINVAL;
 }

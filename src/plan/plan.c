@@ -15,6 +15,7 @@
 #include "mmprof/lists.h"
 #include "mmprof/memory.h"
 #include "mmprof/probe.h"
+#include "mmprof/units.h"
 
 static int push(struct mmp_plan *plan, size_t *cap, const struct mmp_planned *r)
 {
@@ -177,16 +178,131 @@ static int same_data(const struct mmp_planned *a, const struct mmp_planned *b)
 	       a->data.fill == b->data.fill && a->data.seed == b->data.seed;
 }
 
-/* The same bytes read in the same conditions: what a ratio between two
- * access paths needs to mean something. */
-static int comparable(const struct mmp_planned *a, const struct mmp_planned *b)
+#define MMP_COMPARED_KEYS 12
+
+/* The keys in which two job points differ so that a ratio between their
+ * times would not mean "this access path against that one": the same
+ * bytes (file, size, fill, seed) read in the same conditions.  Puts them
+ * in diff (MMP_COMPARED_KEYS at most) and returns how many: 0 is
+ * comparable. */
+static size_t incomparable_keys(const struct mmp_planned *a, const struct mmp_planned *b,
+				enum mmp_key_id diff[MMP_COMPARED_KEYS])
 {
 	const struct mmp_params *x = &a->run.p, *y = &b->run.p;
-	return same_data(a, b) && x->kernel == y->kernel && x->threads == y->threads &&
-	       strcmp(x->placement.spec, y->placement.spec) == 0 && x->prefault == y->prefault &&
-	       x->advice == y->advice && x->cache == y->cache &&
-	       mmp_params_access(x) == mmp_params_access(y) && x->ops == y->ops &&
-	       (x->placement.kind != MMP_PLACE_PAIRS || same_pins(&a->pins, &b->pins));
+	const struct {
+		enum mmp_key_id key;
+		int differs;
+	} keys[MMP_COMPARED_KEYS] = {
+		{ MMP_KEY_FILE, !same_str(a->data.file, b->data.file) },
+		{ MMP_KEY_SIZE, a->data.size != b->data.size },
+		{ MMP_KEY_FILL, a->data.fill != b->data.fill },
+		{ MMP_KEY_SEED, a->data.seed != b->data.seed },
+		{ MMP_KEY_KERNEL, x->kernel != y->kernel },
+		{ MMP_KEY_ACCESS, mmp_params_access(x) != mmp_params_access(y) },
+		{ MMP_KEY_OPS, x->ops != y->ops },
+		{ MMP_KEY_THREADS, x->threads != y->threads },
+		{ MMP_KEY_PLACEMENT,
+		  strcmp(x->placement.spec, y->placement.spec) != 0 ||
+			  (x->placement.kind == MMP_PLACE_PAIRS && !same_pins(&a->pins, &b->pins)) },
+		{ MMP_KEY_PREFAULT, x->prefault != y->prefault },
+		{ MMP_KEY_ADVICE, x->advice != y->advice },
+		{ MMP_KEY_CACHE, x->cache != y->cache },
+	};
+	size_t n = 0;
+	for (size_t k = 0; k < MMP_COMPARED_KEYS; k++)
+		if (keys[k].differs)
+			diff[n++] = keys[k].key;
+	return n;
+}
+
+static int comparable(const struct mmp_planned *a, const struct mmp_planned *b)
+{
+	enum mmp_key_id diff[MMP_COMPARED_KEYS];
+	return incomparable_keys(a, b, diff) == 0;
+}
+
+/* A key's value in a job point as a message shows it: access is the
+ * bytes per call the probe really makes (1 for byte probes). */
+static const char *compared_value(const struct mmp_planned *r, enum mmp_key_id key, char *buf,
+				  size_t len)
+{
+	if (key == MMP_KEY_ACCESS) {
+		uint64_t a = mmp_params_access(&r->run.p);
+		if (a)
+			return mmp_format_size(a, buf, len);
+		snprintf(buf, len, "whole slice");
+		return buf;
+	}
+	if (key == MMP_KEY_FILE && !r->data.file) {
+		snprintf(buf, len, "generated");
+		return buf;
+	}
+	mmp_planned_format(r, key, buf, len);
+	if (!buf[0])
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* baseline, fixes and model name jobs whose ratios are shown beside this
+ * one's: a named job none of whose points is comparable with a point
+ * naming it would give no block and no answer, silently.  An error at the
+ * naming key's line, once per job, key and named job, with the keys that
+ * differ from the named job's closest point. */
+static void check_named(struct mmp_config *cfg, const struct mmp_plan *plan)
+{
+	static const enum mmp_key_id naming[] = { MMP_KEY_BASELINE, MMP_KEY_FIXES, MMP_KEY_MODEL };
+	char said[MMP_ERROR_MSG_MAX] = "", what[320], msg[MMP_ERROR_MSG_MAX];
+
+	for (size_t i = 0; i < plan->nruns; i++) {
+		const struct mmp_planned *a = &plan->runs[i];
+		if (a->rung)
+			continue;
+		for (size_t k = 0; k < sizeof(naming) / sizeof(naming[0]); k++) {
+			const char *list = naming[k] == MMP_KEY_BASELINE ? a->run.p.baseline
+					   : naming[k] == MMP_KEY_FIXES	  ? a->run.p.fixes
+									  : a->run.p.model;
+			char name[256];
+			for (const char *p = list ? list : ""; mmp_list_next(&p, name, sizeof(name));) {
+				const struct mmp_planned *closest = NULL;
+				enum mmp_key_id diff[MMP_COMPARED_KEYS], best[MMP_COMPARED_KEYS];
+				size_t nbest = MMP_COMPARED_KEYS + 1;
+				for (size_t j = 0; j < plan->nruns && nbest; j++) {
+					const struct mmp_planned *b = &plan->runs[j];
+					if (b->rung || b == a || strcmp(b->run.job->name, name) != 0)
+						continue;
+					size_t n = incomparable_keys(a, b, diff);
+					if (n < nbest) {
+						nbest = n;
+						closest = b;
+						memcpy(best, diff, n * sizeof(*diff));
+					}
+				}
+				if (!closest || !nbest)
+					continue;
+				snprintf(what, sizeof(what), "%s %s %s", a->run.job->name,
+					 mmp_keys[naming[k]].name, name);
+				if (strcmp(what, said) == 0)
+					continue; /* the next points of a sweep: said once */
+				snprintf(said, sizeof(said), "%s", what);
+				size_t used = (size_t)snprintf(
+					msg, sizeof(msg),
+					"%s = %s: no run of [%s] is comparable with this one (the "
+					"same data read in the same conditions), so no ratio to it is "
+					"shown; they differ in",
+					mmp_keys[naming[k]].name, name, name);
+				for (size_t d = 0; d < nbest && used < sizeof(msg); d++) {
+					char here[128], there[128];
+					used += (size_t)snprintf(
+						msg + used, sizeof(msg) - used, "%s %s (%s here, %s in [%s])",
+						d ? "," : "", mmp_keys[best[d]].name,
+						compared_value(a, best[d], here, sizeof(here)),
+						compared_value(closest, best[d], there, sizeof(there)), name);
+				}
+				mmp_config_diag(cfg, a->run.line[naming[k]], diag_section(&a->run, naming[k]),
+						"%s", msg);
+			}
+		}
+	}
 }
 
 /* Union-find over job points. */
@@ -514,6 +630,7 @@ int mmp_plan_build(struct mmp_config *cfg, const struct mmp_sweep *sweep,
 	}
 	for (size_t i = 0; i < out->nruns; i++)
 		out->npoints += out->runs[i].rung == 0; /* copies come later, not points */
+	check_named(cfg, out);
 	if (cfg->ndiags != before)
 		return -EINVAL;
 	size_t at = 0;
