@@ -5,18 +5,9 @@
 # Placement and bookkeeping only: times under emulation mean nothing.
 source "$(dirname "$0")/tap.bash"
 
-[ "${MMPROF_VM:-1}" = 0 ] && skip_rest "emulated machines: off (MMPROF_VM=0)"
-G=$TMP/guest
-why=$(tests/vm/vm.sh x86 "$MMPROF" tests/vm/guest_numa.sh "$G" 2>&1)
-case $? in
-0) ok "the 4-node x86 guest booted and ran its batch" ;;
-77) [ "${MMPROF_VM_REQUIRE:-0}" = 1 ] || skip_rest "emulated 4-node x86: $why"
-    fail "the 4-node x86 guest can be had (MMPROF_VM_REQUIRE=1)" "$why"; done_testing; exit 0 ;;
-*) fail "the 4-node x86 guest booted and ran its batch" "$why" "$(tail -20 "$G/console.log" 2>/dev/null)"
-   done_testing; exit 0 ;;
-esac
+source tests/vm/host.bash
+boot_guest "the 4-node x86 guest" x86 "$MMPROF" tests/vm/guest_numa.sh
 
-rc_of() { cat "$G/$1.rc" 2>/dev/null; }
 node_pus() { awk -v n="$1" '$1 == n { print $2 }' "$G/nodes.txt"; }
 # in_list PU LIST: PU is in a kernel cpulist such as 0-1,3
 in_list() {

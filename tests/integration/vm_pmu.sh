@@ -6,27 +6,15 @@
 # read, scaled and reported right is checked, never what they say of speed.
 source "$(dirname "$0")/tap.bash"
 
-[ "${MMPROF_VM:-1}" = 0 ] && skip_rest "emulated machines: off (MMPROF_VM=0)"
+source tests/vm/host.bash
 arm=${MMPROF_ARM64:-${BUILD:-build}/arm64/mmprof}
 if [ -z "${MMPROF_ARM64:-}" ]; then
-	if ! grep -q '^cross-arm64:' Makefile; then
+	grep -q '^cross-arm64:' Makefile ||
 		skip_rest "emulated arm64: this tree has no arm64 build (make cross-arm64)"
-	elif ! make --no-print-directory cross-arm64 >"$TMP/cross.log" 2>&1; then
-		why="make cross-arm64 failed: $(tail -1 "$TMP/cross.log")"
-		[ "${MMPROF_VM_REQUIRE:-0}" = 1 ] || skip_rest "emulated arm64: $why"
-		fail "the arm64 mmprof builds" "$why"; done_testing; exit 0
-	fi
+	make --no-print-directory cross-arm64 >"$TMP/cross.log" 2>&1 ||
+		vm_unavailable "the arm64 mmprof (make cross-arm64)" "$(tail -1 "$TMP/cross.log")"
 fi
-G=$TMP/guest
-why=$(tests/vm/vm.sh arm64 "$arm" tests/vm/guest_pmu.sh "$G" 2>&1)
-case $? in
-0) ok "the arm64 guest booted and ran its batch" ;;
-77) [ "${MMPROF_VM_REQUIRE:-0}" = 1 ] || skip_rest "emulated arm64: $why"
-    fail "the arm64 guest can be had (MMPROF_VM_REQUIRE=1)" "$why"; done_testing; exit 0 ;;
-*) fail "the arm64 guest booted and ran its batch" "$why" "$(tail -20 "$G/console.log" 2>/dev/null)"
-   done_testing; exit 0 ;;
-esac
-rc_of() { cat "$G/$1.rc" 2>/dev/null; }
+boot_guest "the arm64 guest" arm64 "$arm" tests/vm/guest_pmu.sh
 # state NAME EVENT: the states of an event's sums over threads, one per rep
 state() { csv_rows "$G/$1.events.csv" thread event state | awk -F'|' -v e="$2" '$1 == "" && $2 == e { print $3 }' | sort -u; }
 

@@ -2,14 +2,7 @@
 # placements, bindings and refusals on a real 4-node kernel.  It checks
 # nothing itself: it sends the kernel's view and mmprof's outputs back as
 # "@@file NAME" blocks, and tests/integration/vm_numa.sh judges them.
-export MMPROF_DATA=/tmp/data
-send() { echo "@@file $1"; cat "$1"; echo "@@end"; }
-run() { # run NAME COMMAND...: its stdout, stderr and exit status as NAME.*
-	name=$1; shift
-	"$@" >"$name.out" 2>"$name.err"
-	echo $? >"$name.rc"
-	for f in "$name".*; do send "$f"; done
-}
+. /vm/guest_lib.sh
 # Each job below sets what it changes; the rest is small and quick.
 global='[global]
 repeat = 1

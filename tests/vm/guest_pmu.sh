@@ -2,14 +2,7 @@
 # -cpu max,pmu=on): hardware events on a real PMU driver.  It checks
 # nothing itself: it sends the driver's line and mmprof's outputs back as
 # "@@file NAME" blocks, and tests/integration/vm_pmu.sh judges them.
-export MMPROF_DATA=/tmp/data
-send() { echo "@@file $1"; cat "$1"; echo "@@end"; }
-run() { # run NAME COMMAND...: its stdout, stderr and exit status as NAME.*
-	name=$1; shift
-	"$@" >"$name.out" 2>"$name.err"
-	echo $? >"$name.rc"
-	for f in "$name".*; do send "$f"; done
-}
+. /vm/guest_lib.sh
 dmesg | grep 'hw perfevents' >pmu.txt
 send pmu.txt
 run list mmprof --list-events

@@ -93,7 +93,8 @@ needed() {
 }
 
 # The image: busybox, mmprof at /bin/mmprof, its libraries where the
-# loader looks, the guest script, the configs of tests/vm/ in /vm, and an
+# loader looks, the guest script, the configs of tests/vm/ and the guest
+# scripts' helpers in /vm, and an
 # /init that runs the script and powers off.
 root=$dir/root
 rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp,etc,usr/lib}
@@ -101,7 +102,7 @@ ln -s usr/lib "$root/lib" && ln -s usr/lib "$root/lib64"
 cp "$dir/busybox" "$root/bin/busybox"
 cp "$mmprof" "$root/bin/mmprof"
 cp "$guest" "$root/guest.sh"
-mkdir -p "$root/vm" && cp tests/vm/*.ini "$root/vm/"
+mkdir -p "$root/vm" && cp tests/vm/*.ini tests/vm/guest_lib.sh "$root/vm/"
 mkdir -p "$root/usr/lib/$triplet"
 for f in $(needed "$mmprof"); do cp -L "$f" "$root/usr/lib/$triplet/"; done
 interp=$($readelf -l "$mmprof" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
