@@ -15,7 +15,7 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 OPT     ?= -O2 -g
 CPPFLAGS += -D_GNU_SOURCE -Iinclude
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -pthread -MMD -MP
-LDLIBS  += -lhwloc -linih -lpfm -lm -pthread
+LDLIBS  += -lhwloc -linih -lpfm -ldw -lelf -lm -pthread
 
 ifeq ($(SANITIZE),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -36,7 +36,7 @@ endif
 # valgrind, man-db and its groff to render the man page), the analysis
 # notebook (pandas, matplotlib, nbconvert).
 DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
-	libhwloc-dev libinih-dev libcmocka-dev clang libclang-rt-14-dev valgrind \
+	libhwloc-dev libinih-dev libdw-dev libcmocka-dev clang libclang-rt-14-dev valgrind \
 	binutils linux-perf python3 python3-pandas python3-matplotlib jupyter-nbconvert \
 	python3-ipykernel man-db qemu-system-x86 qemu-system-arm
 
@@ -122,7 +122,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # The session's words are the command line's: its test reads them.
 $(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
-unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/planted
+unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/planted $(BUILD)/tests/hot \
+	$(BUILD)/tests/hot-stripped
 
 # Programs with one cause planted each (false sharing with plain
 # increments, true sharing, page faults, bandwidth, plainly parallel):
@@ -130,6 +131,15 @@ unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/planted
 $(BUILD)/tests/planted: tests/helpers/planted.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -pthread
+
+# A program with known hot functions and lines for the sampling profile's
+# tests: -g and frame pointers (the kernel unwinds user stacks by them),
+# and a stripped copy that names nothing.
+$(BUILD)/tests/hot: tests/helpers/hot.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $<
+$(BUILD)/tests/hot-stripped: $(BUILD)/tests/hot
+	strip -o $@ $<
 
 # A program that reads a file and prints a count and a time, or misbehaves
 # on request: what tests/integration/exec.sh runs under probe = exec.

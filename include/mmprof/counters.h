@@ -89,6 +89,11 @@ void mmp_counters_disable(const struct mmp_counters *c);
 int mmp_counters_read(struct mmp_counters *c, struct mmp_count *out);
 void mmp_counters_close(struct mmp_counters *c);
 
+/* A sampling event (sampling.h) of task pid on one CPU: the open alone,
+ * attr as given (size set here).  The fd, or a negative errno. */
+struct perf_event_attr;
+int mmp_counters_open_sampler(struct perf_event_attr *attr, pid_t pid, int cpu);
+
 /* Can the calling thread count this event here?  0, or a negative errno
  * with the reason in why (for --list-events). */
 int mmp_counters_try(const struct mmp_event *ev, char *why, size_t wlen);

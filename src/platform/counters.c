@@ -192,6 +192,17 @@ static int open_events(struct mmp_counters *c, const struct mmp_event_set *set, 
 	return 0;
 }
 
+int mmp_counters_open_sampler(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	/* A sampling event writes to a ring buffer mmap'ed on its fd; the
+	 * kernel refuses that mmap for an inherited event on every CPU
+	 * (cpu = -1: all the program's threads would write one buffer), so
+	 * the sampler opens one per CPU (src/platform/sampling.c). */
+	attr->size = sizeof(*attr);
+	long fd = syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : (int)fd;
+}
+
 int mmp_counters_open(struct mmp_counters *c, const struct mmp_event_set *set)
 {
 	return open_events(c, set, 0);

@@ -1,0 +1,111 @@
+/* A run's sampling profile over its rounds, and the differential between
+ * two runs: where a program's CPU time goes, where it grows, and where
+ * its page faults land.
+ *
+ * Each recorded repetition's samples (sampling.h) are named (symbols.h)
+ * and counted into rows, one per
+ *
+ *   function   the innermost frame's function (self time); frames nothing
+ *              names are one row per module and reason (stripped, no perf
+ *              map, ...), shown as module+offset
+ *   line       the innermost frame's source line (file:line in function)
+ *   faults     the mapping a sampled fault address fell in (the file,
+ *              [heap], [stack], anonymous)
+ *
+ * with a count per round, so a share has an interval over rounds like
+ * every other figure.  A cpu sample stands for period_ns of CPU time.
+ *
+ * The differential (mmp_profile_growth): for two runs of the same program
+ * (a control rung and the job, one thread and two), each row's CPU time
+ * per unit of work (a byte of the file) in run a and in run b, round by
+ * round; the growth is b - a, and a row's share of the growth is its
+ * growth over the total's.  The interval is a t-interval over the rounds
+ * both runs have (paired by round index: the rounds of one comparison set
+ * are measured side by side).  "95% of the growth from one thread to two
+ * is at fs.c:7 in w()" is the top line row.
+ */
+#ifndef MMPROF_PROFILE_H
+#define MMPROF_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmprof/intervals.h"
+#include "mmprof/sampling.h"
+#include "mmprof/symbols.h"
+
+enum mmp_prof_kind { MMP_PROF_FUNCTION, MMP_PROF_LINE, MMP_PROF_FAULTS, MMP_PROF_KIND_COUNT };
+
+/* "function", "line", "faults" (the CSV's kind column). */
+extern const char *const mmp_prof_kind_names[];
+
+struct mmp_prof_row {
+	enum mmp_prof_kind kind;
+	const char *module;   /* faults: the mapping */
+	const char *function; /* NULL: not named (see why) */
+	const char *file;     /* line rows */
+	unsigned line;
+	uint64_t offset;      /* not named: the first offset seen in module */
+	enum mmp_unnamed why;
+	double *count;        /* [rounds] samples */
+	double total;
+};
+
+struct mmp_profile {
+	struct mmp_prof_row *row;
+	size_t nrows, rowcap;
+	size_t rounds; /* allocated rounds of every count array */
+	double *cpu;   /* [rounds] cpu samples */
+	double *faults;/* [rounds] fault samples */
+	unsigned char *have; /* [rounds]: a profile was taken in that round */
+	uint64_t lost;
+	uint64_t period_ns;
+	uint64_t fault_period;
+	uint64_t unnamed[MMP_UNNAMED_COUNT]; /* cpu samples by reason */
+	int perf_map_seen;  /* some process had /tmp/perf-PID.map */
+	int user_only;
+	int faults_refused; /* errno */
+	char refused[256];  /* sampling refused: why (once) */
+	size_t *index; size_t indexcap; /* rows by key (open addressing, +1; 0 empty) */
+};
+
+void mmp_profile_init(struct mmp_profile *p);
+void mmp_profile_free(struct mmp_profile *p);
+/* Count one repetition's samples into round `round`. */
+int mmp_profile_add(struct mmp_profile *p, struct mmp_symbols *sy, const struct mmp_samples *s,
+		    size_t round);
+/* Sampling was refused or failed in a round: the reason, kept once. */
+void mmp_profile_refused(struct mmp_profile *p, const char *why);
+/* Rounds with a profile. */
+size_t mmp_profile_rounds(const struct mmp_profile *p);
+/* Total cpu (or fault) samples. */
+double mmp_profile_samples(const struct mmp_profile *p, int faults);
+
+/* A row's share of its kind's samples (cpu for function and line rows,
+ * faults for fault rows), mean of the rounds' shares with its interval. */
+void mmp_profile_share(const struct mmp_profile *p, const struct mmp_prof_row *row,
+		       struct mmp_interval *out);
+/* The rows of one kind, most samples first (at most cap; returns how
+ * many). */
+size_t mmp_profile_top(const struct mmp_profile *p, enum mmp_prof_kind kind,
+		       const struct mmp_prof_row **out, size_t cap);
+
+struct mmp_growth {
+	const struct mmp_prof_row *row; /* of run b (a row only a has: of a) */
+	struct mmp_interval share;      /* of the total growth */
+	struct mmp_interval growth;     /* CPU ns per unit, b - a */
+};
+
+/* The rows of kind (function or line) whose CPU time per unit grows most
+ * from a to b (per_a, per_b: units of work of one round of each, bytes),
+ * largest growth first.  total: the whole profile's growth (its interval
+ * decides whether there is growth to share out).  Returns how many rows
+ * went to out (at most cap), 0 without rounds in common. */
+size_t mmp_profile_growth(const struct mmp_profile *a, double per_a, const struct mmp_profile *b,
+			  double per_b, enum mmp_prof_kind kind, struct mmp_growth *out,
+			  size_t cap, struct mmp_interval *total);
+
+/* "hot.c:7 in w()", "w()", "libx.so+0x1a2b (stripped ...)", "[heap]". */
+const char *mmp_prof_row_name(const struct mmp_prof_row *row, char *buf, size_t len);
+
+#endif

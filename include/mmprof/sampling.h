@@ -1,0 +1,96 @@
+/* Sampling a program: where its threads spend CPU time and where they
+ * take page faults, read from perf_event ring buffers.
+ *
+ *   open    on a child held before its exec (exec_child.h), per CPU it may
+ *           run on: a software cpu-clock event sampling every 1/hz s of
+ *           its CPU time with the call chain (PERF_SAMPLE_CALLCHAIN | IP |
+ *           TID | TIME), and a page-faults event sampling one fault in
+ *           fault_period with its address (PERF_SAMPLE_ADDR), both written
+ *           to one ring buffer per CPU; inherited by every thread and
+ *           process it starts, enabled by the kernel at its exec.  The
+ *           cpu-clock event also records every mapping the program makes
+ *           (PERF_RECORD_MMAP2, data mappings too), so samples can be named
+ *           after it exited.  src/platform/counters.c does the opens.
+ *   start   a thread that drains the buffers while the program runs (it
+ *           sleeps in poll until a buffer is half full)
+ *   finish  after the program exited: the last records drained, samples
+ *           and mappings handed over in time order
+ *
+ * The kernel refuses the open without the rights (perf_event_paranoid
+ * above 1 for another user's or a non-root user's kernel samples: then
+ * user space alone is sampled; above 2, nothing): that is a state, said
+ * in words (why), and the run is measured without a profile.
+ */
+#ifndef MMPROF_SAMPLING_H
+#define MMPROF_SAMPLING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Default rate: ~1 ms of a thread's CPU time per sample.  make bench
+ * (bench/sampling_overhead.sh) measures what it costs. */
+#define MMP_SAMPLING_HZ 1000
+/* One page fault in this many is sampled. */
+#define MMP_SAMPLING_FAULT_PERIOD 4
+
+enum mmp_sample_kind { MMP_SAMPLE_CPU, MMP_SAMPLE_FAULT };
+
+struct mmp_sample {
+	uint64_t ip;    /* where the thread was (a fault: the faulting instruction) */
+	uint64_t addr;  /* a fault: the address it touched */
+	uint64_t time;  /* perf clock, ns */
+	uint32_t pid, tid;
+	uint32_t chain; /* first of nchain return addresses in mmp_samples.chain */
+	uint16_t nchain;
+	uint8_t kind;   /* enum mmp_sample_kind */
+	uint8_t kernel; /* ip is in the kernel */
+};
+
+/* A mapping the program made (PERF_RECORD_MMAP2). */
+struct mmp_sample_map {
+	uint64_t start, len, pgoff, time;
+	uint32_t pid, prot;
+	char *name; /* the file, or "[heap]", "[stack]", "//anon", "memfd:..." */
+};
+
+struct mmp_samples {
+	struct mmp_sample *s;
+	size_t n, cap;
+	uint64_t *chain; /* callers, innermost first */
+	size_t nchain, chaincap;
+	struct mmp_sample_map *map;
+	size_t nmap, mapcap;
+	uint64_t lost;        /* records the kernel dropped (buffer full) */
+	uint64_t period_ns;   /* CPU time one cpu sample stands for */
+	uint64_t fault_period;
+	pid_t pid;            /* the program's (its perf map is /tmp/perf-PID.map) */
+	int user_only;        /* kernel samples were refused: user space only */
+	int faults_refused;   /* the page-fault event could not be opened (errno) */
+};
+
+struct mmp_sampling_opts {
+	unsigned hz;           /* cpu-clock samples per second of CPU time */
+	unsigned fault_period; /* 0: no fault samples */
+};
+
+struct mmp_sampler;
+
+/* 0, or a negative errno with the reason in why (refused: the paranoid
+ * level and the fix; not supported).  Nothing to undo then. */
+int mmp_sampler_open_child(struct mmp_sampler **out, pid_t pid,
+			   const struct mmp_sampling_opts *opts, char *why, size_t wlen);
+/* The drain thread: call it once the child was released. */
+int mmp_sampler_start(struct mmp_sampler *s);
+/* Stop the thread, drain what is left, hand the samples to out (which
+ * mmp_samples_free frees).  Call it after the child was reaped. */
+int mmp_sampler_finish(struct mmp_sampler *s, struct mmp_samples *out);
+void mmp_sampler_close(struct mmp_sampler *s);
+
+void mmp_samples_free(struct mmp_samples *out);
+
+/* Parse the records of one buffer's bytes into out (exposed for tests). */
+int mmp_samples_parse(struct mmp_samples *out, const unsigned char *rec, size_t len,
+		      uint64_t cpu_id, uint64_t fault_id);
+
+#endif

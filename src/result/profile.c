@@ -1,0 +1,346 @@
+/* A run's sampling profile and the differential between two (see
+ * profile.h). */
+#include "mmprof/profile.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const mmp_prof_kind_names[] = { "function", "line", "faults", NULL };
+
+void mmp_profile_init(struct mmp_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void mmp_profile_free(struct mmp_profile *p)
+{
+	for (size_t i = 0; i < p->nrows; i++)
+		free(p->row[i].count);
+	free(p->row);
+	free(p->cpu);
+	free(p->faults);
+	free(p->have);
+	free(p->index);
+	memset(p, 0, sizeof(*p));
+}
+
+static int grow_rounds(struct mmp_profile *p, size_t rounds)
+{
+	if (rounds <= p->rounds)
+		return 0;
+	size_t n = p->rounds ? p->rounds : 8;
+	while (n < rounds)
+		n *= 2;
+	double *cpu = realloc(p->cpu, n * sizeof(double));
+	if (cpu)
+		p->cpu = cpu;
+	double *faults = realloc(p->faults, n * sizeof(double));
+	if (faults)
+		p->faults = faults;
+	unsigned char *have = realloc(p->have, n);
+	if (have)
+		p->have = have;
+	if (!cpu || !faults || !have)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nrows; i++) {
+		double *c = realloc(p->row[i].count, n * sizeof(double));
+		if (!c)
+			return -ENOMEM;
+		memset(c + p->rounds, 0, (n - p->rounds) * sizeof(double));
+		p->row[i].count = c;
+	}
+	memset(p->cpu + p->rounds, 0, (n - p->rounds) * sizeof(double));
+	memset(p->faults + p->rounds, 0, (n - p->rounds) * sizeof(double));
+	memset(p->have + p->rounds, 0, n - p->rounds);
+	p->rounds = n;
+	return 0;
+}
+
+/* The key: names are interned (symbols.h), so pointers compare. */
+static size_t key_hash(const struct mmp_prof_row *k)
+{
+	uint64_t h = (uint64_t)k->kind * 0x9e3779b97f4a7c15u;
+	h ^= (uint64_t)(uintptr_t)k->module * 0xc2b2ae3d27d4eb4fu;
+	h ^= (uint64_t)(uintptr_t)k->function * 0x165667b19e3779f9u;
+	h ^= (uint64_t)(uintptr_t)k->file * 0x27d4eb2f165667c5u;
+	h ^= (uint64_t)k->line * 0x94d049bb133111ebu ^ (uint64_t)k->why;
+	return (size_t)(h ^ (h >> 31));
+}
+
+static int key_equal(const struct mmp_prof_row *a, const struct mmp_prof_row *b)
+{
+	return a->kind == b->kind && a->module == b->module && a->function == b->function &&
+	       a->file == b->file && a->line == b->line && a->why == b->why;
+}
+
+static const struct mmp_prof_row *find(const struct mmp_profile *p, const struct mmp_prof_row *k)
+{
+	if (!p->indexcap)
+		return NULL;
+	for (size_t h = key_hash(k);; h++) {
+		size_t v = p->index[h & (p->indexcap - 1)];
+		if (!v)
+			return NULL;
+		if (key_equal(&p->row[v - 1], k))
+			return &p->row[v - 1];
+	}
+}
+
+static int reindex(struct mmp_profile *p, size_t cap)
+{
+	size_t *ix = calloc(cap, sizeof(*ix));
+	if (!ix)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nrows; i++) {
+		size_t h = key_hash(&p->row[i]);
+		while (ix[h & (cap - 1)])
+			h++;
+		ix[h & (cap - 1)] = i + 1;
+	}
+	free(p->index);
+	p->index = ix;
+	p->indexcap = cap;
+	return 0;
+}
+
+static int count(struct mmp_profile *p, const struct mmp_prof_row *k, size_t round)
+{
+	struct mmp_prof_row *r = (struct mmp_prof_row *)find(p, k);
+	if (!r) {
+		if (2 * (p->nrows + 1) > p->indexcap &&
+		    reindex(p, p->indexcap ? 2 * p->indexcap : 1024))
+			return -ENOMEM;
+		if (p->nrows == p->rowcap) {
+			size_t cap = p->rowcap ? 2 * p->rowcap : 256;
+			struct mmp_prof_row *rows = realloc(p->row, cap * sizeof(*rows));
+			if (!rows)
+				return -ENOMEM;
+			p->row = rows;
+			p->rowcap = cap;
+		}
+		r = &p->row[p->nrows];
+		*r = *k;
+		r->total = 0;
+		r->count = calloc(p->rounds, sizeof(double));
+		if (!r->count)
+			return -ENOMEM;
+		size_t h = key_hash(k);
+		while (p->index[h & (p->indexcap - 1)])
+			h++;
+		p->index[h & (p->indexcap - 1)] = ++p->nrows;
+	}
+	r->count[round] += 1;
+	r->total += 1;
+	return 0;
+}
+
+static int add_cpu(struct mmp_profile *p, struct mmp_symbols *sy, const struct mmp_sample *s,
+		   size_t round)
+{
+	struct mmp_frame f;
+	if (s->kernel) {
+		f = (struct mmp_frame){ .module = "[kernel]", .why = MMP_KERNEL };
+	} else {
+		int rc = mmp_symbols_name(sy, s->pid, s->ip, s->time, 0, &f);
+		if (rc)
+			return rc;
+	}
+	struct mmp_prof_row k = { .kind = MMP_PROF_FUNCTION, .module = f.module,
+				  .function = f.function, .offset = f.offset };
+	/* One row per function; what is not named, one per module and
+	 * reason. */
+	k.why = f.function ? MMP_NAMED : f.why;
+	if (!f.function)
+		p->unnamed[f.why]++;
+	int rc = count(p, &k, round);
+	if (rc || !f.file)
+		return rc;
+	k = (struct mmp_prof_row){ .kind = MMP_PROF_LINE, .module = f.module,
+				   .function = f.function, .file = f.file, .line = f.line,
+				   .offset = f.offset };
+	return count(p, &k, round);
+}
+
+int mmp_profile_add(struct mmp_profile *p, struct mmp_symbols *sy, const struct mmp_samples *s,
+		    size_t round)
+{
+	int rc = grow_rounds(p, round + 1);
+	if (rc)
+		return rc;
+	if ((rc = mmp_symbols_process(sy, s)))
+		return rc;
+	p->have[round] = 1;
+	p->period_ns = s->period_ns;
+	p->fault_period = s->fault_period;
+	p->lost += s->lost;
+	p->perf_map_seen |= mmp_symbols_has_perf_map(sy);
+	p->user_only |= s->user_only;
+	if (s->faults_refused)
+		p->faults_refused = s->faults_refused;
+	for (size_t i = 0; i < s->n && !rc; i++) {
+		const struct mmp_sample *x = &s->s[i];
+		if (x->kind == MMP_SAMPLE_CPU) {
+			p->cpu[round] += 1;
+			rc = add_cpu(p, sy, x, round);
+			continue;
+		}
+		const char *map = mmp_symbols_mapping(sy, x->pid, x->addr, x->time);
+		struct mmp_prof_row k = { .kind = MMP_PROF_FAULTS,
+					  .module = map ? map : "[no mapping recorded]" };
+		p->faults[round] += 1;
+		rc = count(p, &k, round);
+	}
+	return rc;
+}
+
+void mmp_profile_refused(struct mmp_profile *p, const char *why)
+{
+	if (!p->refused[0])
+		snprintf(p->refused, sizeof(p->refused), "%s", why);
+}
+
+size_t mmp_profile_rounds(const struct mmp_profile *p)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < p->rounds; k++)
+		n += p->have[k];
+	return n;
+}
+
+double mmp_profile_samples(const struct mmp_profile *p, int faults)
+{
+	double sum = 0;
+	for (size_t k = 0; k < p->rounds; k++)
+		sum += faults ? p->faults[k] : p->cpu[k];
+	return sum;
+}
+
+void mmp_profile_share(const struct mmp_profile *p, const struct mmp_prof_row *row,
+		       struct mmp_interval *out)
+{
+	const double *of = row->kind == MMP_PROF_FAULTS ? p->faults : p->cpu;
+	double *v = malloc((p->rounds ? p->rounds : 1) * sizeof(double));
+	size_t n = 0;
+	memset(out, 0, sizeof(*out));
+	if (!v)
+		return;
+	for (size_t k = 0; k < p->rounds; k++)
+		if (p->have[k] && of[k] > 0)
+			v[n++] = row->count[k] / of[k];
+	mmp_interval_mean(v, n, out);
+	free(v);
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct mmp_prof_row *x = *(const struct mmp_prof_row *const *)a;
+	const struct mmp_prof_row *y = *(const struct mmp_prof_row *const *)b;
+	return x->total < y->total ? 1 : x->total > y->total ? -1 : 0;
+}
+
+size_t mmp_profile_top(const struct mmp_profile *p, enum mmp_prof_kind kind,
+		       const struct mmp_prof_row **out, size_t cap)
+{
+	const struct mmp_prof_row **all = malloc((p->nrows ? p->nrows : 1) * sizeof(*all));
+	size_t n = 0;
+	if (!all)
+		return 0;
+	for (size_t i = 0; i < p->nrows; i++)
+		if (p->row[i].kind == kind)
+			all[n++] = &p->row[i];
+	qsort(all, n, sizeof(*all), by_total);
+	if (n > cap)
+		n = cap;
+	memcpy(out, all, n * sizeof(*out));
+	free(all);
+	return n;
+}
+
+static int by_growth(const void *a, const void *b)
+{
+	const struct mmp_growth *x = a, *y = b;
+	double gx = x->growth.estimate, gy = y->growth.estimate;
+	return gx < gy ? 1 : gx > gy ? -1 : 0;
+}
+
+size_t mmp_profile_growth(const struct mmp_profile *a, double per_a, const struct mmp_profile *b,
+			  double per_b, enum mmp_prof_kind kind, struct mmp_growth *out,
+			  size_t cap, struct mmp_interval *total)
+{
+	size_t rounds = a->rounds < b->rounds ? a->rounds : b->rounds;
+	size_t *ks = malloc((rounds ? rounds : 1) * sizeof(*ks));
+	double *va = malloc(4 * (rounds ? rounds : 1) * sizeof(double));
+	double *vb = va ? va + rounds : NULL, *d = va ? va + 2 * rounds : NULL;
+	double *dt = va ? va + 3 * rounds : NULL;
+	struct mmp_growth *all = malloc((b->nrows ? b->nrows : 1) * sizeof(*all));
+	size_t n = 0, nk = 0, got = 0;
+
+	memset(total, 0, sizeof(*total));
+	if (!ks || !va || !all || per_a <= 0 || per_b <= 0)
+		goto out;
+	const double ca = (double)a->period_ns / per_a, cb = (double)b->period_ns / per_b;
+	for (size_t k = 0; k < rounds; k++)
+		if (a->have[k] && b->have[k])
+			ks[nk++] = k;
+	if (!nk)
+		goto out;
+	for (size_t j = 0; j < nk; j++) {
+		va[j] = a->cpu[ks[j]] * ca;
+		vb[j] = b->cpu[ks[j]] * cb;
+		dt[j] = vb[j] - va[j];
+	}
+	mmp_interval_diff(vb, va, nk, total);
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct mmp_prof_row *rb = &b->row[i];
+		if (rb->kind != kind)
+			continue;
+		const struct mmp_prof_row *ra = find(a, rb);
+		size_t m = 0;
+		for (size_t j = 0; j < nk; j++) {
+			va[j] = ra ? ra->count[ks[j]] * ca : 0;
+			vb[j] = rb->count[ks[j]] * cb;
+		}
+		struct mmp_growth *g = &all[n++];
+		g->row = rb;
+		mmp_interval_diff(vb, va, nk, &g->growth);
+		/* Its share, round by round, of the rounds that grew. */
+		for (size_t j = 0; j < nk; j++)
+			if (dt[j] > 0)
+				d[m++] = (vb[j] - va[j]) / dt[j];
+		mmp_interval_mean(d, m, &g->share);
+	}
+	qsort(all, n, sizeof(*all), by_growth);
+	got = n < cap ? n : cap;
+	memcpy(out, all, got * sizeof(*out));
+out:
+	free(ks);
+	free(va);
+	free(all);
+	return got;
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+const char *mmp_prof_row_name(const struct mmp_prof_row *row, char *buf, size_t len)
+{
+	if (row->kind == MMP_PROF_FAULTS)
+		snprintf(buf, len, "%s", row->module);
+	else if (row->kind == MMP_PROF_LINE)
+		snprintf(buf, len, "%s:%u in %s()", base(row->file), row->line,
+			 row->function ? row->function : "?");
+	else if (row->function)
+		snprintf(buf, len, "%s()", row->function);
+	else if (row->why == MMP_KERNEL)
+		snprintf(buf, len, "[kernel]");
+	else
+		snprintf(buf, len, "%s+0x%" PRIx64 " (%s)", base(row->module), row->offset,
+			 mmp_unnamed_why(row->why));
+	return buf;
+}

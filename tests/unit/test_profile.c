@@ -1,0 +1,293 @@
+/* The sampling profile: records parsed, a real program sampled through
+ * the ring buffers and named by elfutils (the right function and
+ * file:line of tests/helpers/hot.c), a stripped copy shown as
+ * module+offset with the reason, faults grouped by mapping, and the
+ * growth between two runs put on the line that grew. */
+#include "helpers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <sys/wait.h>
+
+#include "mmprof/exec_child.h"
+#include "mmprof/profile.h"
+#include "mmprof/sampling.h"
+#include "mmprof/symbols.h"
+
+static char hot[512], stripped[512];
+
+static int setup(void **state)
+{
+	const char *build = getenv("BUILD");
+	(void)state;
+	snprintf(hot, sizeof(hot), "%s/tests/hot", build && *build ? build : "build");
+	snprintf(stripped, sizeof(stripped), "%s/tests/hot-stripped",
+		 build && *build ? build : "build");
+	return 0;
+}
+
+/* The line of tests/helpers/hot.c that holds marker. */
+static unsigned line_of(const char *marker)
+{
+	FILE *f = fopen("tests/helpers/hot.c", "r");
+	char buf[512];
+	unsigned n = 0;
+	assert_non_null(f);
+	while (fgets(buf, sizeof(buf), f)) {
+		n++;
+		if (strstr(buf, marker)) {
+			fclose(f);
+			return n;
+		}
+	}
+	fclose(f);
+	fail_msg("no %s in hot.c", marker);
+	return 0;
+}
+
+/* Run argv under the sampler; skip when the kernel refuses to sample. */
+static void sample(char *const *argv, unsigned hz, unsigned fault_period,
+		   struct mmp_samples *out)
+{
+	struct mmp_exec_child c;
+	struct mmp_error err = { 0 };
+	struct mmp_sampler *s;
+	char why[256] = "";
+	int pus[1] = { 0 };
+	cpu_set_t set;
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set)) {
+			pus[0] = i;
+			break;
+		}
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	struct mmp_exec_spec spec = { .path = argv[0], .argv = argv, .pus = pus, .npus = 1,
+				      .out_fd = fd, .mpol = -1 };
+	if (access(argv[0], X_OK))
+		skip();
+	assert_int_equal(mmp_exec_child_start(&c, &spec, &err), 0);
+	struct mmp_sampling_opts o = { .hz = hz, .fault_period = fault_period };
+	int rc = mmp_sampler_open_child(&s, c.pid, &o, why, sizeof(why));
+	if (rc) {
+		mmp_exec_child_kill(&c);
+		mmp_exec_child_close(&c);
+		close(fd);
+		print_message("# %s\n", why);
+		skip();
+	}
+	assert_int_equal(mmp_sampler_start(s), 0);
+	assert_int_equal(mmp_exec_child_go(&c, argv[0], &err), 0);
+	assert_int_equal(mmp_exec_child_wait(&c, 60, NULL), 0);
+	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
+	assert_int_equal(mmp_sampler_finish(s, out), 0);
+	mmp_sampler_close(s);
+	mmp_exec_child_close(&c);
+	close(fd);
+}
+
+static const struct mmp_prof_row *top(const struct mmp_profile *p, enum mmp_prof_kind kind)
+{
+	const struct mmp_prof_row *r[1];
+	assert_int_equal(mmp_profile_top(p, kind, r, 1), 1);
+	return r[0];
+}
+
+static void test_hot_function_and_line(void **state)
+{
+	char *argv[] = { hot, "spin", "300", NULL };
+	struct mmp_samples s;
+	struct mmp_symbols *sy;
+	struct mmp_profile p;
+	char name[256];
+	(void)state;
+	sample(argv, 2000, 0, &s);
+	/* 300 ms of CPU at 2 kHz: some 600 samples; the mappings of the
+	 * program and its libraries were recorded. */
+	assert_true(s.n > 100);
+	assert_true(s.nmap >= 2);
+	assert_int_equal(mmp_symbols_new(&sy), 0);
+	mmp_profile_init(&p);
+	assert_int_equal(mmp_profile_add(&p, sy, &s, 0), 0);
+	const struct mmp_prof_row *f = top(&p, MMP_PROF_FUNCTION);
+	assert_non_null(f->function);
+	assert_string_equal(f->function, "hot_loop");
+	const struct mmp_prof_row *l = top(&p, MMP_PROF_LINE);
+	print_message("# top line %s, %.0f of %.0f samples\n",
+		      mmp_prof_row_name(l, name, sizeof(name)), l->total,
+		      mmp_profile_samples(&p, 0));
+	assert_non_null(strstr(l->file, "hot.c"));
+	assert_int_equal(l->line, line_of("/* HOT */"));
+	struct mmp_interval share;
+	mmp_profile_share(&p, f, &share);
+	assert_true(share.estimate > 0.5);
+	mmp_profile_free(&p);
+	mmp_symbols_free(sy);
+	mmp_samples_free(&s);
+}
+
+static void test_stripped(void **state)
+{
+	char *argv[] = { stripped, "spin", "200", NULL };
+	struct mmp_samples s;
+	struct mmp_symbols *sy;
+	struct mmp_profile p;
+	char name[256];
+	(void)state;
+	sample(argv, 2000, 0, &s);
+	assert_int_equal(mmp_symbols_new(&sy), 0);
+	mmp_profile_init(&p);
+	assert_int_equal(mmp_profile_add(&p, sy, &s, 0), 0);
+	const struct mmp_prof_row *f = top(&p, MMP_PROF_FUNCTION);
+	mmp_prof_row_name(f, name, sizeof(name));
+	print_message("# top: %s\n", name);
+	assert_null(f->function);
+	assert_int_equal(f->why, MMP_STRIPPED);
+	assert_non_null(strstr(f->module, "hot-stripped"));
+	assert_non_null(strstr(name, "hot-stripped+0x"));
+	assert_non_null(strstr(name, "stripped"));
+	assert_true(p.unnamed[MMP_STRIPPED] > 0);
+	mmp_profile_free(&p);
+	mmp_symbols_free(sy);
+	mmp_samples_free(&s);
+}
+
+static void test_faults_by_mapping(void **state)
+{
+	const char *dir = test_tmpdir();
+	char file[600];
+	snprintf(file, sizeof(file), "%s/data.bin", dir);
+	FILE *f = fopen(file, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 4 << 20; i++)
+		fputc(i & 0xff, f);
+	assert_int_equal(fclose(f), 0);
+	char *argv[] = { hot, "fault", file, "32", NULL };
+	struct mmp_samples s;
+	struct mmp_symbols *sy;
+	struct mmp_profile p;
+	(void)state;
+	sample(argv, 1000, 1, &s);
+	assert_int_equal(mmp_symbols_new(&sy), 0);
+	mmp_profile_init(&p);
+	assert_int_equal(mmp_profile_add(&p, sy, &s, 0), 0);
+	const struct mmp_prof_row *r[16];
+	size_t n = mmp_profile_top(&p, MMP_PROF_FAULTS, r, 16);
+	int anon = -1, data = -1;
+	for (size_t i = 0; i < n; i++) {
+		print_message("# faults %.0f in %s\n", r[i]->total, r[i]->module);
+		if (strcmp(r[i]->module, "anonymous") == 0)
+			anon = (int)i;
+		if (strcmp(r[i]->module, file) == 0)
+			data = (int)i;
+	}
+	/* 32 MiB touched page by page: 8192 faults in anonymous memory,
+	 * the most; the file's mapping had some too. */
+	assert_int_equal(anon, 0);
+	assert_true(r[0]->total >= 8192);
+	assert_true(data > 0);
+	mmp_profile_free(&p);
+	mmp_symbols_free(sy);
+	mmp_samples_free(&s);
+	unlink(file);
+	rmdir(dir);
+}
+
+/* Run a: 60 ms spinning, run b: 240 ms, three rounds each: the growth
+ * (per unit of work, here the run) is at the HOT line. */
+static void test_growth(void **state)
+{
+	char *a_argv[] = { hot, "spin", "60", NULL }, *b_argv[] = { hot, "spin", "240", NULL };
+	struct mmp_symbols *sy;
+	struct mmp_profile a, b;
+	struct mmp_growth g[4];
+	struct mmp_interval total;
+	char name[256];
+	(void)state;
+	assert_int_equal(mmp_symbols_new(&sy), 0);
+	mmp_profile_init(&a);
+	mmp_profile_init(&b);
+	for (size_t k = 0; k < 3; k++) {
+		struct mmp_samples s;
+		sample(a_argv, 2000, 0, &s);
+		assert_int_equal(mmp_profile_add(&a, sy, &s, k), 0);
+		mmp_samples_free(&s);
+		sample(b_argv, 2000, 0, &s);
+		assert_int_equal(mmp_profile_add(&b, sy, &s, k), 0);
+		mmp_samples_free(&s);
+	}
+	size_t n = mmp_profile_growth(&a, 1, &b, 1, MMP_PROF_LINE, g, 4, &total);
+	assert_true(n >= 1);
+	print_message("# growth %.1f ms [%.1f, %.1f]; top %s %.0f%% [%.0f, %.0f]\n",
+		      total.estimate / 1e6, total.low / 1e6, total.high / 1e6,
+		      mmp_prof_row_name(g[0].row, name, sizeof(name)), 100 * g[0].share.estimate,
+		      100 * g[0].share.low, 100 * g[0].share.high);
+	assert_true(total.valid && total.low > 0);
+	assert_int_equal(g[0].row->line, line_of("/* HOT */"));
+	assert_true(g[0].share.estimate > 0.5);
+	mmp_profile_free(&a);
+	mmp_profile_free(&b);
+	mmp_symbols_free(sy);
+}
+
+/* Records as the kernel writes them: a sample with a chain, an MMAP2. */
+static void test_parse_records(void **state)
+{
+	unsigned char buf[512] = { 0 };
+	size_t at = 0;
+	struct mmp_samples s = { 0 };
+	(void)state;
+	/* sample: header, id, ip, pid/tid, time, nr, chain */
+	uint64_t sample[] = { 7, 0x401000, ((uint64_t)43 << 32) | 42, 1000, 4,
+			      (uint64_t)PERF_CONTEXT_USER, 0x401000, 0x402000, 0x403000 };
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .misc = PERF_RECORD_MISC_USER,
+				       .size = (uint16_t)(sizeof(h) + sizeof(sample)) };
+	memcpy(buf + at, &h, sizeof(h));
+	memcpy(buf + at + sizeof(h), sample, sizeof(sample));
+	at += h.size;
+	/* mmap2: pid/tid, addr, len, pgoff, maj/min, ino, ino_gen, prot/flags,
+	 * name (8-aligned), trailer {pid/tid, time, id} */
+	uint64_t m[] = { ((uint64_t)42 << 32) | 42, 0x400000, 0x10000, 0x1000, 0, 0, 0, 5 };
+	const char name[16] = "/bin/prog";
+	uint64_t trailer[] = { 42, 900, 7 };
+	h = (struct perf_event_header){ .type = PERF_RECORD_MMAP2,
+					.size = (uint16_t)(sizeof(h) + sizeof(m) + sizeof(name) +
+							   sizeof(trailer)) };
+	memcpy(buf + at, &h, sizeof(h));
+	memcpy(buf + at + sizeof(h), m, sizeof(m));
+	memcpy(buf + at + sizeof(h) + sizeof(m), name, sizeof(name));
+	memcpy(buf + at + sizeof(h) + sizeof(m) + sizeof(name), trailer, sizeof(trailer));
+	at += h.size;
+	assert_int_equal(mmp_samples_parse(&s, buf, at, 7, 8), 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.s[0].ip, 0x401000);
+	assert_int_equal(s.s[0].pid, 42);
+	assert_int_equal(s.s[0].tid, 43);
+	assert_int_equal(s.s[0].time, 1000);
+	/* the marker and the ip itself are not callers */
+	assert_int_equal(s.s[0].nchain, 2);
+	assert_int_equal(s.chain[s.s[0].chain], 0x402000);
+	assert_int_equal(s.nmap, 1);
+	assert_int_equal(s.map[0].start, 0x400000);
+	assert_int_equal(s.map[0].pgoff, 0x1000);
+	assert_int_equal(s.map[0].time, 900);
+	assert_string_equal(s.map[0].name, "/bin/prog");
+	/* a record longer than the bytes left is refused, not read past */
+	assert_int_equal(mmp_samples_parse(&s, buf, at - 8, 7, 8), -EINVAL);
+	mmp_samples_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_records),
+		cmocka_unit_test(test_hot_function_and_line),
+		cmocka_unit_test(test_stripped),
+		cmocka_unit_test(test_faults_by_mapping),
+		cmocka_unit_test(test_growth),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
