@@ -5,6 +5,7 @@
  *
  *   NAME.attribution.csv  one row per job point with controls and cause
  *   NAME.answers.csv      one row per answer (answers.h)
+ *   NAME.profile.csv      one row per profile row of a sampled program
  *
  * Each is written only when it has rows and NAME.csv can have companions
  * (not a device); *wrote says whether it was. */
@@ -20,7 +21,13 @@ int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_results *res,
 int mmp_answers_csv(struct mmp_outset *set, const struct mmp_results *res, const char *run_id,
 		    int *wrote, struct mmp_error *err);
 
+/* NAME.profile.csv: the programs' sampling profiles and their growth
+ * from a control (profile.h, evidence.h). */
+int mmp_profile_csv(struct mmp_outset *set, const struct mmp_results *res, const char *run_id,
+		    int *wrote, struct mmp_error *err);
+
 /* Column names and meanings, for --list-columns. */
 void mmp_companions_print_columns(FILE *out, int markdown);
+void mmp_profile_print_columns(FILE *out, int markdown);
 
 #endif

@@ -46,6 +46,7 @@ enum mmp_key_type {
 	MMP_T_MEMBIND,   /* firsttouch | local | node:N | interleave[:LIST] (memory.h) */
 	MMP_T_COMMAND,   /* an argv with {placeholders} (command.h), kept as written */
 	MMP_T_CAPTURE,   /* output:REGEX, or for time also wall (capture.h), as written */
+	MMP_T_RATE,      /* samples per second (1000, 1000Hz, 4kHz), or off (stored as 0) */
 };
 
 enum mmp_key_flags {

@@ -48,6 +48,7 @@ enum mmp_out_kind {
 	MMP_OUT_ANSWERS,     /* NAME.answers.csv */
 	MMP_OUT_EVENTS,      /* NAME.events.csv */
 	MMP_OUT_JSON,        /* NAME.json */
+	MMP_OUT_PROFILE,     /* NAME.profile.csv */
 	MMP_OUT_COUNT
 };
 

@@ -49,6 +49,7 @@ enum mmp_key_id {
 	MMP_KEY_TIME,
 	MMP_KEY_RESULT,
 	MMP_KEY_TIMEOUT,
+	MMP_KEY_PROFILE,
 	/* the job itself */
 	MMP_KEY_ZIP,
 	MMP_KEY_BASELINE,
@@ -209,6 +210,7 @@ struct mmp_params {
 	const char *time;     /* wall, or output:REGEX */
 	const char *result;   /* output:REGEX; NULL: not checked */
 	double timeout;       /* seconds a process may run */
+	uint32_t profile;     /* cpu samples per second of its CPU time (sampling.h); 0: off */
 	/* the job */
 	uint64_t zip;         /* MMP_KEY_BIT set of keys whose lists advance together */
 	const char *baseline; /* jobs to print ratios against, NULL: none */

@@ -7,7 +7,9 @@
  *
  *   function   the innermost frame's function (self time); frames nothing
  *              names are one row per module and reason (stripped, no perf
- *              map, ...), shown as module+offset
+ *              map, ...), shown as module+offset.  A sample in the kernel
+ *              (a page fault, a system call) goes to the user frame that
+ *              entered it, as a row of its own ("touch() in the kernel")
  *   line       the innermost frame's source line (file:line in function)
  *   faults     the mapping a sampled fault address fell in (the file,
  *              [heap], [stack], anonymous)
@@ -47,6 +49,7 @@ struct mmp_prof_row {
 	unsigned line;
 	uint64_t offset;      /* not named: the first offset seen in module */
 	enum mmp_unnamed why;
+	int kernel;           /* time in the kernel, entered from this function or line */
 	double *count;        /* [rounds] samples */
 	double total;
 };

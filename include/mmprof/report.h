@@ -27,6 +27,9 @@ void mmp_report_matrices(FILE *out, const struct mmp_results *res,
 			 const struct mmp_topology *topo);
 /* Model against real: the real programs' ratios beside their models'. */
 void mmp_report_models(FILE *out, const struct mmp_results *res);
+/* The sampling profiles of programs (profile.h): where the CPU time goes,
+ * the faults by mapping, the growth from a control (evidence.h). */
+void mmp_report_profiles(FILE *out, const struct mmp_results *res);
 /* Verdict lines (attribution) and the answers of `fixes` jobs. */
 void mmp_report_verdicts(FILE *out, const struct mmp_results *res);
 

@@ -19,6 +19,7 @@
 #include "mmprof/events.h"
 #include "mmprof/intervals.h"
 #include "mmprof/plan.h"
+#include "mmprof/profile.h"
 #include "mmprof/runner.h"
 #include "mmprof/stats.h"
 
@@ -66,6 +67,9 @@ struct mmp_run_result {
 	double *ev_values; /* [round][events] */
 	int *ev_ok;        /* [events] */
 	int *ev_state;     /* [events]: the worst state (enum mmp_count_state) of any round */
+	/* A program sampled (profile = HZ): its profile over the rounds
+	 * (profile.h); NULL when nothing was sampled or asked for. */
+	struct mmp_profile *profile;
 	/* Computed by mmp_results_compute. */
 	const struct mmp_run_result *limit; /* the limit run over the same bytes */
 	struct mmp_interval x_limit;        /* this run's time / limit's, paired */
@@ -77,6 +81,7 @@ struct mmp_results {
 	struct mmp_attribution *attr;   /* [plan->nruns]: job points with rungs */
 	struct mmp_answers answers;
 	uint64_t varying; /* MMP_KEY_BIT of keys whose values differ between job points */
+	struct mmp_symbols *symbols; /* names the profiles' samples (symbols.h) */
 };
 
 int mmp_results_init(struct mmp_results *res, const struct mmp_plan *plan);

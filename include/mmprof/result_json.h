@@ -37,6 +37,12 @@ struct mmp_result_json {
 	double seconds;
 };
 
+/* runs[].profile: a program's sampling profile, null when none
+ * (src/report/profile_json.c). */
+struct mmp_json;
+void mmp_profile_json(struct mmp_json *j, const struct mmp_results *res,
+		      const struct mmp_run_result *r);
+
 /* The document to f.  0, or -EINVAL when the writer was misused (a bug:
  * the text is not valid JSON). */
 int mmp_result_json_write(FILE *f, const struct mmp_result_json *in);

@@ -26,6 +26,7 @@
 #include "mmprof/error.h"
 #include "mmprof/preload.h"
 #include "mmprof/runmem.h"
+#include "mmprof/sampling.h"
 #include "mmprof/thread_pool.h"
 #include "mmprof/topology.h"
 
@@ -60,6 +61,10 @@ struct mmp_rep {
 	int preload_asked;
 	struct mmp_preload_report preload;
 	const char *preload_note;
+	/* Its sampling profile (sampling.h; profile = off: NULL), and why
+	 * there is none when sampling was asked for and refused. */
+	const struct mmp_samples *samples;
+	const char *samples_why;
 };
 
 /* One run of a set: what it runs, on what, where, counting what. */

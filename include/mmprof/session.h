@@ -50,9 +50,10 @@ struct mmp_session_out {
 	char threads_path[4096];
 	char attribution_path[4096];
 	char answers_path[4096];
+	char profile_path[4096];
 	char json_path[4096]; /* where the JSON went */
 	int wrote_csv; /* NAME.csv is this run's (rows were measured and kept) */
-	int wrote_attribution, wrote_answers, wrote_json;
+	int wrote_attribution, wrote_answers, wrote_json, wrote_profile;
 	/* The programs' logs (probe = exec): NAME.logs/ beside NAME.csv, or a
 	 * directory under $TMPDIR when NAME.csv is a device; "" when the plan
 	 * runs no program. */

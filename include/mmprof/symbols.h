@@ -60,6 +60,8 @@ int mmp_symbols_name(struct mmp_symbols *sy, uint32_t pid, uint64_t ip, uint64_t
  * fault addresses; NULL when none was recorded. */
 const char *mmp_symbols_mapping(struct mmp_symbols *sy, uint32_t pid, uint64_t addr,
 				uint64_t time);
+/* The samples of the process being named. */
+const struct mmp_samples *mmp_symbols_samples(const struct mmp_symbols *sy);
 /* Whether the process had a perf map. */
 int mmp_symbols_has_perf_map(const struct mmp_symbols *sy);
 

@@ -65,6 +65,7 @@ enum opt_id {
 	OPT_X_TIMEOUT,
 	OPT_X_CONTROLS,
 	OPT_X_MEMBIND,
+	OPT_X_PROFILE,
 	OPT_X_JOB,
 };
 
@@ -146,6 +147,9 @@ static const struct exec_option {
 	  "from outside the program, in the same rounds, and a verdict" },
 	{ "membind", required_argument, OPT_X_MEMBIND, "M", "membind",
 	  "its memory policy: firsttouch (default), local, node:N, interleave" },
+	{ "profile", required_argument, OPT_X_PROFILE, "HZ", "profile",
+	  "samples per second of its CPU time (default 1000), or off: where its time "
+	  "goes and its faults land" },
 	{ "job", required_argument, OPT_X_JOB, "NAME", NULL,
 	  "its name in the table and the CSV (default: the program's)" },
 	{ "csv", required_argument, OPT_CSV, "PATH", NULL,
@@ -612,6 +616,7 @@ static void report(const struct mmp_session_out *so, enum mmp_table table,
 	mmp_report_ratios(stdout, res);
 	mmp_report_models(stdout, res);
 	mmp_report_metrics(stdout, res);
+	mmp_report_profiles(stdout, res);
 	mmp_report_verdicts(stdout, res);
 }
 
@@ -666,6 +671,8 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 		fprintf(stderr, ", %s", so->attribution_path);
 	if (so->wrote_answers)
 		fprintf(stderr, ", %s", so->answers_path);
+	if (so->wrote_profile)
+		fprintf(stderr, ", %s", so->profile_path);
 	if (s->per_thread)
 		fprintf(stderr, ", %s", so->threads_path);
 	if (so->wrote_json)

@@ -233,6 +233,14 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.help = "probe = exec: a process still running after this is stopped (SIGTERM, "
 			"then SIGKILL) and its run fails",
 	},
+	[MMP_KEY_PROFILE] = {
+		.name = "profile", .id = MMP_KEY_PROFILE, .type = MMP_T_RATE, FIELD(profile),
+		.def = "1000", .min = 10, .max = 20000, .flags = MMP_KEY_NO_SWEEP,
+		.group = "exec",
+		.help = "probe = exec: samples per second of the program's CPU time (call "
+			"chains, and one page fault in 4 with its address), or off "
+			"(docs/profile.md)",
+	},
 	[MMP_KEY_ZIP] = {
 		.name = "zip", .id = MMP_KEY_ZIP, .type = MMP_T_KEYLIST, FIELD(zip),
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",
@@ -415,6 +423,45 @@ static int parse_number(const struct mmp_key *key, const char *text, void *dst,
 	return 0;
 }
 
+/* off, or a rate: 1000, 1000Hz, 4kHz. */
+static int parse_rate(const struct mmp_key *key, const char *text, void *dst, char *err,
+		      size_t errlen)
+{
+	char num[32];
+	uint64_t scale = 1;
+	size_t n = strlen(text);
+
+	if (strcmp(text, "off") == 0) {
+		*(uint32_t *)dst = 0;
+		return 0;
+	}
+	if (n > 3 && strcasecmp(text + n - 3, "kHz") == 0) {
+		n -= 3;
+		scale = 1000;
+	} else if (n > 2 && strcasecmp(text + n - 2, "Hz") == 0) {
+		n -= 2;
+	}
+	if (n == 0 || n >= sizeof(num)) {
+		snprintf(err, errlen, "'%s' is not a rate (off, 1000, 1000Hz, 4kHz)", text);
+		return -EINVAL;
+	}
+	memcpy(num, text, n);
+	num[n] = '\0';
+	uint64_t v;
+	if (mmp_parse_u64(num, &v) || v > UINT32_MAX / scale) {
+		snprintf(err, errlen, "'%s' is not a rate (off, 1000, 1000Hz, 4kHz)", text);
+		return -EINVAL;
+	}
+	v *= scale;
+	if (v < key->min || v > key->max) {
+		snprintf(err, errlen, "%s = %s is out of range (%llu to %llu Hz, or off)", key->name,
+			 text, (unsigned long long)key->min, (unsigned long long)key->max);
+		return -EINVAL;
+	}
+	*(uint32_t *)dst = (uint32_t)v;
+	return 0;
+}
+
 static int parse_keylist(const char *text, void *dst, char *err, size_t errlen)
 {
 	uint64_t mask = 0;
@@ -527,6 +574,8 @@ int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *
 			return 0;
 		}
 		return parse_number(key, text, dst, err, errlen);
+	case MMP_T_RATE:
+		return parse_rate(key, text, dst, err, errlen);
 	case MMP_T_PERCENT:
 		return parse_percent(key, text, dst, err, errlen);
 	case MMP_T_MEMBIND:
@@ -604,6 +653,12 @@ const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf
 		break;
 	case MMP_T_PERCENT:
 		snprintf(buf, len, "%g%%", *(const double *)src * 100);
+		break;
+	case MMP_T_RATE:
+		if (*(const uint32_t *)src == 0)
+			snprintf(buf, len, "off");
+		else
+			snprintf(buf, len, "%u", *(const uint32_t *)src);
 		break;
 	case MMP_T_MEMBIND:
 		snprintf(buf, len, "%s", ((const struct mmp_membind *)src)->spec);
@@ -789,6 +844,10 @@ static void limits_text(const struct mmp_key *k, char *buf, size_t len)
 		break;
 	case MMP_T_REPEAT:
 		snprintf(buf, len, "auto, or %llu to %llu", (unsigned long long)k->min,
+			 (unsigned long long)k->max);
+		break;
+	case MMP_T_RATE:
+		snprintf(buf, len, "off, or %llu to %llu (Hz; 4kHz)", (unsigned long long)k->min,
 			 (unsigned long long)k->max);
 		break;
 	case MMP_T_PERCENT:

@@ -321,4 +321,5 @@ void mmp_companions_print_columns(FILE *out, int markdown)
 {
 	print_table(out, "NAME.attribution.csv", attribution_columns, NATTR, markdown);
 	print_table(out, "NAME.answers.csv", answer_columns, NANSWER, markdown);
+	mmp_profile_print_columns(out, markdown);
 }

@@ -228,6 +228,7 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 		mmp_json_put_null(j, "result_ok");
 	counters(j, r);
 	metrics(j, r);
+	mmp_profile_json(j, res, r);
 	mmp_json_close_object(j);
 }
 

@@ -66,14 +66,15 @@ static size_t key_hash(const struct mmp_prof_row *k)
 	h ^= (uint64_t)(uintptr_t)k->module * 0xc2b2ae3d27d4eb4fu;
 	h ^= (uint64_t)(uintptr_t)k->function * 0x165667b19e3779f9u;
 	h ^= (uint64_t)(uintptr_t)k->file * 0x27d4eb2f165667c5u;
-	h ^= (uint64_t)k->line * 0x94d049bb133111ebu ^ (uint64_t)k->why;
+	h ^= (uint64_t)k->line * 0x94d049bb133111ebu ^ (uint64_t)k->why ^ (uint64_t)k->kernel << 8;
 	return (size_t)(h ^ (h >> 31));
 }
 
 static int key_equal(const struct mmp_prof_row *a, const struct mmp_prof_row *b)
 {
 	return a->kind == b->kind && a->module == b->module && a->function == b->function &&
-	       a->file == b->file && a->line == b->line && a->why == b->why;
+	       a->file == b->file && a->line == b->line && a->why == b->why &&
+	       a->kernel == b->kernel;
 }
 
 static const struct mmp_prof_row *find(const struct mmp_profile *p, const struct mmp_prof_row *k)
@@ -141,15 +142,21 @@ static int add_cpu(struct mmp_profile *p, struct mmp_symbols *sy, const struct m
 		   size_t round)
 {
 	struct mmp_frame f;
-	if (s->kernel) {
+	const struct mmp_samples *all = mmp_symbols_samples(sy);
+	if (s->kernel && !s->nchain) {
 		f = (struct mmp_frame){ .module = "[kernel]", .why = MMP_KERNEL };
 	} else {
-		int rc = mmp_symbols_name(sy, s->pid, s->ip, s->time, 0, &f);
+		/* In the kernel: its chain starts at the user instruction
+		 * that entered it (a fault, a system call), not a return
+		 * address. */
+		uint64_t ip = s->kernel ? all->chain[s->chain] : s->ip;
+		int rc = mmp_symbols_name(sy, s->pid, ip, s->time, 0, &f);
 		if (rc)
 			return rc;
 	}
 	struct mmp_prof_row k = { .kind = MMP_PROF_FUNCTION, .module = f.module,
-				  .function = f.function, .offset = f.offset };
+				  .function = f.function, .offset = f.offset,
+				  .kernel = s->kernel };
 	/* One row per function; what is not named, one per module and
 	 * reason. */
 	k.why = f.function ? MMP_NAMED : f.why;
@@ -160,7 +167,7 @@ static int add_cpu(struct mmp_profile *p, struct mmp_symbols *sy, const struct m
 		return rc;
 	k = (struct mmp_prof_row){ .kind = MMP_PROF_LINE, .module = f.module,
 				   .function = f.function, .file = f.file, .line = f.line,
-				   .offset = f.offset };
+				   .offset = f.offset, .kernel = s->kernel };
 	return count(p, &k, round);
 }
 
@@ -330,6 +337,14 @@ static const char *base(const char *path)
 
 const char *mmp_prof_row_name(const struct mmp_prof_row *row, char *buf, size_t len)
 {
+	if (row->kernel && row->why != MMP_KERNEL) {
+		struct mmp_prof_row user = *row;
+		user.kernel = 0;
+		mmp_prof_row_name(&user, buf, len);
+		size_t n = strlen(buf);
+		snprintf(buf + n, len - n, " in the kernel");
+		return buf;
+	}
 	if (row->kind == MMP_PROF_FAULTS)
 		snprintf(buf, len, "%s", row->module);
 	else if (row->kind == MMP_PROF_LINE)

@@ -102,7 +102,11 @@ void mmp_results_free(struct mmp_results *res)
 		free(res->run[i].ev_values);
 		free(res->run[i].ev_ok);
 		free(res->run[i].ev_state);
+		if (res->run[i].profile)
+			mmp_profile_free(res->run[i].profile);
+		free(res->run[i].profile);
 	}
+	mmp_symbols_free(res->symbols);
 	free_attributions(res);
 	free(res->run);
 	free(res->attr);
@@ -194,6 +198,20 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 		 * the least complete one seen ("scaled" if one round was). */
 		if ((int)rep->counts[i].state > r->ev_state[i])
 			r->ev_state[i] = (int)rep->counts[i].state;
+	}
+	if ((rep->samples || rep->samples_why) && !r->profile) {
+		r->profile = malloc(sizeof(*r->profile));
+		if (!r->profile)
+			return -ENOMEM;
+		mmp_profile_init(r->profile);
+	}
+	if (rep->samples_why)
+		mmp_profile_refused(r->profile, rep->samples_why);
+	if (rep->samples) {
+		if (!res->symbols && mmp_symbols_new(&res->symbols))
+			return -ENOMEM;
+		if (mmp_profile_add(r->profile, res->symbols, rep->samples, round))
+			return -ENOMEM;
 	}
 	r->results_ok &= rep->result_ok && !rep->probe_rc;
 	r->unchecked |= rep->result_unchecked;

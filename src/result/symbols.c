@@ -217,6 +217,11 @@ int mmp_symbols_process(struct mmp_symbols *sy, const struct mmp_samples *sample
 	return read_perf_map(sy, samples->pid);
 }
 
+const struct mmp_samples *mmp_symbols_samples(const struct mmp_symbols *sy)
+{
+	return sy->samples;
+}
+
 int mmp_symbols_has_perf_map(const struct mmp_symbols *sy)
 {
 	return sy->has_perf_map;

@@ -17,6 +17,7 @@
 #include "mmprof/memory.h"
 #include "mmprof/preload.h"
 #include "mmprof/probe.h"
+#include "mmprof/sampling.h"
 
 /* Output read for the result and the time: its last 8 MiB (a program
  * that prints more has printed its result at the end, if anywhere). */
@@ -46,6 +47,10 @@ struct mmp_process_run {
 	char preload_mode[32];
 	char preload_why[4352];
 	int preload_found;
+	/* The last repetition's samples (rep->samples points here), and why
+	 * sampling was refused. */
+	struct mmp_samples samples;
+	char samples_why[320];
 };
 
 static uint64_t expected_result(const struct mmp_runner_item *item)
@@ -168,6 +173,7 @@ void mmp_process_run_close(struct mmp_process_run *p)
 	mmp_capture_free(&p->time);
 	if (p->pressure_fd >= 0)
 		close(p->pressure_fd);
+	mmp_samples_free(&p->samples);
 	free(p);
 }
 
@@ -311,6 +317,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	const struct mmp_event_set *events = item->events;
 	struct mmp_exec_child child;
 	struct mmp_counters ctr;
+	struct mmp_sampler *sampler = NULL;
 	int counted = 0;
 	uint64_t idle0 = 0, idle1 = 0;
 	char how[96];
@@ -320,6 +327,9 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	if (fd < 0)
 		return fd;
 	rep->log = p->log;
+	rep->samples = NULL;
+	rep->samples_why = NULL;
+	mmp_samples_free(&p->samples);
 	struct mmp_exec_spec spec = {
 		.path = p->exe, .argv = p->argv.v, .pus = p->pus, .npus = p->npus, .out_fd = fd,
 		.mpol = p->mpol, .nodemask = p->nodemask,
@@ -351,12 +361,28 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 		}
 		counted = 1;
 	}
+	if (item->run->p.profile) {
+		/* Refused (perf_event_paranoid) or not supported: the run is
+		 * measured all the same, without a profile, and says why. */
+		struct mmp_sampling_opts so = { .hz = item->run->p.profile,
+						.fault_period = MMP_SAMPLING_FAULT_PERIOD };
+		if (mmp_sampler_open_child(&sampler, child.pid, &so, p->samples_why,
+					   sizeof(p->samples_why)))
+			rep->samples_why = p->samples_why;
+	}
 	int have_idle = mmp_cpu_idle_ns(p->pus, p->npus, &idle0) == 0;
 	int64_t psi0 = mmp_pressure_read(p->pressure_fd);
 	unsigned stops = mmp_disturbance_stops();
 	rc = mmp_exec_child_go(&child, p->exe, err);
 	if (rc)
 		goto out_counters;
+	if (sampler && mmp_sampler_start(sampler)) {
+		snprintf(p->samples_why, sizeof(p->samples_why),
+			 "no profile: the thread that reads the samples could not start");
+		rep->samples_why = p->samples_why;
+		mmp_sampler_close(sampler);
+		sampler = NULL;
+	}
 	rc = mmp_exec_child_wait(&child, item->run->p.timeout, item->stop);
 	int64_t psi1 = mmp_pressure_read(p->pressure_fd);
 	have_idle = have_idle && mmp_cpu_idle_ns(p->pus, p->npus, &idle1) == 0 && idle1 >= idle0;
@@ -381,6 +407,15 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	if (rc)
 		goto out_counters;
 	fill_counts(p, &ctr, counted, rep);
+	if (sampler) {
+		if (mmp_sampler_finish(sampler, &p->samples) == 0) {
+			rep->samples = &p->samples;
+		} else {
+			snprintf(p->samples_why, sizeof(p->samples_why),
+				 "no profile: out of memory for its samples");
+			rep->samples_why = p->samples_why;
+		}
+	}
 	for (unsigned t = 0; t < item->plan->nthreads; t++)
 		rep->thread_ns[t] = rep->elapsed_ns; /* the process is the unit */
 	rep->thread_min_ns = rep->thread_max_ns = rep->elapsed_ns;
@@ -399,6 +434,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 				      cpu_ns, (uint64_t)child.ru.ru_nivcsw, pressure, &rep->dist);
 	mmp_disturbance_check_stops(stops, &rep->dist);
 out_counters:
+	mmp_sampler_close(sampler);
 	if (counted)
 		mmp_counters_close(&ctr);
 out_child:

@@ -415,6 +415,12 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 		out->failed = 1;
 	}
 	out->wrote_answers = wrote;
+	wrote = 0;
+	if (out->rows && mmp_profile_csv(s->files, &out->res, out->meta.run_id, &wrote, &err)) {
+		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		out->failed = 1;
+	}
+	out->wrote_profile = wrote;
 	if (out->rows && s->json) {
 		struct mmp_result_json in = {
 			.res = &out->res, .meta = &out->meta, .topo = s->topo,
@@ -475,6 +481,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 	mmp_outset_path(s->files, MMP_OUT_ATTRIBUTION, out->attribution_path,
 			sizeof(out->attribution_path));
 	mmp_outset_path(s->files, MMP_OUT_ANSWERS, out->answers_path, sizeof(out->answers_path));
+	mmp_outset_path(s->files, MMP_OUT_PROFILE, out->profile_path, sizeof(out->profile_path));
 	if (mmp_results_init(&out->res, s->plan)) {
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_OUT_OF_MEMORY });
 		return -ENOMEM;

@@ -21,6 +21,7 @@ static const char *const suffixes[MMP_OUT_COUNT] = {
 	[MMP_OUT_ANSWERS] = ".answers.csv",
 	[MMP_OUT_EVENTS] = ".events.csv",
 	[MMP_OUT_JSON] = ".json",
+	[MMP_OUT_PROFILE] = ".profile.csv",
 };
 
 const char *mmp_out_suffix(enum mmp_out_kind kind)

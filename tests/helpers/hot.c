@@ -4,8 +4,9 @@
  *
  *   spin MS            one thread in hot_loop() for MS ms of CPU, the
  *                      line marked HOT taking the time
- *   share T N          T threads, each adding N to its own counter of one
- *                      packed array (c[t]++: false sharing between cores)
+ *   share T N          T threads sharing N increments, each adding to its
+ *                      own counter of one packed array (c[t]++: false
+ *                      sharing between cores): the same work at any T
  *   fault FILE MB      maps MB MiB of anonymous memory and touches each
  *                      page, then reads FILE through a mapping: the page
  *                      faults land in both
@@ -62,7 +63,7 @@ static int share(int t, uint64_t n)
 	pthread_t th[MAXT];
 	if (t < 1 || t > MAXT)
 		return 2;
-	per_thread = n;
+	per_thread = n / (uint64_t)t;
 	for (int i = 0; i < t; i++)
 		pthread_create(&th[i], NULL, bump, (void *)(uintptr_t)i);
 	for (int i = 0; i < t; i++)

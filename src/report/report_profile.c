@@ -1,0 +1,149 @@
+/* The profile blocks: for each profiled exec job point, where its CPU time
+ * goes (functions, source lines), what could not be named and why, where
+ * its page faults land, and where the time grew from its control
+ * (evidence.h).  Nothing is computed here that the results do not hold:
+ * the shares and growth come from profile.c. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mmprof/evidence.h"
+#include "mmprof/report.h"
+
+#define TOP 5
+#define NAME_W 44
+
+static double clamp(double v)
+{
+	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* A share is between 0 and 1 whatever a t-interval over few rounds says. */
+static const char *pct(const struct mmp_interval *iv, char *buf, size_t len)
+{
+	if (!iv->valid)
+		snprintf(buf, len, "%5.1f%% [one round]", 100 * iv->estimate);
+	else
+		snprintf(buf, len, "%5.1f%% [%.1f, %.1f]", 100 * iv->estimate, 100 * clamp(iv->low),
+			 100 * clamp(iv->high));
+	return buf;
+}
+
+static void rows(FILE *out, const struct mmp_profile *p, enum mmp_prof_kind kind,
+		 const char *title)
+{
+	const struct mmp_prof_row *r[TOP];
+	size_t n = mmp_profile_top(p, kind, r, TOP);
+	char name[400], s[64];
+	struct mmp_interval iv;
+
+	if (!n)
+		return;
+	fprintf(out, "  %-*s  share [95%% CI]\n", NAME_W, title);
+	for (size_t i = 0; i < n; i++) {
+		mmp_profile_share(p, r[i], &iv);
+		fprintf(out, "    %-*s  %s\n", NAME_W - 2, mmp_prof_row_name(r[i], name, sizeof(name)),
+			pct(&iv, s, sizeof(s)));
+	}
+}
+
+/* "not named: 3.1% of the samples: 2.0% stripped (...), 1.1% kernel" */
+static void unnamed(FILE *out, const struct mmp_profile *p)
+{
+	double all = mmp_profile_samples(p, 0), none = 0;
+	for (int w = 0; w < MMP_UNNAMED_COUNT; w++)
+		none += (double)p->unnamed[w];
+	if (all <= 0 || none <= 0)
+		return;
+	fprintf(out, "  not named: %.1f%% of the samples:", 100 * none / all);
+	const char *sep = " ";
+	for (int w = 0; w < MMP_UNNAMED_COUNT; w++) {
+		if (!p->unnamed[w])
+			continue;
+		fprintf(out, "%s%.1f%% %s", sep, 100 * (double)p->unnamed[w] / all,
+			mmp_unnamed_why((enum mmp_unnamed)w));
+		sep = ", ";
+	}
+	if (p->unnamed[MMP_NO_PERF_MAP])
+		fprintf(out, " (a JIT writes /tmp/perf-PID.map when asked: .NET with "
+			     "DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0)");
+	fprintf(out, "\n");
+}
+
+static void growth(FILE *out, const struct mmp_results *res, const struct mmp_run_result *r)
+{
+	char from[96], to[96], text[640], name[400], s[64];
+	const struct mmp_run_result *c = mmp_evidence_control(res, r, from, sizeof(from));
+	struct mmp_growth g[TOP];
+	struct mmp_interval total;
+
+	if (!c)
+		return;
+	if (r->run->control_name[0])
+		snprintf(to, sizeof(to), "%s", r->run->control_name);
+	else
+		snprintf(to, sizeof(to), "threads=%u", r->run->p.threads);
+	size_t n = mmp_evidence_growth(c, r, MMP_PROF_LINE, g, TOP, &total);
+	if (!n)
+		n = mmp_evidence_growth(c, r, MMP_PROF_FUNCTION, g, TOP, &total);
+	const char *unit = r->bytes ? "ns/byte" : "ns/run";
+	if (!total.n) {
+		fprintf(out, "  growth from %s: no round profiled in both\n", from);
+		return;
+	}
+	fprintf(out, "  growth from %s to %s: CPU %+.4g %s [%.4g, %.4g] over %zu rounds\n", from,
+		to, total.estimate, unit, total.low, total.high, total.n);
+	if (!mmp_evidence_grew(&total)) {
+		fprintf(out, "    %s\n", mmp_evidence_text(NULL, &total, from, to, text, sizeof(text)));
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (g[i].growth.estimate <= 0)
+			break;
+		fprintf(out, "    %-*s  %s of the growth\n", NAME_W - 2,
+			mmp_prof_row_name(g[i].row, name, sizeof(name)), pct(&g[i].share, s, sizeof(s)));
+	}
+}
+
+static void block(FILE *out, const struct mmp_results *res, const struct mmp_run_result *r)
+{
+	const struct mmp_profile *p = r->profile;
+	char label[320];
+	size_t rounds = mmp_profile_rounds(p);
+
+	mmp_result_label(res, r, label, sizeof(label));
+	if (!rounds) {
+		fprintf(out, "\nprofile of %s: not taken: %s; the run was measured without it\n",
+			label, p->refused[0] ? p->refused : "no repetition was sampled");
+		return;
+	}
+	fprintf(out, "\nprofile of %s (cpu-clock, a sample per %.3g ms of CPU%s; %zu rounds, "
+		     "%.0f samples",
+		label, (double)p->period_ns / 1e6, p->user_only ? ", user space only" : "", rounds,
+		mmp_profile_samples(p, 0));
+	if (p->lost)
+		fprintf(out, ", %" PRIu64 " records lost: the buffer overflowed", p->lost);
+	fprintf(out, "):\n");
+	rows(out, p, MMP_PROF_FUNCTION, "CPU time by function");
+	rows(out, p, MMP_PROF_LINE, "by source line");
+	unnamed(out, p);
+	if (mmp_profile_samples(p, 1) > 0) {
+		char title[96];
+		snprintf(title, sizeof(title), "page faults by mapping (1 in %" PRIu64 ", %.0f sampled)",
+			 p->fault_period, mmp_profile_samples(p, 1));
+		rows(out, p, MMP_PROF_FAULTS, title);
+	} else if (p->faults_refused) {
+		fprintf(out, "  page faults: not sampled (perf_event_open: %s)\n",
+			strerror(p->faults_refused));
+	}
+	growth(out, res, r);
+}
+
+void mmp_report_profiles(FILE *out, const struct mmp_results *res)
+{
+	for (size_t i = 0; i < res->plan->nruns; i++) {
+		const struct mmp_run_result *r = &res->run[i];
+		if (r->profile && mmp_result_has_data(r))
+			block(out, res, r);
+	}
+}

@@ -1,0 +1,94 @@
+/* Profiles as evidence (see evidence.h). */
+#include "mmprof/evidence.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mmprof/plan.h"
+
+/* Whether two job points differ in nothing but threads. */
+static int only_threads_differ(const struct mmp_planned *a, const struct mmp_planned *b)
+{
+	char x[256], y[256];
+	if (a->run.job != b->run.job || a->run.p.threads == b->run.p.threads)
+		return 0;
+	for (int k = 0; k < MMP_KEY_COUNT; k++) {
+		if (k == MMP_KEY_THREADS)
+			continue;
+		mmp_planned_format(a, (enum mmp_key_id)k, x, sizeof(x));
+		mmp_planned_format(b, (enum mmp_key_id)k, y, sizeof(y));
+		if (strcmp(x, y) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+const struct mmp_run_result *mmp_evidence_control(const struct mmp_results *res,
+						  const struct mmp_run_result *r, char *from,
+						  size_t len)
+{
+	const struct mmp_planned *p = r->planned;
+	const struct mmp_run_result *best = NULL;
+	size_t me = (size_t)(p - res->plan->runs);
+
+	from[0] = '\0';
+	if (!r->profile || !mmp_planned_is_point(p))
+		return NULL;
+	for (size_t k = 1; k <= p->nrungs && me + k < res->plan->nruns; k++) {
+		const struct mmp_run_result *x = &res->run[me + k];
+		if (x->profile && mmp_profile_rounds(x->profile)) {
+			snprintf(from, len, "%s", x->run->control_name);
+			return x;
+		}
+	}
+	for (size_t i = 0; i < res->plan->nruns; i++) {
+		const struct mmp_run_result *x = &res->run[i];
+		if (x == r || !x->profile || !mmp_profile_rounds(x->profile) ||
+		    !mmp_planned_is_point(x->planned) || x->run->p.threads >= r->run->p.threads ||
+		    !only_threads_differ(x->planned, p))
+			continue;
+		if (!best || x->run->p.threads < best->run->p.threads)
+			best = x;
+	}
+	if (best)
+		snprintf(from, len, "threads=%u", best->run->p.threads);
+	return best;
+}
+
+double mmp_evidence_units(const struct mmp_run_result *r)
+{
+	return r->bytes ? (double)r->bytes : 1;
+}
+
+size_t mmp_evidence_growth(const struct mmp_run_result *a, const struct mmp_run_result *b,
+			   enum mmp_prof_kind kind, struct mmp_growth *out, size_t cap,
+			   struct mmp_interval *total)
+{
+	memset(total, 0, sizeof(*total));
+	if (!a || !b || !a->profile || !b->profile)
+		return 0;
+	return mmp_profile_growth(a->profile, mmp_evidence_units(a), b->profile,
+				  mmp_evidence_units(b), kind, out, cap, total);
+}
+
+int mmp_evidence_grew(const struct mmp_interval *total)
+{
+	return total->valid && total->low > 0;
+}
+
+const char *mmp_evidence_text(const struct mmp_growth *top, const struct mmp_interval *total,
+			      const char *from, const char *to, char *buf, size_t len)
+{
+	char name[320];
+	if (!mmp_evidence_grew(total) || !top || !top->share.valid) {
+		snprintf(buf, len,
+			 "no growth of the CPU time from %s to %s to attribute (CPU %+.3g [%.3g, "
+			 "%.3g] ns per unit of work, %zu rounds)",
+			 from, to, total->estimate, total->low, total->high, total->n);
+		return buf;
+	}
+	snprintf(buf, len, "%.0f%% [%.0f, %.0f] of the growth from %s to %s is at %s",
+		 100 * top->share.estimate, 100 * top->share.low, 100 * top->share.high, from, to,
+		 mmp_prof_row_name(top->row, name, sizeof(name)));
+	return buf;
+}
