@@ -123,7 +123,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 $(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
 unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/planted $(BUILD)/tests/hot \
-	$(BUILD)/tests/hot-stripped
+	$(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf
 
 # Programs with one cause planted each (false sharing with plain
 # increments, true sharing, page faults, bandwidth, plainly parallel):
@@ -140,6 +140,10 @@ $(BUILD)/tests/hot: tests/helpers/hot.c
 	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $<
 $(BUILD)/tests/hot-stripped: $(BUILD)/tests/hot
 	strip -o $@ $<
+# Runs a command with perf_event_open refused, as perf_event_paranoid would.
+$(BUILD)/tests/no_perf: tests/helpers/no_perf.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
 # A program that reads a file and prints a count and a time, or misbehaves
 # on request: what tests/integration/exec.sh runs under probe = exec.
@@ -217,12 +221,14 @@ vm-check: $(BIN)
 # What each part prints and how to read it: README (Tests and benchmarks)
 # and docs/bench.md.
 bench: $(BIN) $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead \
-		$(BUILD)/bench/pingpong_ref
+		$(BUILD)/bench/pingpong_ref $(BUILD)/tests/hot
 	$(BUILD)/bench/probe_speed; a=$$?; $(BUILD)/bench/counter_overhead; b=$$?; \
 	bench/agreement.sh; c=$$?; \
 	MMPROF=./$(BIN) PINGPONG_REF=$(BUILD)/bench/pingpong_ref bench/pingpong.py; d=$$?; \
 	MMPROF=./$(BIN) bench/chase.py; e=$$?; \
-	[ $$a -eq 0 ] && [ $$b -eq 0 ] && [ $$c -eq 0 ] && [ $$d -eq 0 ] && [ $$e -eq 0 ]
+	MMPROF=./$(BIN) BUILD=$(BUILD) bench/sampling.sh; f=$$?; \
+	[ $$a -eq 0 ] && [ $$b -eq 0 ] && [ $$c -eq 0 ] && [ $$d -eq 0 ] && [ $$e -eq 0 ] && \
+	[ $$f -eq 0 ]
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -238,7 +238,7 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.def = "1000", .min = 10, .max = 20000, .flags = MMP_KEY_NO_SWEEP,
 		.group = "exec",
 		.help = "probe = exec: samples per second of the program's CPU time (call "
-			"chains, and one page fault in 4 with its address), or off "
+			"chains, and one page fault in 64 with its address), or off "
 			"(docs/profile.md)",
 	},
 	[MMP_KEY_ZIP] = {

@@ -310,11 +310,19 @@ static void fill_attr(struct perf_event_attr *a, int kind, const struct mmp_samp
 
 static void explain(int error, int paranoid, char *why, size_t wlen)
 {
-	if (error == EACCES || error == EPERM)
+	/* At 2 and below a user may sample the user space of their own
+	 * programs: a refusal there comes from elsewhere. */
+	if ((error == EACCES || error == EPERM) && paranoid > 2)
 		snprintf(why, wlen,
 			 "sampling refused (perf_event_open: %s): perf_event_paranoid is %d; run "
-			 "as root, or sysctl kernel.perf_event_paranoid=2 (user space of your own "
-			 "programs) or lower",
+			 "as root, or sysctl kernel.perf_event_paranoid=2 (lets a user sample the "
+			 "user space of their own programs)",
+			 strerror(error), paranoid);
+	else if (error == EACCES || error == EPERM)
+		snprintf(why, wlen,
+			 "sampling refused (perf_event_open: %s): perf_event_paranoid is %d, which "
+			 "allows it, so something else refuses it (a seccomp filter such as a "
+			 "container's default profile, or an LSM policy)",
 			 strerror(error), paranoid);
 	else
 		snprintf(why, wlen,

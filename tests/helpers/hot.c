@@ -11,6 +11,11 @@
  *                      page, then reads FILE through a mapping: the page
  *                      faults land in both
  *   count FILE         "Found N zero bytes" for FILE (what mmprof checks)
+ *
+ * share and fault end with "cpu: MS ms", the process's CPU time (user and
+ * system, every thread): what bench/sampling.sh compares, since sampling
+ * costs the sampled program CPU time and a loaded machine moves its wall
+ * time far more.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -22,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,6 +109,14 @@ __attribute__((noinline)) static void touch(unsigned char *p, size_t n)
 		p[i] = 1; /* TOUCH */
 }
 
+static void print_cpu(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("cpu: %.3f ms\n", (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+					 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t z;
@@ -110,8 +124,11 @@ int main(int argc, char **argv)
 		hot_loop(atof(argv[2]));
 		return 0;
 	}
-	if (argc == 4 && strcmp(argv[1], "share") == 0)
-		return share(atoi(argv[2]), strtoull(argv[3], NULL, 10));
+	if (argc == 4 && strcmp(argv[1], "share") == 0) {
+		int rc = share(atoi(argv[2]), strtoull(argv[3], NULL, 10));
+		print_cpu();
+		return rc;
+	}
 	if (argc == 4 && strcmp(argv[1], "fault") == 0) {
 		size_t n = (size_t)atoi(argv[3]) << 20;
 		unsigned char *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
@@ -122,6 +139,7 @@ int main(int argc, char **argv)
 		if (count(argv[2], &z))
 			return 1;
 		printf("Found %llu zero bytes\n", (unsigned long long)z);
+		print_cpu();
 		return 0;
 	}
 	if (argc == 3 && strcmp(argv[1], "count") == 0) {

@@ -42,6 +42,10 @@ fixes = dotnet
 [limit]
 probe = limit
 INI
+# A profiled program at 1 and 2 threads: runs[].profile with its growth.
+make -s --no-print-directory build/tests/hot >/dev/null 2>&1
+printf '\n[prog]\nprobe = exec\ncommand = %s spin {threads}0\nthreads = 1, 2\nprofile = 4000\n' \
+	"$PWD/build/tests/hot" >>"$cfg"
 run_mmprof --config "$cfg" --csv "$TMP/out/fix.csv" --json "$TMP/out/fix.json"
 check "runs with --json" test "$rc" -eq 0
 check "the summary names the JSON" grep -q "out/fix.json; " <<<"$err"
