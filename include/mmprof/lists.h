@@ -9,6 +9,10 @@
  * advances *p; 0 at the end. */
 int mmp_list_next(const char **p, char *buf, size_t len);
 
+/* The first comma of s that separates list items, or NULL: "\\," is a
+ * comma inside an item (a path "a\\,b/d.bin"). */
+const char *mmp_list_comma(const char *s);
+
 /* Whether the list names `name`. */
 int mmp_list_has(const char *list, const char *name);
 

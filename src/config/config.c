@@ -307,15 +307,16 @@ static int store_setting(struct parse_state *st, struct mmp_job *job,
 		mmp_config_diag(cfg, st->line, job->name, "%s has no value", key->name);
 		return 1;
 	}
-	if ((key->flags & MMP_KEY_NO_SWEEP) && !(key->flags & MMP_KEY_LIST_VALUE) &&
-	    strchr(value, ',')) {
-		mmp_config_diag(cfg, st->line, job->name, "%s takes one value, not a list",
-				key->name);
-		return 1;
-	}
 	int n = mmp_key_split(key, value, &items);
 	if (n == -ENOMEM)
 		return 0;
+	if (n > 1 && (key->flags & MMP_KEY_NO_SWEEP)) {
+		mmp_key_free_items(items, (size_t)n);
+		mmp_config_diag(cfg, st->line, job->name, "%s takes one value, not a list%s",
+				key->name,
+				key->type == MMP_T_STRING ? " (write \\, for a comma in it)" : "");
+		return 1;
+	}
 	if (n < 0) {
 		mmp_config_diag(cfg, st->line, job->name, "%s = %s: empty value in the list",
 				key->name, value);

@@ -12,11 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mmprof/capture.h"
 #include "mmprof/command.h"
 #include "mmprof/controls.h"
 #include "mmprof/events.h"
+#include "mmprof/lists.h"
 #include "mmprof/memory.h"
 #include "mmprof/probe.h"
 #include "mmprof/suggest.h"
@@ -714,13 +716,37 @@ const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf
 	return buf;
 }
 
+/* [begin, end) trimmed, with each "\\," made a comma. */
 static char *trimmed_copy(const char *begin, const char *end)
 {
 	while (begin < end && isspace((unsigned char)*begin))
 		begin++;
 	while (end > begin && isspace((unsigned char)end[-1]))
 		end--;
-	return strndup(begin, (size_t)(end - begin));
+	char *out = strndup(begin, (size_t)(end - begin));
+	if (!out)
+		return NULL;
+	char *w = out;
+	for (const char *r = out; *r; r++) {
+		if (r[0] == '\\' && r[1] == ',')
+			r++;
+		*w++ = *r;
+	}
+	*w = '\0';
+	return out;
+}
+
+/* A path key (file, csv) whose whole value names something that exists
+ * ("a,b/d.bin") is that one path, not a list. */
+static int one_existing_path(const struct mmp_key *key, const char *text)
+{
+	struct stat st;
+	if (key->id != MMP_KEY_FILE && key->id != MMP_KEY_CSV)
+		return 0;
+	char *whole = trimmed_copy(text, text + strlen(text));
+	int exists = whole && strchr(whole, ',') && stat(whole, &st) == 0;
+	free(whole);
+	return exists;
 }
 
 int mmp_key_split(const struct mmp_key *key, const char *text, char ***items)
@@ -731,8 +757,9 @@ int mmp_key_split(const struct mmp_key *key, const char *text, char ***items)
 
 	if (!out)
 		return -ENOMEM;
+	int whole = (key->flags & MMP_KEY_LIST_VALUE) || one_existing_path(key, text);
 	for (;;) {
-		const char *comma = (key->flags & MMP_KEY_LIST_VALUE) ? NULL : strchr(p, ',');
+		const char *comma = whole ? NULL : mmp_list_comma(p);
 		const char *end = comma ? comma : p + strlen(p);
 		char *item = trimmed_copy(p, end);
 		if (!item)

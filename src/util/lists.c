@@ -23,6 +23,17 @@ int mmp_list_next(const char **p, char *buf, size_t len)
 	return 1;
 }
 
+const char *mmp_list_comma(const char *s)
+{
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] == ',')
+			s++;
+		else if (*s == ',')
+			return s;
+	}
+	return NULL;
+}
+
 int mmp_list_has(const char *list, const char *name)
 {
 	char item[256];

@@ -206,6 +206,13 @@ check "mmprof exec: exit 0, one row ok" test "$rc" -eq 0 -a -n "$(grep -E '^exec
 check "mmprof exec: 3 rows, results right" \
 	test "$(csv_col "$TMP/x.csv" result_ok | grep -c true)" -eq 3
 check "mmprof exec: logs beside its CSV" test "$(ls "$TMP/x.logs" | wc -l)" -eq 4
+# A path with a comma is one file when it exists (not a list of two).
+mkdir -p "$TMP/a,b"
+cp "$data" "$TMP/a,b/d.bin"
+run_mmprof exec -r 1 --warmup 0 --result 'Found (\d+) zero' --file "$TMP/a,b/d.bin" \
+	--csv "$TMP/comma.csv" -- "$HELPER" count {file}
+check "mmprof exec --file 'a,b/d.bin': one run over that file, result right" \
+	test "$rc" -eq 0 -a "$(csv_rows "$TMP/comma.csv" file result_ok | sort -u)" = "$TMP/a,b/d.bin|true"
 run_mmprof exec --placement sideways --file "$data" -- "$HELPER" count {file}
 check "mmprof exec: a bad option value is a config diagnostic, exit 2" \
 	test "$rc" -eq 2 -a -n "$(grep "^mmprof exec:3: \[exec_helper\] 'sideways' is not a placement" <<<"$err")"

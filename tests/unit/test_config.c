@@ -571,11 +571,51 @@ static void test_key_table(void **state)
 	}
 }
 
+/* A comma inside a path (issue 20): "\\," keeps it, and a path key whose
+ * whole value exists is that one path; otherwise a comma still sweeps. */
+static void test_paths_with_commas(void **state)
+{
+	struct mmp_config cfg;
+	struct mmp_sweep plan;
+	char dir[600], file[700], text[2048];
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/a,b", test_tmpdir());
+	mkdir(dir, 0755);
+	snprintf(file, sizeof(file), "%s/d.bin", dir);
+	test_write_file(file, "data");
+
+	snprintf(text, sizeof(text), "[j]\nprobe = mmap_byte\nfile = %s\n", file);
+	assert_int_equal(load(text, &cfg, &plan), 0);
+	assert_int_equal(plan.nruns, 1);
+	assert_string_equal(plan.runs[0].p.file, file);
+	mmp_sweep_free(&plan);
+	mmp_config_free(&cfg);
+
+	assert_int_equal(load("[j]\nprobe = mmap_byte\nsize = 1M\nfile = new\\,one.bin, other.bin\n",
+			      &cfg, &plan),
+			 0);
+	assert_int_equal(plan.nruns, 2);
+	assert_string_equal(plan.runs[0].p.file, "new,one.bin");
+	assert_string_equal(plan.runs[1].p.file, "other.bin");
+	mmp_sweep_free(&plan);
+	mmp_config_free(&cfg);
+
+	assert_int_equal(load("[global]\ncsv = out\\,1.csv\n[j]\nprobe = mmap_byte\nsize = 1M\n",
+			      &cfg, &plan),
+			 0);
+	assert_string_equal(plan.runs[0].p.csv, "out,1.csv");
+	mmp_sweep_free(&plan);
+	mmp_config_free(&cfg);
+	expect_error("[global]\ncsv = a.csv, b.csv\n" JOB,
+		     "2: [global] csv takes one value, not a list (write \\, for a comma in it)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unknown_key_did_you_mean),
 		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_paths_with_commas),
 		cmocka_unit_test(test_probe_names),
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_structure),
