@@ -29,27 +29,12 @@ fill = zero
 tally = packed
 INI
 
-# verdict JOB: the job's verdict line; top JOB: its largest significant
-# cause in NAME.attribution.csv, the remainder aside.
-verdict() { grep "^\[$1\] " <<<"$out"; }
+# top JOB CSV: its largest significant cause in NAME.attribution.csv, the
+# remainder aside (judge, in tap.bash, holds the verdict against it).
 top() {
 	csv_rows "$2" job cause significant ns_per_byte | awk -F'|' -v job="$1" '$1 == job && $3 == "true" &&
 		$2 != "limit" && $2 != "remaining" && ($4 + 0 > best || !found) { best = $4 + 0; cause = $2; found = 1 }
 		END { print cause }'
-}
-# judge LABEL JOB CAUSE CSV: the planted cause on top and decided, or an
-# inconclusive verdict that says why -- a fix for another cause is wrong.
-judge() {
-	local label=$1 job=$2 cause=$3 csv=$4 line t
-	line=$(verdict "$job")
-	t=$(top "$job" "$csv")
-	if [ "$t" = "$cause" ] && grep -q '; fix: ' <<<"$line"; then
-		ok "$label: $job names $cause"
-	elif grep -q '; inconclusive: ' <<<"$line"; then
-		ok "$label: $job is inconclusive ($(sed 's/.*; inconclusive: //' <<<"$line"))"
-	else
-		fail "$label: $job names '$t' with a fix, the planted cause is $cause" "$line"
-	fi
 }
 
 # Another process keeps PU 1 busy for the whole run.

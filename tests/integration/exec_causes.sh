@@ -47,26 +47,13 @@ command = $PLANTED faults 128
 INI
 SHARING="cross-core sharing"
 
-verdict() { grep "^\[$1\] " <<<"$out"; }
-# top JOB CSV: the largest significant cause shown (the remainder aside).
+# top JOB CSV: the largest significant cause shown (the remainder aside),
+# what judge (tap.bash) holds the verdict against.
 top() {
 	csv_rows "$2" job cause significant ns_per_byte not_shown used | awk -F'|' -v job="$1" '
 		$1 == job && $3 == "true" && $5 == "" && $6 == "true" && $2 != "limit" &&
 		$2 != "remaining" && ($4 + 0 > best || !found) { best = $4 + 0; cause = $2; found = 1 }
 		END { print cause }'
-}
-# judge LABEL JOB CAUSE CSV: the planted cause decided, or inconclusive.
-judge() {
-	local label=$1 job=$2 cause=$3 csv=$4 line t
-	line=$(verdict "$job")
-	t=$(top "$job" "$csv")
-	if [ "$t" = "$cause" ] && grep -q '; fix: ' <<<"$line"; then
-		ok "$label: $job names $cause"
-	elif grep -q '; inconclusive: ' <<<"$line"; then
-		ok "$label: $job is inconclusive ($(sed 's/.*; inconclusive: //' <<<"$line"))"
-	else
-		fail "$label: $job names '$t' with a fix, the planted cause is $cause" "$line"
-	fi
 }
 # not_sharing LABEL JOB CSV: whatever it says, it does not blame sharing.
 not_sharing() {

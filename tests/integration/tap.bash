@@ -49,3 +49,22 @@ counts() {
 		$1 == "" && $2 == e { if (c == "run_ratio") print ($5 > 0 ? sprintf("%.4f", $6 / $5) : "");
 			else print $3 }'
 }
+
+# The planted-cause tests' verdicts (attribution, disturbed, exec_causes).
+# verdict JOB: the job's verdict line in $out.
+verdict() { grep "^\[$1\] " <<<"$out"; }
+# judge LABEL JOB CAUSE CSV: the planted cause on top (the script's own
+# `top JOB CSV` names the largest) and decided, or an inconclusive verdict
+# that says why -- a fix for another cause is wrong.
+judge() {
+	local label=$1 job=$2 cause=$3 csv=$4 line t
+	line=$(verdict "$job")
+	t=$(top "$job" "$csv")
+	if [ "$t" = "$cause" ] && grep -q '; fix: ' <<<"$line"; then
+		ok "$label: $job names $cause"
+	elif grep -q '; inconclusive: ' <<<"$line"; then
+		ok "$label: $job is inconclusive ($(sed 's/.*; inconclusive: //' <<<"$line"))"
+	else
+		fail "$label: $job names '$t' with a fix, the planted cause is $cause" "$line"
+	fi
+}
