@@ -12,6 +12,10 @@
 
 struct mmp_probe;
 
+/* The most rounds a run records (repeat's and max_repeat's limit); every
+ * one of them is used in its comparisons. */
+#define MMP_MAX_ROUNDS 100000
+
 enum mmp_key_id {
 	/* data */
 	MMP_KEY_FILE,

@@ -104,6 +104,11 @@ int mmp_results_compute(struct mmp_results *res);
  * disturbed rounds had to be used. */
 size_t mmp_results_rounds(const struct mmp_run_result *const *runs, size_t n, unsigned *rounds,
 			  size_t cap, int *disturbed);
+/* The same rounds, all of them, in an array it allocates (free() it):
+ * NULL when out of memory or none (*m = 0).  Before, callers kept 4096
+ * and compared the first 4096 rounds of a longer run without a word. */
+unsigned *mmp_results_rounds_all(const struct mmp_run_result *const *runs, size_t n, size_t *m,
+				 int *disturbed);
 /* a / b over their shared rounds. */
 void mmp_results_ratio(const struct mmp_run_result *a, const struct mmp_run_result *b,
 		       struct mmp_interval *out, int *disturbed);

@@ -171,7 +171,7 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	},
 	[MMP_KEY_REPEAT] = {
 		.name = "repeat", .id = MMP_KEY_REPEAT, .type = MMP_T_REPEAT, FIELD(repeat),
-		.def = "5", .min = 1, .max = 100000, .flags = MMP_KEY_NO_SWEEP,
+		.def = "5", .min = 1, .max = MMP_MAX_ROUNDS, .flags = MMP_KEY_NO_SWEEP,
 		.group = "how",
 		.help = "recorded rounds of each run, or auto: rounds are added until every "
 			"answer its comparison set asks is decided (at least 5, at most "
@@ -179,7 +179,7 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	},
 	[MMP_KEY_MAX_REPEAT] = {
 		.name = "max_repeat", .id = MMP_KEY_MAX_REPEAT, .type = MMP_T_UINT,
-		FIELD(max_repeat), .def = "40", .min = 5, .max = 100000,
+		FIELD(max_repeat), .def = "40", .min = 5, .max = MMP_MAX_ROUNDS,
 		.flags = MMP_KEY_NO_SWEEP, .group = "how",
 		.help = "repeat = auto: the most rounds a comparison set runs",
 	},

@@ -390,9 +390,12 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 static void compare_models(struct mmp_answer *ans)
 {
 	const struct mmp_run_result *four[4] = { ans->a, ans->b, ans->ma, ans->mb };
-	static _Thread_local unsigned rounds[4096];
-	static _Thread_local double a[4096], b[4096], x[4096], y[4096];
-	size_t m = mmp_results_rounds(four, 4, rounds, 4096, &ans->used_disturbed);
+	size_t m;
+	unsigned *rounds = mmp_results_rounds_all(four, 4, &m, &ans->used_disturbed);
+	double *a = malloc((m ? m : 1) * sizeof(*a)), *b = malloc((m ? m : 1) * sizeof(*b)),
+	       *x = malloc((m ? m : 1) * sizeof(*x)), *y = malloc((m ? m : 1) * sizeof(*y));
+	if (!rounds || !a || !b || !x || !y)
+		m = 0; /* out of memory: intervals of nothing, not valid */
 	for (size_t i = 0; i < m; i++) {
 		unsigned k = rounds[i];
 		a[i] = ans->a->elapsed_ns[k];
@@ -407,6 +410,11 @@ static void compare_models(struct mmp_answer *ans)
 	}
 	mmp_interval_ratio(a, b, m, &ans->model);
 	mmp_interval_ratio(x, y, m, &ans->ratio);
+	free(rounds);
+	free(a);
+	free(b);
+	free(x);
+	free(y);
 	ans->rounds = m;
 	for (size_t k = 0; k < 4; k++)
 		ans->disturbed += four[k]->ndisturbed;

@@ -10,7 +10,6 @@
 #include "mmprof/probe.h"
 #include "mmprof/result.h"
 
-#define MAX_ROUNDS 4096
 
 static void find_evidence(struct mmp_cause *c)
 {
@@ -220,9 +219,11 @@ static int is_unused(const struct mmp_attribution *a, const struct mmp_run_resul
  * below it could explain without any line moving between cores. */
 static void onepu_check(const unsigned *rounds, size_t m, unsigned pus, struct mmp_cause *c)
 {
-	static _Thread_local double off[MAX_ROUNDS], on[MAX_ROUNDS];
+	double *off = malloc((m ? m : 1) * sizeof(*off)), *on = malloc((m ? m : 1) * sizeof(*on));
 	size_t n = 0;
-	for (size_t j = 0; j < m && n < MAX_ROUNDS; j++) {
+	if (!off || !on)
+		m = 0; /* out of memory: nothing measured, said below */
+	for (size_t j = 0; j < m; j++) {
 		double a = c->before->cpu_ns[rounds[j]], b = c->after->cpu_ns[rounds[j]];
 		if (a > 0 && b > 0) {
 			off[n] = a;
@@ -231,7 +232,9 @@ static void onepu_check(const unsigned *rounds, size_t m, unsigned pus, struct m
 	}
 	c->pus = pus;
 	mmp_interval_ratio(off, on, n, &c->cpu_ratio);
-	if (n < m)
+	free(off);
+	free(on);
+	if (!m || n < m)
 		snprintf(c->not_shown, sizeof(c->not_shown),
 			 "the program's CPU time was not measured in every round");
 	else if (!c->cpu_ratio.valid || c->cpu_ratio.low <= pus)
@@ -246,7 +249,7 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 {
 	const struct mmp_planned *point = &res->plan->runs[i];
 	const struct mmp_run_result *runs[MMP_MAX_CAUSES + 1];
-	static _Thread_local unsigned rounds[MAX_ROUNDS];
+	unsigned *rounds = NULL;
 	int onepu_at = 0;
 	size_t k = (size_t)point->nrungs + 1;
 	int rc = -ENOMEM;
@@ -259,12 +262,17 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 		if (!mmp_result_has_data(runs[r]))
 			return -ENODATA;
 	}
-	size_t m = mmp_results_rounds(runs, k, rounds, MAX_ROUNDS, &out->disturbed);
-	if (m == 0)
-		return -ENODATA;
+	size_t m;
+	rounds = mmp_results_rounds_all(runs, k, &m, &out->disturbed);
+	if (m == 0) {
+		free(rounds);
+		return rounds ? -ENODATA : -ENOMEM;
+	}
 	struct ladder_times lt = { k, m, malloc(k * m * sizeof(double)) };
-	if (!lt.t)
+	if (!lt.t) {
+		free(rounds);
 		return -ENOMEM;
+	}
 	/* Per byte of the job, or per operation (pingpong, chase). */
 	const double per = mmp_result_per(runs[0]);
 	for (size_t r = 0; r < k; r++)
@@ -366,6 +374,7 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 	rc = 0;
 out:
 	free(lt.t);
+	free(rounds);
 	if (rc)
 		mmp_attribution_free(out);
 	return rc;

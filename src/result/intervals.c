@@ -44,16 +44,46 @@ double mmp_t975_frac(double df)
 	return t1 + (t0 - t1) * (x - x1) / (x0 - x1);
 }
 
-static void t_interval(const double *v, size_t n, struct mmp_interval *out)
+/* The values of one interval, read where they lie: v[i], log(a[i]/b[i])
+ * (pairs with a value <= 0 skipped) or a[i] - b[i].  No copy, so no cap:
+ * every round recorded (up to repeat's 100,000) is used. */
+enum sample_kind { SAMPLE_VALUES, SAMPLE_LOG_RATIOS, SAMPLE_DIFFS };
+
+static int sample_at(enum sample_kind kind, const double *a, const double *b, size_t i,
+		     double *v)
 {
-	double sum = 0, ss = 0;
+	switch (kind) {
+	case SAMPLE_LOG_RATIOS:
+		if (!(a[i] > 0 && b[i] > 0))
+			return 0;
+		*v = log(a[i] / b[i]);
+		return 1;
+	case SAMPLE_DIFFS:
+		*v = a[i] - b[i];
+		return 1;
+	case SAMPLE_VALUES:
+		break;
+	}
+	*v = a[i];
+	return 1;
+}
+
+static void t_interval(enum sample_kind kind, const double *a, const double *b, size_t count,
+		       struct mmp_interval *out)
+{
+	double sum = 0, ss = 0, v;
+	size_t n = 0;
+	for (size_t i = 0; i < count; i++)
+		if (sample_at(kind, a, b, i, &v)) {
+			sum += v;
+			n++;
+		}
+	double mean = n ? sum / (double)n : 0;
+	for (size_t i = 0; i < count; i++)
+		if (sample_at(kind, a, b, i, &v))
+			ss += (v - mean) * (v - mean);
 	out->n = n;
 	out->valid = n >= 2;
-	for (size_t i = 0; i < n; i++)
-		sum += v[i];
-	double mean = n ? sum / (double)n : 0;
-	for (size_t i = 0; i < n; i++)
-		ss += (v[i] - mean) * (v[i] - mean);
 	double half = n >= 2 ? mmp_t975(n - 1) * sqrt(ss / (double)(n - 1) / (double)n) : INFINITY;
 	out->estimate = mean;
 	out->low = mean - half;
@@ -63,21 +93,12 @@ static void t_interval(const double *v, size_t n, struct mmp_interval *out)
 
 void mmp_interval_mean(const double *v, size_t n, struct mmp_interval *out)
 {
-	t_interval(v, n, out);
+	t_interval(SAMPLE_VALUES, v, NULL, n, out);
 }
-
-/* At most this many pairs go into one interval (a config's ceiling is far
- * below it); beyond it values are ignored rather than allocated for. */
-#define MAX_PAIRS 4096
 
 void mmp_interval_ratio(const double *a, const double *b, size_t n, struct mmp_interval *out)
 {
-	double logs[MAX_PAIRS];
-	size_t m = 0;
-	for (size_t i = 0; i < n && m < MAX_PAIRS; i++)
-		if (a[i] > 0 && b[i] > 0)
-			logs[m++] = log(a[i] / b[i]);
-	t_interval(logs, m, out);
+	t_interval(SAMPLE_LOG_RATIOS, a, b, n, out);
 	out->estimate = exp(out->estimate);
 	out->low = exp(out->low);
 	out->high = exp(out->high);
@@ -85,11 +106,7 @@ void mmp_interval_ratio(const double *a, const double *b, size_t n, struct mmp_i
 
 void mmp_interval_diff(const double *a, const double *b, size_t n, struct mmp_interval *out)
 {
-	double d[MAX_PAIRS];
-	size_t m = n < MAX_PAIRS ? n : MAX_PAIRS;
-	for (size_t i = 0; i < m; i++)
-		d[i] = a[i] - b[i];
-	t_interval(d, m, out);
+	t_interval(SAMPLE_DIFFS, a, b, n, out);
 }
 
 double mmp_interval_welch_df(double va, size_t na, double vb, size_t nb)
@@ -103,24 +120,22 @@ double mmp_interval_welch_df(double va, size_t na, double vb, size_t nb)
 	       (qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));
 }
 
-/* Mean and sample variance of the logs of the values > 0 (at most
- * MAX_PAIRS of them); returns how many were used. */
+/* Mean and sample variance of the logs of the values > 0; returns how
+ * many were used. */
 static size_t log_moments(const double *v, size_t n, double *mean, double *var)
 {
 	double sum = 0, ss = 0;
 	size_t m = 0;
-	for (size_t i = 0; i < n && m < MAX_PAIRS; i++)
+	for (size_t i = 0; i < n; i++)
 		if (v[i] > 0) {
 			sum += log(v[i]);
 			m++;
 		}
 	*mean = m ? sum / (double)m : 0;
-	m = 0;
-	for (size_t i = 0; i < n && m < MAX_PAIRS; i++)
+	for (size_t i = 0; i < n; i++)
 		if (v[i] > 0) {
 			double d = log(v[i]) - *mean;
 			ss += d * d;
-			m++;
 		}
 	*var = m >= 2 ? ss / (double)(m - 1) : 0;
 	return m;

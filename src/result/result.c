@@ -261,20 +261,39 @@ size_t mmp_results_rounds(const struct mmp_run_result *const *runs, size_t n, un
 	return m;
 }
 
-#define MAX_ROUNDS 4096
+unsigned *mmp_results_rounds_all(const struct mmp_run_result *const *runs, size_t n, size_t *m,
+				 int *disturbed)
+{
+	size_t cap = SIZE_MAX;
+	for (size_t k = 0; k < n; k++)
+		if (runs[k]->n < cap)
+			cap = runs[k]->n;
+	*m = 0;
+	*disturbed = 0;
+	unsigned *rounds = cap && cap != SIZE_MAX ? malloc(cap * sizeof(*rounds)) : NULL;
+	if (!rounds)
+		return NULL;
+	*m = mmp_results_rounds(runs, n, rounds, cap, disturbed);
+	return rounds;
+}
 
 void mmp_results_ratio(const struct mmp_run_result *a, const struct mmp_run_result *b,
 		       struct mmp_interval *out, int *disturbed)
 {
 	const struct mmp_run_result *both[2] = { a, b };
-	static _Thread_local unsigned rounds[MAX_ROUNDS];
-	static _Thread_local double x[MAX_ROUNDS], y[MAX_ROUNDS];
-	size_t m = mmp_results_rounds(both, 2, rounds, MAX_ROUNDS, disturbed);
+	size_t m;
+	unsigned *rounds = mmp_results_rounds_all(both, 2, &m, disturbed);
+	double *x = malloc((m ? m : 1) * sizeof(*x)), *y = malloc((m ? m : 1) * sizeof(*y));
+	if (!rounds || !x || !y)
+		m = 0; /* no rounds (or no memory): an interval of nothing, not valid */
 	for (size_t i = 0; i < m; i++) {
 		x[i] = a->elapsed_ns[rounds[i]];
 		y[i] = b->elapsed_ns[rounds[i]];
 	}
 	mmp_interval_ratio(x, y, m, out);
+	free(rounds);
+	free(x);
+	free(y);
 }
 
 /* One round's sum of a role's events, for mmp_metric_eval. */

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "mmprof/intervals.h"
+#include "mmprof/result.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
@@ -285,6 +286,41 @@ static void test_welch_against_pooled(void **state)
 	assert_true(welch > 0.93 * trials);
 }
 
+/* Every round counts, up to repeat's limit: 6000 rounds of which the last
+ * 1904 are twice as slow.  Before, comparisons kept the first 4096 rounds
+ * (and intervals 4096 values) and said 1.00x without a word. */
+static void test_every_round_used(void **state)
+{
+	enum { N = 6000, SLOW = 1904 };
+	static double ea[N], eb[N];
+	static unsigned char quiet[N];
+	struct mmp_run_result a = { .state = MMP_RUN_DONE, .elapsed_ns = ea, .disturbed = quiet,
+				    .n = N, .cap = N };
+	struct mmp_run_result b = a;
+	struct mmp_interval iv;
+	int disturbed = 1;
+	(void)state;
+
+	b.elapsed_ns = eb;
+	for (size_t i = 0; i < N; i++) {
+		ea[i] = i < N - SLOW ? 100 : 200;
+		eb[i] = 100;
+	}
+	mmp_results_ratio(&a, &b, &iv, &disturbed);
+	double want = exp((double)SLOW / N * log(2.0));
+	assert_int_equal(iv.n, N);
+	assert_false(disturbed);
+	assert_true(fabs(iv.estimate - want) < 1e-9);
+	assert_true(iv.low < want && want < iv.high);
+
+	mmp_interval_mean(ea, N, &iv);
+	assert_true(fabs(iv.estimate - (100.0 * (N - SLOW) + 200.0 * SLOW) / N) < 1e-9);
+	mmp_interval_diff(ea, eb, N, &iv);
+	assert_int_equal(iv.n, N);
+	assert_true(fabs(iv.estimate - 100.0 * SLOW / N) < 1e-9);
+	assert_true(MMP_MAX_ROUNDS >= N);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_welch_reference),
 		cmocka_unit_test(test_welch_coverage),
 		cmocka_unit_test(test_welch_against_pooled),
+		cmocka_unit_test(test_every_round_used),
 	};
 	return cmocka_run_group_tests_name("intervals", tests, NULL, NULL);
 }
