@@ -73,6 +73,7 @@ struct mmp_counters {
 	uint64_t *id;    /* [n], perf's id for the group read */
 	int *leader;     /* [n], index of the event whose fd leads its group */
 	uint64_t *last;  /* [3n]: value, enabled, running at the last read */
+	uint64_t *buf;   /* [3 + 2n]: one group read, the largest group fits */
 };
 
 /* Open every event of set for the calling thread.  Events that cannot be

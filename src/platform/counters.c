@@ -137,8 +137,9 @@ static int open_events(struct mmp_counters *c, const struct mmp_event_set *set, 
 	c->id = calloc(n ? n : 1, sizeof(uint64_t));
 	c->leader = calloc(n ? n : 1, sizeof(int));
 	c->last = calloc(n ? 3 * n : 1, sizeof(uint64_t));
+	c->buf = calloc(3 + 2 * n, sizeof(uint64_t));
 	if (!group_of || !group_leader || !c->fd || !c->error || !c->id || !c->leader ||
-	    !c->last) {
+	    !c->last || !c->buf) {
 		free(group_of);
 		free(group_leader);
 		mmp_counters_close(c);
@@ -249,8 +250,12 @@ static ssize_t read_all(int fd, void *buf, size_t len)
 
 int mmp_counters_read(struct mmp_counters *c, struct mmp_count *out)
 {
-	/* nr, time_enabled, time_running, then (value, id) per member. */
-	uint64_t buf[3 + 2 * 64];
+	/* nr, time_enabled, time_running, then (value, id) per member: sized
+	 * for every event in one group.  A buffer too small makes the read
+	 * fail (ENOSPC), and a group of more than 64 members (a fixed buffer
+	 * before) came back "not counted" whole. */
+	uint64_t *buf = c->buf;
+	size_t len = (3 + 2 * c->n) * sizeof(uint64_t);
 
 	for (size_t i = 0; i < c->n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
@@ -264,11 +269,11 @@ int mmp_counters_read(struct mmp_counters *c, struct mmp_count *out)
 	for (size_t l = 0; l < c->n; l++) {
 		if (c->fd[l] < 0 || c->leader[l] != (int)l)
 			continue;
-		ssize_t got = read_all(c->fd[l], buf, sizeof(buf));
+		ssize_t got = read_all(c->fd[l], buf, len);
 		if (got < (ssize_t)(3 * sizeof(uint64_t)))
 			continue; /* stays "not counted" */
 		uint64_t nr = buf[0], enabled = buf[1], running = buf[2];
-		for (uint64_t m = 0; m < nr && 3 + 2 * m + 1 < sizeof(buf) / sizeof(buf[0]); m++) {
+		for (uint64_t m = 0; m < nr && (3 + 2 * m + 2) * sizeof(uint64_t) <= (size_t)got; m++) {
 			uint64_t value = buf[3 + 2 * m], id = buf[4 + 2 * m];
 			for (size_t i = 0; i < c->n; i++) {
 				if (c->fd[i] < 0 || c->leader[i] != (int)l || c->id[i] != id)
@@ -295,6 +300,7 @@ void mmp_counters_close(struct mmp_counters *c)
 	free(c->id);
 	free(c->leader);
 	free(c->last);
+	free(c->buf);
 	memset(c, 0, sizeof(*c));
 }
 

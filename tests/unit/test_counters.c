@@ -229,6 +229,43 @@ static void test_software_group_counts(void **state)
 	group_counts("page-faults, minor-faults, task-clock, context-switches");
 }
 
+/* A software group of 70 members (every software event goes into one
+ * group): before, the group read's buffer held 64 and the read failed
+ * with ENOSPC, so every member came back "not counted". */
+static void test_large_group_counts(void **state)
+{
+	enum { N = 70 };
+	struct mmp_event_set one, many;
+	struct mmp_counters c;
+	struct mmp_count out[N];
+	(void)state;
+
+	resolve("task-clock", &one);
+	many.n = N;
+	many.ev = calloc(N, sizeof(*many.ev));
+	assert_non_null(many.ev);
+	for (size_t i = 0; i < N; i++)
+		many.ev[i] = one.ev[0];
+	assert_int_equal(mmp_counters_open(&c, &many), 0);
+	for (size_t i = 0; i < N; i++)
+		if (c.fd[i] < 0)
+			skip(); /* fds or events refused here: nothing to read */
+	mmp_counters_enable(&c);
+	volatile unsigned long spin = 0;
+	for (unsigned long k = 0; k < 1000000; k++)
+		spin += k;
+	mmp_counters_disable(&c);
+	mmp_counters_read(&c, out);
+	for (size_t i = 0; i < N; i++) {
+		if (out[i].state != MMP_COUNT_COUNTED || out[i].raw == 0)
+			fail_msg("member %zu of %d: %s, %llu", i, N, mmp_count_state_name(out[i].state),
+				 (unsigned long long)out[i].raw);
+	}
+	mmp_counters_close(&c);
+	free(many.ev);
+	mmp_event_set_free(&one);
+}
+
 static void test_tracepoint_counts_reads(void **state)
 {
 	struct mmp_event_set set;
@@ -324,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_names_and_presets),
 		cmocka_unit_test(test_cpu_specific_names),
 		cmocka_unit_test(test_software_group_counts),
+		cmocka_unit_test(test_large_group_counts),
 		cmocka_unit_test(test_tracepoint_counts_reads),
 		cmocka_unit_test(test_hardware_state),
 		cmocka_unit_test(test_denied_advice),
