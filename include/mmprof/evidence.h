@@ -39,4 +39,12 @@ int mmp_evidence_grew(const struct mmp_interval *total);
 const char *mmp_evidence_text(const struct mmp_growth *top, const struct mmp_interval *total,
 			      const char *from, const char *to, char *buf, size_t len);
 
+/* Where the CPU time a cause's control took away was (its rungs' profiles:
+ * from the rung with the control to the one without it, attribution.h):
+ * "95% [90, 99] of the CPU time onepu takes away is at hot.c:58 in
+ * bump()".  0 and no text when the rungs were not profiled, or their
+ * CPU time did not grow. */
+struct mmp_cause;
+int mmp_evidence_cause(const struct mmp_cause *c, char *buf, size_t len);
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mmprof/probe.h"
+#include "mmprof/evidence.h"
 #include "mmprof/report.h"
 
 #define LINE 4096
@@ -107,6 +108,10 @@ static void print_verdict(FILE *out, const struct mmp_results *res, const struct
 	}
 	if (used)
 		fprintf(out, "    evidence: %s\n", line);
+	/* The programs' profiles: where the time the top cause's control
+	 * took away was (evidence.h). */
+	if (top && mmp_evidence_cause(top, line, sizeof(line)))
+		fprintf(out, "    where: %s\n", line);
 	for (size_t i = 0; i < a->n; i++)
 		if (a->cause[i].not_shown[0])
 			fprintf(out, "    not shown: %s: %s\n", a->cause[i].name, a->cause[i].not_shown);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mmprof/attribution.h"
+#include "mmprof/controls.h"
 #include "mmprof/plan.h"
 
 /* Whether two job points differ in nothing but threads. */
@@ -91,4 +93,26 @@ const char *mmp_evidence_text(const struct mmp_growth *top, const struct mmp_int
 		 100 * top->share.estimate, 100 * top->share.low, 100 * top->share.high, from, to,
 		 mmp_prof_row_name(top->row, name, sizeof(name)));
 	return buf;
+}
+
+int mmp_evidence_cause(const struct mmp_cause *c, char *buf, size_t len)
+{
+	struct mmp_growth g[1];
+	struct mmp_interval total;
+	char name[320];
+
+	buf[0] = '\0';
+	if (!c->control || !c->after || !c->before)
+		return 0;
+	/* The growth from the rung with the control to the one without. */
+	size_t n = mmp_evidence_growth(c->after, c->before, MMP_PROF_LINE, g, 1, &total);
+	if (!n)
+		n = mmp_evidence_growth(c->after, c->before, MMP_PROF_FUNCTION, g, 1, &total);
+	if (!n || !mmp_evidence_grew(&total) || !g[0].share.valid)
+		return 0;
+	snprintf(buf, len, "%.0f%% [%.0f, %.0f] of the CPU time %s takes away is at %s",
+		 100 * g[0].share.estimate, 100 * (g[0].share.low < 0 ? 0 : g[0].share.low),
+		 100 * (g[0].share.high > 1 ? 1 : g[0].share.high), c->control->name,
+		 mmp_prof_row_name(g[0].row, name, sizeof(name)));
+	return 1;
 }

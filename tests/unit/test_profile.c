@@ -11,6 +11,9 @@
 #include <sched.h>
 #include <sys/wait.h>
 
+#include "mmprof/attribution.h"
+#include "mmprof/controls.h"
+#include "mmprof/evidence.h"
 #include "mmprof/exec_child.h"
 #include "mmprof/profile.h"
 #include "mmprof/sampling.h"
@@ -228,6 +231,21 @@ static void test_growth(void **state)
 	assert_true(total.valid && total.low > 0);
 	assert_int_equal(g[0].row->line, line_of("/* HOT */"));
 	assert_true(g[0].share.estimate > 0.5);
+	/* The same as a verdict's evidence: a is the rung with the control
+	 * (onepu here), b the one without it. */
+	struct mmp_run_result ra = { .profile = &a, .bytes = 0 }, rb = { .profile = &b };
+	struct mmp_cause c = { .control = mmp_control_by_bit(MMP_CONTROL_ONEPU), .before = &rb,
+			       .after = &ra };
+	char text[512], want[128];
+	assert_int_equal(mmp_evidence_cause(&c, text, sizeof(text)), 1);
+	print_message("# %s\n", text);
+	snprintf(want, sizeof(want), "of the CPU time onepu takes away is at hot.c:%u in hot_loop()",
+		 line_of("/* HOT */"));
+	assert_non_null(strstr(text, want));
+	/* No growth the other way round: nothing to say. */
+	c.before = &ra;
+	c.after = &rb;
+	assert_int_equal(mmp_evidence_cause(&c, text, sizeof(text)), 0);
 	mmp_profile_free(&a);
 	mmp_profile_free(&b);
 	mmp_symbols_free(sy);
