@@ -60,7 +60,7 @@ _COLUMNS = {
         order_seed file log wall_ns:num fill seed prefault:bool advice cache membind bind data hugepages:bool huge_bytes:num
         data_nodes data_pages:num data_examined:num data_absent:num state_node:num
         npus:num pus_planned pus_seen thread_ns_min:num thread_ns_max:num unit ops:num
-        ns_per_op:num transfer""",
+        ns_per_op:num transfer limit_run:num""",
     # thread is empty on the rows that sum the run's threads: NaN there.
     "events": """schema_version:id run_id run:id rep:id thread:num event value:num raw:num
         enabled_ns:num running_ns:num state""",
@@ -89,13 +89,41 @@ METRICS = ["cpu_ns", "cycles_per_byte", "instructions_per_byte", "ipc", "faults_
            "major_faults", "syscalls_per_mib", "reads_per_mib", "context_switches",
            "migrations", "contention_per_kib"]
 
+# What each config key means for a run's identity, as mmprof's key table
+# says it: analysis/keys.tsv is `mmprof --list-keys=roles`, written by
+# scripts/update-docs.sh and checked against the binary by
+# tests/integration/docs.sh.  A file beside this module rather than a call
+# of the binary: a notebook reads CSVs copied from a test machine where no
+# mmprof is built.
+KEYS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "keys.tsv")
+
+
+def _key_roles(path=KEYS_FILE):
+    """{key: set of roles} from keys.tsv (key TAB role,role or -)."""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise RuntimeError(f"{path}: cannot read mmprof's key roles ({e.strerror}); "
+                           "regenerate it with scripts/update-docs.sh") from None
+    if not lines or lines[0] != "key\troles":
+        raise RuntimeError(f"{path}: not `mmprof --list-keys=roles` output "
+                           "(regenerate it with scripts/update-docs.sh)")
+    roles = {}
+    for line in lines[1:]:
+        key, _, have = line.partition("\t")
+        roles[key] = set() if have == "-" else set(have.split(","))
+    return roles
+
+
+KEY_ROLES = _key_roles()
 # What identifies one run: its invocation and its number in the plan; the
-# rest describes it.
+# rest describes it (the keys that identify a run, as their CSV columns:
+# size is the CSV's bytes, so it is left out; probe first, control last).
 ID_KEYS = ["run", "parent", "set"]
-RUN_KEYS = ["run_id"] + ID_KEYS + ["job", "probe", "kernel", "threads", "access", "buffer",
-                                   "refcount", "tally", "placement", "control", "file",
-                                   "prefault", "advice", "cache", "membind", "data",
-                                   "hugepages", "transfer", "ops"]
+RUN_KEYS = (["run_id"] + ID_KEYS + ["job", "probe"] +
+            [k for k, r in KEY_ROLES.items() if "run" in r and k not in ("probe", "size")] +
+            ["control"])
 # What a run is, whatever its number: runs that differ only in these are
 # the same measurement at another point (plots draw them as one line).
 DESCRIBE_KEYS = [k for k in RUN_KEYS if k not in ID_KEYS]

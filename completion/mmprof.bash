@@ -106,13 +106,13 @@ _mmprof() {
 		opt=$prev
 	fi
 	# An option's line in --help: "  -c, --config FILE   ..." (the value's
-	# name in capitals), "  --list-keys[=markdown]  ...".
+	# name in capitals), "  --list-keys[=markdown|roles]  ...".
 	if [[ -n $opt ]]; then
 		local line long arg
 		line=$(grep -E -- "^  (-[A-Za-z0-9], )?--[a-z0-9-]+" <<<"$help" |
 			grep -E -- "(^  $opt,|[ ,]$opt[ [])" | head -1)
 		long=$(grep -oE -- '--[a-z0-9-]+' <<<"$line" | head -1)
-		arg=$(sed -nE 's/^  (-[A-Za-z0-9], )?--[a-z0-9-]+( ([A-Z][A-Z0-9_.]*)|\[=([a-z]+)\])? .*/\3\4/p' <<<"$line")
+		arg=$(sed -nE 's/^  (-[A-Za-z0-9], )?--[a-z0-9-]+( ([A-Z][A-Z0-9_.]*)|\[=([a-z|]+)\])? .*/\3\4/p' <<<"$line")
 		# An optional value is given only as --opt=value.
 		[[ $line == *\[=* && -z $eq ]] && arg=""
 		if [[ -n $arg ]]; then
@@ -138,7 +138,8 @@ _mmprof() {
 				;;
 			*)
 				if [[ $line == *\[=* ]]; then
-					_mmprof_words "$arg"
+					# [=markdown|roles]: each word
+					_mmprof_words ${arg//|/ }
 				else
 					_mmprof_key_values "${long#--}" "$arg" "$line"
 				fi

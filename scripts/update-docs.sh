@@ -20,3 +20,5 @@ trap 'rm -f "$tmp"' EXIT
 "$MMPROF" --list-controls=markdown >"$tmp" && replace docs/attribution.md controls "$tmp"
 { echo '```'; "$MMPROF" --help | sed '/^config keys/,$d' | sed '$d'; echo '```'; } >"$tmp" &&
 	replace docs/cli.md help "$tmp"
+# The key roles the Python loader reads (analysis/mmprof_csv.py).
+"$MMPROF" --list-keys=roles >analysis/keys.tsv

@@ -3,8 +3,11 @@
  *
  * Matching.  Runs are matched by their parameters, never by run number
  * (a config edited between the two runs renumbers them).  The key is the
- * CSV columns job, probe, kernel, threads, access, buffer, refcount,
- * tally, placement, control, bytes, prefault, advice and cache.  A control
+ * CSV columns job, probe, control, every config key that identifies a run
+ * across machines (MMP_ROLE_COMPARE: kernel, threads, access, buffer,
+ * membind, data, ops, transfer, ...; a pairs placement with its PUs) and
+ * bytes; --vary KEY leaves keys out, so runs that differ in them match
+ * (buffer 64K in A against 4K in B).  A control
  * rung is keyed by its job point's values (its `parent` run) and its own
  * control: two job points of one job can have rungs with equal parameters
  * (a tally control makes every tally `local`), and the rung belongs to its
@@ -22,6 +25,14 @@
  * tolerance band 1/(1+t) .. 1+t, same when wholly inside it, inconclusive
  * otherwise.
  *
+ * The ceiling.  A run's `limit_run` is the limit run that read the same
+ * bytes in the same rounds.  The machine can drift between A and B (a busy
+ * neighbour, a clock); the ceilings' own B / A says how much (reported as
+ * the drift, and not counted as slower or faster).  A pair whose runs
+ * both carry a ceiling is judged on each repetition's time over its
+ * ceiling's in the same round, so the drift cancels; the plain B / A is
+ * shown beside it.
+ *
  * Files.  Each must be an mmprof CSV (a schema_version column) of this
  * binary's MMP_CSV_SCHEMA_VERSION, from one invocation (one run_id).
  * Every refusal is a message naming the file, and the line where there is
@@ -31,33 +42,46 @@
 #define MMPROF_COMPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include "mmprof/config.h"
 #include "mmprof/csvread.h"
 #include "mmprof/error.h"
 #include "mmprof/intervals.h"
 
 /* The columns of the comparison CSV (mmprof compare --csv). */
-#define MMP_COMPARE_SCHEMA_VERSION 1
+#define MMP_COMPARE_SCHEMA_VERSION 2
 
-/* The key: these CSV columns, in this order. */
-#define MMP_COMPARE_NKEYS 14
+/* The key: job, probe, control, the config keys with MMP_ROLE_COMPARE
+ * (config.h; their CSV columns have their names), then bytes (what the
+ * size key is per run).  mmp_compare_key_name says them in order. */
+#define MMP_COMPARE_MAXKEYS (MMP_KEY_COUNT + 3)
+size_t mmp_compare_nkeys(void);
 const char *mmp_compare_key_name(size_t k);
-/* The key columns with a part of their own (mmp_compare_key_name says
- * their names; test_compare checks they agree). */
-enum { MMP_COMPARE_KEY_JOB = 0, MMP_COMPARE_KEY_PROBE = 1, MMP_COMPARE_KEY_CONTROL = 9 };
+enum { MMP_COMPARE_KEY_JOB = 0, MMP_COMPARE_KEY_PROBE = 1, MMP_COMPARE_KEY_CONTROL = 2 };
+
+/* --vary KEY[,KEY]: key columns (size for bytes) a run of A and its match
+ * in B may differ in, as MMP_COMPARE bits of their indexes.  0, or
+ * -EINVAL with the message (an unknown name, with a suggestion). */
+int mmp_compare_vary_parse(const char *text, uint32_t *vary, struct mmp_error *err);
 
 /* One run of one file: its rows' times, in file order. */
 struct mmp_cmp_run {
 	long number, parent;
-	const char *control;                  /* "" for a job point */
-	const char *value[MMP_COMPARE_NKEYS]; /* its own row's values */
-	const char *key[MMP_COMPARE_NKEYS];   /* what it is matched by (a rung: its parent's) */
-	char *joined;                         /* key[] joined, for sorting and matching */
+	const char *control;                    /* "" for a job point */
+	const char *value[MMP_COMPARE_MAXKEYS]; /* its own row's values */
+	const char *key[MMP_COMPARE_MAXKEYS];   /* what it is matched by (a rung: its parent's) */
+	char *pairs;                            /* placement = pairs: "pairs:PU,PU" (owned) */
+	char *joined;                           /* key[] joined, for sorting and matching */
 	double *elapsed;
 	unsigned char *disturbed;
+	long *rep;                              /* each row's rep */
 	size_t n, cap;
 	size_t ndisturbed;
+	long limit_run;                         /* its ceiling's number (limit_run); 0: none */
+	const struct mmp_cmp_run *ceiling;      /* that run, in the same file */
+	int is_ceiling;                         /* another run's ceiling */
 	int wrong;   /* a repetition's result_ok is false */
 	int copy;    /* a copy of a limit run: left out */
 	size_t row, line; /* its first row, and that row's line */
@@ -67,7 +91,8 @@ struct mmp_cmp_file {
 	struct mmp_csvread csv;
 	const char *path;
 	const char *run_id, *host, *cpu_model, *mmprof_version, *kernel_release, *started_at;
-	struct mmp_cmp_run *run; /* by first appearance */
+	uint32_t vary;           /* key bits left out of matching (--vary) */
+	struct mmp_cmp_run *run; /* in run order */
 	size_t nruns;
 	size_t ncopies;
 };
@@ -92,6 +117,11 @@ struct mmp_cmp_side {
 struct mmp_cmp_pair {
 	struct mmp_cmp_side a, b;
 	struct mmp_interval ratio; /* B / A, Welch */
+	/* Both runs carry a ceiling: B / A of each repetition's time over its
+	 * ceiling's in the same round, Welch; the outcome is judged on it. */
+	struct mmp_interval to_ceiling;
+	int on_ceiling;
+	int ceiling; /* both runs are ceilings: the machine-drift reference */
 	enum mmp_compare_outcome outcome;
 };
 
@@ -102,7 +132,11 @@ struct mmp_comparison {
 	size_t npairs;
 	const struct mmp_cmp_run **only_a, **only_b;
 	size_t nonly_a, nonly_b;
-	size_t count[MMP_COMPARE_NOUTCOMES];
+	size_t count[MMP_COMPARE_NOUTCOMES]; /* of the pairs that are not ceilings */
+	uint32_t vary;                       /* key bits that may differ (--vary) */
+	size_t nceilings;                    /* pairs of ceilings */
+	double drift, drift_min, drift_max;  /* their B / A: median, range */
+	size_t non_ceiling;                  /* pairs judged on their ratio to the ceiling */
 	unsigned differs; /* MMP_COMPARE_DIFF_* bits: A and B come from different ... */
 };
 
@@ -114,16 +148,18 @@ struct mmp_comparison {
 /* Read one mmprof CSV.  0, or a negative errno with a message naming the
  * file: what csvread refuses, -EINVAL (not an mmprof CSV, a bad cell, two
  * invocations, two runs with one key), -EPROTO (another schema version). */
-int mmp_compare_load(struct mmp_cmp_file *f, const char *path, struct mmp_error *err);
+int mmp_compare_load(struct mmp_cmp_file *f, const char *path, uint32_t vary,
+		     struct mmp_error *err);
 void mmp_compare_file_free(struct mmp_cmp_file *f);
 
 /* Load both files, match their runs and compute every pair.  tolerance:
  * 0.05 for 5%.  0 or a negative errno with the message (-EPROTO: the two
  * files' schema versions differ). */
 int mmp_compare_run(struct mmp_comparison *c, const char *a_path, const char *b_path,
-		    double tolerance, struct mmp_error *err);
+		    double tolerance, uint32_t vary, struct mmp_error *err);
 /* Match and compute, for two files already loaded (taken over by c). */
-int mmp_compare_match(struct mmp_comparison *c, double tolerance, struct mmp_error *err);
+int mmp_compare_match(struct mmp_comparison *c, double tolerance, uint32_t vary,
+		      struct mmp_error *err);
 void mmp_compare_free(struct mmp_comparison *c);
 
 /* The terminal report: the files (and what differs between their

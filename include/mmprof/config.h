@@ -55,6 +55,33 @@ enum mmp_key_flags {
 	MMP_KEY_LIST_VALUE = 1 << 2,  /* the value is itself a comma list (names) */
 };
 
+/* What a key means for a run's identity (issue 18: one definition that
+ * the plan, the results, the answers, compare and the Python loader all
+ * read; `mmprof --list-keys=roles` exports it to analysis/keys.tsv). */
+enum mmp_key_role {
+	/* Identifies a run: another value is another run.  Its CSV column
+	 * (of the same name; size is the CSV's bytes) says it per row. */
+	MMP_ROLE_RUN = 1 << 0,
+	/* Must match for mmprof compare to pair a run of A with one of B
+	 * (`--vary KEY` lets it differ).  The data file's path is not one:
+	 * it names the machine's data directory, not the run. */
+	MMP_ROLE_COMPARE = 1 << 1,
+	/* Held fixed by a ratio between two jobs of one plan (baseline,
+	 * fixes, model): the same bytes read in the same conditions, the
+	 * access path aside. */
+	MMP_ROLE_CONDITION = 1 << 2,
+	/* Named in a run's label when its value differs between job points
+	 * (job, probe, threads and access are always named). */
+	MMP_ROLE_LABEL = 1 << 3,
+	/* Left out of the plan's per-run lines: said once for the config. */
+	MMP_ROLE_HIDDEN = 1 << 4,
+};
+#define MMP_ROLE_COUNT 5
+/* "run", "compare", "condition", "label", "hidden": bit i's name. */
+extern const char *const mmp_key_role_names[MMP_ROLE_COUNT];
+/* The keys with every role of roles, as MMP_KEY_BIT()s. */
+uint64_t mmp_keys_with(unsigned roles);
+
 struct mmp_key {
 	const char *name;
 	enum mmp_key_id id;
@@ -65,6 +92,7 @@ struct mmp_key {
 	uint64_t min, max;         /* MMP_T_SIZE, MMP_T_UINT */
 	const char *const *values; /* MMP_T_ENUM: NULL-terminated */
 	unsigned flags;            /* enum mmp_key_flags */
+	unsigned roles;            /* enum mmp_key_role */
 	const char *group;         /* data, what runs, where, how, job, config */
 	const char *help;          /* one line */
 	const char *default_help;  /* shown instead of def when def is NULL */
@@ -196,7 +224,10 @@ const char *mmp_run_format(const struct mmp_run *run, enum mmp_key_id key, char 
 			   size_t len);
 
 /* Key table as text: for --help, and as Markdown for README.md. */
-void mmp_keys_print(FILE *out, int markdown);
+/* --list-keys: text, a Markdown table, or each key's roles (key TAB
+ * role,role; "-" for none) for the Python loader. */
+enum mmp_list_format { MMP_LIST_TEXT, MMP_LIST_MARKDOWN, MMP_LIST_ROLES };
+void mmp_keys_print(FILE *out, enum mmp_list_format format);
 
 /* Parse one value of a key into dst (the field's storage).  Returns 0, or
  * -EINVAL with a message in err (no file or line: the caller adds them).

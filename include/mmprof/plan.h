@@ -100,6 +100,15 @@ void mmp_plan_free(struct mmp_plan *plan);
 unsigned long mmp_plan_repetitions(const struct mmp_plan *plan);
 
 /* The run's key values as "[job] probe threads=8 access=1 control=..." */
+/* Two job points read the same bytes in the same conditions (the keys
+ * with MMP_ROLE_CONDITION, config.h): a ratio between them means
+ * something.  The plan links baseline, fixes and model jobs by it; the
+ * answers match their runs by it. */
+/* The limit run (the ceiling) in run i's set over the same bytes, kernel,
+ * threads and placement: what its "x limit" and the machine drift compare
+ * it with.  Its index, or -1: none. */
+long mmp_plan_ceiling(const struct mmp_plan *plan, size_t i);
+int mmp_planned_comparable(const struct mmp_planned *a, const struct mmp_planned *b);
 const char *mmp_planned_label(const struct mmp_planned *r, char *buf, size_t len);
 
 #endif

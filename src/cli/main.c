@@ -98,8 +98,9 @@ static const struct cli_option cli_options[] = {
 	  "list presets, and the events this machine can and cannot count" },
 	{ "list-configs", no_argument, OPT_LIST_CONFIGS, NULL,
 	  "list the configs --config finds by name, and where it looks" },
-	{ "list-keys", optional_argument, OPT_LIST_KEYS, "markdown",
-	  "list the config keys (as a Markdown table with =markdown)" },
+	{ "list-keys", optional_argument, OPT_LIST_KEYS, "markdown|roles",
+	  "list the config keys (as a Markdown table with =markdown; =roles: what "
+	  "identifies a run, key by key)" },
 	{ "list-columns", optional_argument, OPT_LIST_COLUMNS, "markdown",
 	  "list the CSV columns (as a Markdown table with =markdown)" },
 	{ "list-controls", optional_argument, OPT_LIST_CONTROLS, "markdown",
@@ -233,7 +234,7 @@ static void usage(FILE *out)
 	exec_help(out);
 	fprintf(out, "\nconfig keys ([global] sets defaults for every job section; a comma list\n"
 		     "runs once per value, several lists run their product):\n");
-	mmp_keys_print(out, 0);
+	mmp_keys_print(out, MMP_LIST_TEXT);
 	fprintf(out, "\ncontrols (controls = auto runs every one that applies, in this order;\n"
 		     "each rung adds its control to the ones above it):\n");
 	mmp_controls_print(out, 0);
@@ -378,15 +379,19 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_LIST_COLUMNS:
 		case OPT_LIST_CONTROLS: {
 			int md = optarg && strcmp(optarg, "markdown") == 0;
-			if (optarg && !md) {
-				fprintf(stderr, "mmprof: --%s takes =markdown or nothing\n",
+			int roles = c == OPT_LIST_KEYS && optarg && strcmp(optarg, "roles") == 0;
+			if (optarg && !md && !roles) {
+				fprintf(stderr, "mmprof: --%s takes =markdown%s or nothing\n",
 					c == OPT_LIST_KEYS	  ? "list-keys"
 					: c == OPT_LIST_COLUMNS ? "list-columns"
-								: "list-controls");
+								: "list-controls",
+					c == OPT_LIST_KEYS ? ", =roles" : "");
 				return EXIT_USAGE;
 			}
 			if (c == OPT_LIST_KEYS) {
-				mmp_keys_print(stdout, md);
+				mmp_keys_print(stdout, roles ? MMP_LIST_ROLES
+						       : md  ? MMP_LIST_MARKDOWN
+							     : MMP_LIST_TEXT);
 			} else if (c == OPT_LIST_CONTROLS) {
 				mmp_controls_print(stdout, md);
 			} else {

@@ -3,6 +3,7 @@
  * (nothing printed on stdout), 3 a run is slower in B and
  * --fail-on-regression was given, 1 the --csv file could not be written. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ enum compare_opt {
 	CMP_TOLERANCE = 256,
 	CMP_CSV,
 	CMP_FAIL_ON_REGRESSION,
+	CMP_VARY,
 };
 
 static const struct cli_option compare_options[] = {
@@ -23,8 +25,11 @@ static const struct cli_option compare_options[] = {
 	  "ratios within 1/(1+t) .. 1+t are the same (5% or 0.05; default 5%)" },
 	{ "csv", required_argument, CMP_CSV, "PATH",
 	  "also write the comparison to PATH as CSV, one row per matched run" },
+	{ "vary", required_argument, CMP_VARY, "KEY[,KEY]",
+	  "keys a run of A and its match in B may differ in (--vary buffer: 64K in A "
+	  "against 4K in B); size for bytes" },
 	{ "fail-on-regression", no_argument, CMP_FAIL_ON_REGRESSION, NULL,
-	  "exit 3 when a run is slower in B (for CI)" },
+	  "exit 3 when a run is slower in B (for CI); exit 2 when nothing was compared" },
 	{ "help", no_argument, CMP_HELP, NULL, "this help" },
 };
 #define NCOMPARE_OPTIONS (sizeof(compare_options) / sizeof(compare_options[0]))
@@ -32,6 +37,7 @@ static const struct cli_option compare_options[] = {
 struct compare_cli {
 	const char *a, *b, *csv;
 	double tolerance;
+	uint32_t vary;
 	int fail_on_regression;
 };
 
@@ -41,21 +47,24 @@ static void compare_usage(FILE *out)
 		     "Compares two runs of one config (two commits, two machines, before and\n"
 		     "after a fix) run by run: B / A of elapsed time, with a 95%% interval.\n"
 		     "Runs are matched by their parameters (");
-	for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+	for (size_t k = 0; k < mmp_compare_nkeys(); k++)
 		fprintf(out, "%s%s", k ? ", " : "", mmp_compare_key_name(k));
 	fprintf(out, "),\n"
-		     "not by run number; runs in one file only are listed.  A and B were not\n"
-		     "measured side by side, so rounds are not paired: the interval is Welch's\n"
-		     "on the difference of mean log times.  Each pair is slower, faster, same\n"
-		     "(interval within the tolerance band) or inconclusive.  docs/compare.md\n"
-		     "says more.\n\n"
+		     "not by run number; runs in one file only are listed (--vary KEY lets a\n"
+		     "key differ).  A and B were not measured side by side, so rounds are not\n"
+		     "paired: the interval is Welch's on the difference of mean log times.\n"
+		     "Each pair is slower, faster, same (interval within the tolerance band) or\n"
+		     "inconclusive.  The limit runs are the ceiling: their B/A is the machine's\n"
+		     "drift, and a run that carries a ceiling in both files is judged on its\n"
+		     "time over the ceiling's in the same rounds.  docs/compare.md says more.\n\n"
 		     "options:\n");
 	mmp_cli_print_options(out, compare_options, NCOMPARE_OPTIONS);
 	fprintf(out, "\n--csv columns:\n");
 	mmp_compare_print_columns(out, 0);
 	fprintf(out, "\nexit status: 0 compared, 2 bad usage or a file that is not an mmprof CSV\n"
-		     "of this schema, 3 a run is slower in B and --fail-on-regression was\n"
-		     "given, 1 the --csv file could not be written.\n");
+		     "of this schema (or nothing matched, with --fail-on-regression), 3 a run\n"
+		     "is slower in B and --fail-on-regression was given, 1 the --csv file\n"
+		     "could not be written.\n");
 }
 
 /* Returns -1 to go on, or the exit status. */
@@ -87,6 +96,14 @@ static int parse_compare(int argc, char **argv, struct compare_cli *cc)
 		case CMP_CSV:
 			cc->csv = optarg;
 			break;
+		case CMP_VARY: {
+			struct mmp_error why = { 0 };
+			if (mmp_compare_vary_parse(optarg, &cc->vary, &why)) {
+				fprintf(stderr, "mmprof compare: %s\n", why.msg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
 		case CMP_FAIL_ON_REGRESSION:
 			cc->fail_on_regression = 1;
 			break;
@@ -137,7 +154,7 @@ int mmp_cli_compare(int argc, char **argv)
 		fprintf(stderr, "mmprof compare: --csv: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
-	if (mmp_compare_run(&c, cc.a, cc.b, cc.tolerance, &err)) {
+	if (mmp_compare_run(&c, cc.a, cc.b, cc.tolerance, cc.vary, &err)) {
 		fprintf(stderr, "mmprof compare: %s\n", err.msg);
 		mmp_compare_free(&c);
 		return EXIT_USAGE;
@@ -152,7 +169,16 @@ int mmp_cli_compare(int argc, char **argv)
 		fprintf(stderr, "mmprof compare: error: %s\n", err.msg);
 		status = EXIT_RUN_FAILED;
 	}
-	if (status == EXIT_DONE && cc.fail_on_regression && c.count[MMP_COMPARE_SLOWER]) {
+	/* A gate that compared nothing passed nothing. */
+	size_t judged = c.npairs - c.nceilings;
+	if (status == EXIT_DONE && cc.fail_on_regression && !judged) {
+		fprintf(stderr, "mmprof compare: no run of A matched one of B (only in A: %zu, "
+				"only in B: %zu): --fail-on-regression has nothing to judge; if "
+				"the runs differ in a key on purpose, say so with --vary KEY: "
+				"exit 2\n",
+			c.nonly_a, c.nonly_b);
+		status = EXIT_USAGE;
+	} else if (status == EXIT_DONE && cc.fail_on_regression && c.count[MMP_COMPARE_SLOWER]) {
 		fprintf(stderr, "mmprof compare: %zu run(s) slower in B (--fail-on-regression): "
 				"exit 3\n",
 			c.count[MMP_COMPARE_SLOWER]);

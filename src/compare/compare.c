@@ -8,21 +8,68 @@
 #include <string.h>
 
 #include "mmprof/csv.h"
+#include "mmprof/lists.h"
 #include "mmprof/result.h"
 #include "mmprof/stats.h"
+#include "mmprof/suggest.h"
 
-static const char *const key_names[MMP_COMPARE_NKEYS] = {
-	"job",	     "probe",	"kernel", "threads",  "access", "buffer", "refcount",
-	"tally",     "placement", "control", "bytes", "prefault", "advice", "cache",
-};
+/* The key's columns, derived once from the key table's roles. */
+static const char *key_names[MMP_COMPARE_MAXKEYS];
+static size_t nkeys;
+
+static void init_keys(void)
+{
+	if (nkeys)
+		return;
+	uint64_t compare = mmp_keys_with(MMP_ROLE_COMPARE);
+	key_names[nkeys++] = "job";
+	key_names[nkeys++] = "probe";
+	key_names[nkeys++] = "control";
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
+		if ((compare & MMP_KEY_BIT(k)) && k != MMP_KEY_PROBE)
+			key_names[nkeys++] = mmp_keys[k].name;
+	key_names[nkeys++] = "bytes";
+}
 
 /* Columns that set a run apart but are not in the key: named when two
  * runs of one file share a key, so the message says what to change. */
-static const char *const other_params[] = { "file", "fill", "seed", "npus", "pus_planned" };
+static const char *const other_params[] = { "file", "npus", "pus_planned" };
+
+size_t mmp_compare_nkeys(void)
+{
+	init_keys();
+	return nkeys;
+}
 
 const char *mmp_compare_key_name(size_t k)
 {
-	return k < MMP_COMPARE_NKEYS ? key_names[k] : "";
+	init_keys();
+	return k < nkeys ? key_names[k] : "";
+}
+
+int mmp_compare_vary_parse(const char *text, uint32_t *vary, struct mmp_error *err)
+{
+	char name[64];
+	init_keys();
+	*vary = 0;
+	for (const char *p = text; mmp_list_next(&p, name, sizeof(name));) {
+		const char *col = strcmp(name, "size") == 0 ? "bytes" : name;
+		size_t k = 0;
+		while (k < nkeys && strcmp(key_names[k], col) != 0)
+			k++;
+		if (k == nkeys || k == MMP_COMPARE_KEY_CONTROL) {
+			const char *hint = mmp_suggest(name, key_names, nkeys);
+			return mmp_error_set(err, -EINVAL,
+					     "--vary %s: not a key compare matches runs by%s%s%s "
+					     "(mmprof compare --help lists them)",
+					     name, hint ? " (did you mean '" : "", hint ? hint : "",
+					     hint ? "'?)" : "");
+		}
+		*vary |= UINT32_C(1) << k;
+	}
+	if (!*vary)
+		return mmp_error_set(err, -EINVAL, "--vary: no key named (e.g. --vary buffer)");
+	return 0;
 }
 
 const char *mmp_compare_outcome_name(enum mmp_compare_outcome o)
@@ -33,8 +80,9 @@ const char *mmp_compare_outcome_name(enum mmp_compare_outcome o)
 
 /* Column indexes of one file. */
 struct cols {
-	int schema, run, parent, elapsed, disturbed, result_ok, run_id;
-	int key[MMP_COMPARE_NKEYS];
+	int schema, run, parent, rep, elapsed, disturbed, result_ok, run_id;
+	int limit_run, pus_planned; /* optional: -1 */
+	int key[MMP_COMPARE_MAXKEYS];
 };
 
 static int need(const struct mmp_cmp_file *f, const char *name, int *col, struct mmp_error *err)
@@ -93,6 +141,8 @@ static int check_schema(struct mmp_cmp_file *f, struct cols *c, struct mmp_error
 	if (!rc)
 		rc = need(f, "parent", &c->parent, err);
 	if (!rc)
+		rc = need(f, "rep", &c->rep, err);
+	if (!rc)
 		rc = need(f, "elapsed_ns", &c->elapsed, err);
 	if (!rc)
 		rc = need(f, "disturbed", &c->disturbed, err);
@@ -100,8 +150,11 @@ static int check_schema(struct mmp_cmp_file *f, struct cols *c, struct mmp_error
 		rc = need(f, "result_ok", &c->result_ok, err);
 	if (!rc)
 		rc = need(f, "run_id", &c->run_id, err);
-	for (size_t k = 0; k < MMP_COMPARE_NKEYS && !rc; k++)
+	for (size_t k = 0; k < mmp_compare_nkeys() && !rc; k++)
 		rc = need(f, key_names[k], &c->key[k], err);
+	/* Older CSVs have no limit_run: no ceiling, compared as before. */
+	c->limit_run = mmp_csvread_column(&f->csv, "limit_run");
+	c->pus_planned = mmp_csvread_column(&f->csv, "pus_planned");
 	return rc;
 }
 
@@ -112,15 +165,20 @@ static int bad_cell(const struct mmp_cmp_file *f, size_t row, const char *col, c
 			     mmp_csvread_line(&f->csv, row), col, v, want);
 }
 
-static int parse_long(const char *s, long *out)
+static int parse_count(const char *s, long min, long *out)
 {
 	char *end;
 	errno = 0;
 	long v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < 1)
+	if (!*s || *end || errno || v < min)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+static int parse_long(const char *s, long *out)
+{
+	return parse_count(s, 1, out);
 }
 
 static int parse_bool(const char *s, int *out)
@@ -132,7 +190,7 @@ static int parse_bool(const char *s, int *out)
 	return -EINVAL;
 }
 
-static int add_rep(struct mmp_cmp_run *r, double elapsed, int disturbed)
+static int add_rep(struct mmp_cmp_run *r, long rep, double elapsed, int disturbed)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 8;
@@ -142,10 +200,14 @@ static int add_rep(struct mmp_cmp_run *r, double elapsed, int disturbed)
 		unsigned char *d = realloc(r->disturbed, cap);
 		if (d)
 			r->disturbed = d;
-		if (!e || !d)
+		long *n = realloc(r->rep, cap * sizeof(*n));
+		if (n)
+			r->rep = n;
+		if (!e || !d || !n)
 			return -ENOMEM;
 		r->cap = cap;
 	}
+	r->rep[r->n] = rep;
 	r->elapsed[r->n] = elapsed;
 	r->disturbed[r->n++] = (unsigned char)disturbed;
 	r->ndisturbed += (size_t)disturbed;
@@ -160,6 +222,27 @@ static int by_number(const void *x, const void *y)
 
 /* Runs are numbered 1..N in a plan; an index by number finds a row's run. */
 #define MAX_RUN_NUMBER 10000000L
+
+/* Pairs runs are told apart by their PUs: "pairs:3,7" as the report and
+ * the JSON label say it. */
+static int pairs_placement(const struct mmp_cmp_file *f, const struct cols *c, size_t row,
+			   struct mmp_cmp_run *r)
+{
+	size_t k = 0;
+	while (k < mmp_compare_nkeys() && strcmp(key_names[k], "placement") != 0)
+		k++;
+	if (k == mmp_compare_nkeys() || strcmp(r->value[k], "pairs") != 0 || c->pus_planned < 0)
+		return 0;
+	const char *pus = mmp_csvread_get(&f->csv, row, c->pus_planned);
+	if (!(r->pairs = malloc(strlen(pus) + 8)))
+		return -ENOMEM;
+	sprintf(r->pairs, "pairs:%s", pus);
+	for (char *p = r->pairs; *p; p++)
+		if (*p == ' ')
+			*p = ','; /* pus_planned says "0 1" */
+	r->value[k] = r->pairs;
+	return 0;
+}
 
 static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_error *err)
 {
@@ -181,12 +264,21 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 		return mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
 	}
 	for (size_t row = 0; row < f->csv.nrows && !rc; row++) {
-		long num, parent;
+		long num, parent, rep, limit = 0;
 		int disturbed, ok;
 		const char *cell;
 		parse_long(mmp_csvread_get(&f->csv, row, c->run), &num);
 		if (parse_long(cell = mmp_csvread_get(&f->csv, row, c->parent), &parent)) {
 			rc = bad_cell(f, row, "parent", cell, "a run number", err);
+			break;
+		}
+		if (parse_count(cell = mmp_csvread_get(&f->csv, row, c->rep), 0, &rep)) {
+			rc = bad_cell(f, row, "rep", cell, "a repetition number", err);
+			break;
+		}
+		cell = c->limit_run >= 0 ? mmp_csvread_get(&f->csv, row, c->limit_run) : "";
+		if (*cell && parse_long(cell, &limit)) {
+			rc = bad_cell(f, row, "limit_run", cell, "a run number or empty", err);
 			break;
 		}
 		if (parse_bool(cell = mmp_csvread_get(&f->csv, row, c->disturbed), &disturbed)) {
@@ -212,28 +304,33 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 			r->parent = parent;
 			r->row = row;
 			r->line = mmp_csvread_line(&f->csv, row);
-			for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+			r->limit_run = limit;
+			for (size_t k = 0; k < mmp_compare_nkeys(); k++)
 				r->value[k] = mmp_csvread_get(&f->csv, row, c->key[k]);
 			r->control = r->value[MMP_COMPARE_KEY_CONTROL];
+			if (pairs_placement(f, c, row, r)) {
+				rc = mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
+				break;
+			}
 		} else {
 			r = &f->run[index[num] - 1];
 			/* Every row of a run says the same parameters. */
-			for (size_t k = 0; k < MMP_COMPARE_NKEYS && !rc; k++) {
+			for (size_t k = 0; k < mmp_compare_nkeys() && !rc; k++) {
 				cell = mmp_csvread_get(&f->csv, row, c->key[k]);
-				if (strcmp(cell, r->value[k]) != 0)
+				const char *first = mmp_csvread_get(&f->csv, r->row, c->key[k]);
+				if (strcmp(cell, first) != 0)
 					rc = mmp_error_set(err, -EINVAL,
 							   "%s:%zu: run %ld has %s '%s' here but '%s' "
 							   "at line %zu: rows of two runs share one "
 							   "number (files concatenated?)",
 							   f->path, mmp_csvread_line(&f->csv, row),
-							   num, key_names[k], cell, r->value[k],
-							   r->line);
+							   num, key_names[k], cell, first, r->line);
 			}
 			if (rc)
 				break;
 		}
 		r->wrong |= !ok;
-		if (add_rep(r, elapsed, disturbed))
+		if (add_rep(r, rep, elapsed, disturbed))
 			rc = mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
 	}
 	/* A rung is its job point's, whose values are its key; a copy repeats
@@ -244,13 +341,27 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 			r->parent <= max && index[r->parent] ? &f->run[index[r->parent] - 1] : NULL;
 		r->copy = !r->control[0] && r->parent != r->number;
 		f->ncopies += (size_t)r->copy;
-		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+		for (size_t k = 0; k < mmp_compare_nkeys(); k++)
 			r->key[k] = r->control[0] && p && k != MMP_COMPARE_KEY_CONTROL ? p->value[k] : r->value[k];
+		/* A rung ran in its job point's rounds: over that ceiling too. */
+		if (r->control[0] && p)
+			r->limit_run = p->limit_run;
+		if (r->limit_run > max || !index[r->limit_run] || r->limit_run == r->number)
+			r->limit_run = 0;
 	}
 	free(index);
 	/* Plan order: the order --dry-run and the run table show. */
 	if (!rc)
 		qsort(f->run, f->nruns, sizeof(*f->run), by_number);
+	for (size_t i = 0; i < f->nruns && !rc; i++) {
+		struct mmp_cmp_run key = { .number = f->run[i].limit_run };
+		struct mmp_cmp_run *l = key.number ? bsearch(&key, f->run, f->nruns, sizeof(*f->run),
+							     by_number)
+						   : NULL;
+		f->run[i].ceiling = l;
+		if (l)
+			l->is_ceiling = 1;
+	}
 	return rc;
 }
 
@@ -259,13 +370,16 @@ static int join_keys(struct mmp_cmp_file *f, struct mmp_error *err)
 	for (size_t i = 0; i < f->nruns; i++) {
 		struct mmp_cmp_run *r = &f->run[i];
 		size_t len = 1;
-		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+		for (size_t k = 0; k < mmp_compare_nkeys(); k++)
 			len += strlen(r->key[k]) + 1;
 		if (!(r->joined = malloc(len)))
 			return mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
 		size_t used = 0;
-		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
-			used += (size_t)snprintf(r->joined + used, len - used, "%s\x1f", r->key[k]);
+		r->joined[0] = '\0';
+		/* A key that may differ (--vary) is no part of what matches. */
+		for (size_t k = 0; k < mmp_compare_nkeys(); k++)
+			used += (size_t)snprintf(r->joined + used, len - used, "%s\x1f",
+						 f->vary & (UINT32_C(1) << k) ? "" : r->key[k]);
 	}
 	return 0;
 }
@@ -296,6 +410,11 @@ static int duplicate(const struct mmp_cmp_file *f, const struct mmp_cmp_run *x,
 {
 	char label[320], diff[200] = "";
 	size_t used = 0;
+	for (size_t k = 0; k < mmp_compare_nkeys(); k++)
+		if ((f->vary & (UINT32_C(1) << k)) && strcmp(x->key[k], y->key[k]) != 0 &&
+		    used < sizeof(diff))
+			used += (size_t)snprintf(diff + used, sizeof(diff) - used, "%s%s (--vary)",
+						 used ? ", " : "", key_names[k]);
 	for (size_t k = 0; k < sizeof(other_params) / sizeof(other_params[0]); k++) {
 		int col = mmp_csvread_column(&f->csv, other_params[k]);
 		if (col >= 0 && strcmp(mmp_csvread_get(&f->csv, x->row, col),
@@ -344,12 +463,14 @@ static int check_one_invocation(struct mmp_cmp_file *f, const struct cols *c,
 	return 0;
 }
 
-int mmp_compare_load(struct mmp_cmp_file *f, const char *path, struct mmp_error *err)
+int mmp_compare_load(struct mmp_cmp_file *f, const char *path, uint32_t vary,
+		     struct mmp_error *err)
 {
 	struct cols c;
 	memset(&c, 0, sizeof(c));
 	memset(f, 0, sizeof(*f));
 	f->path = path;
+	f->vary = vary;
 	int rc = mmp_csvread_load(&f->csv, path, err);
 	if (!rc)
 		rc = check_schema(f, &c, err);
@@ -381,6 +502,8 @@ void mmp_compare_file_free(struct mmp_cmp_file *f)
 	for (size_t i = 0; f->run && i < f->nruns; i++) {
 		free(f->run[i].elapsed);
 		free(f->run[i].disturbed);
+		free(f->run[i].rep);
+		free(f->run[i].pairs);
 		free(f->run[i].joined);
 	}
 	free(f->run);
@@ -404,6 +527,47 @@ static size_t usable(const struct mmp_cmp_run *r, double *out, struct mmp_cmp_si
 	return m;
 }
 
+static enum mmp_compare_outcome judge(const struct mmp_interval *iv, double tolerance)
+{
+	switch (mmp_interval_band(iv, 1 / (1 + tolerance), 1 + tolerance)) {
+	case MMP_BAND_ABOVE:
+		return MMP_COMPARE_SLOWER;
+	case MMP_BAND_BELOW:
+		return MMP_COMPARE_FASTER;
+	case MMP_BAND_WITHIN:
+		return MMP_COMPARE_SAME;
+	case MMP_BAND_UNDECIDED:
+		break;
+	}
+	return MMP_COMPARE_INCONCLUSIVE;
+}
+
+/* Each repetition's time over its ceiling's in the same round (the same
+ * rep of the same set): the clean ones when MMP_MIN_CLEAN_ROUNDS remain,
+ * else all, as usable() does. */
+static size_t over_ceiling(const struct mmp_cmp_run *r, double *out)
+{
+	const struct mmp_cmp_run *l = r->ceiling;
+	size_t m = 0, clean = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		int all = pass == 1 && clean < MMP_MIN_CLEAN_ROUNDS;
+		if (pass == 1 && !all)
+			break;
+		m = 0;
+		for (size_t i = 0; i < r->n; i++)
+			for (size_t j = 0; j < l->n; j++) {
+				if (l->rep[j] != r->rep[i])
+					continue;
+				int quiet = !r->disturbed[i] && !l->disturbed[j];
+				clean += pass == 0 && quiet;
+				if (quiet || all)
+					out[m++] = r->elapsed[i] / l->elapsed[j];
+				break;
+			}
+	}
+	return m;
+}
+
 static int compute(struct mmp_cmp_pair *p, const struct mmp_cmp_run *a,
 		   const struct mmp_cmp_run *b, double tolerance)
 {
@@ -415,22 +579,50 @@ static int compute(struct mmp_cmp_pair *p, const struct mmp_cmp_run *a,
 	}
 	size_t na = usable(a, x, &p->a), nb = usable(b, y, &p->b);
 	mmp_interval_welch_ratio(y, nb, x, na, &p->ratio);
+	p->outcome = judge(&p->ratio, tolerance);
+	p->ceiling = a->is_ceiling && b->is_ceiling;
+	/* The drift between A and B cancels in a ratio to the ceiling that
+	 * ran in the same rounds. */
+	if (!p->ceiling && a->ceiling && b->ceiling) {
+		na = over_ceiling(a, x);
+		nb = over_ceiling(b, y);
+		if (na && nb) {
+			mmp_interval_welch_ratio(y, nb, x, na, &p->to_ceiling);
+			p->on_ceiling = 1;
+			p->outcome = judge(&p->to_ceiling, tolerance);
+		}
+	}
 	free(x);
 	free(y);
-	switch (mmp_interval_band(&p->ratio, 1 / (1 + tolerance), 1 + tolerance)) {
-	case MMP_BAND_ABOVE:
-		p->outcome = MMP_COMPARE_SLOWER;
-		break;
-	case MMP_BAND_BELOW:
-		p->outcome = MMP_COMPARE_FASTER;
-		break;
-	case MMP_BAND_WITHIN:
-		p->outcome = MMP_COMPARE_SAME;
-		break;
-	case MMP_BAND_UNDECIDED:
-		p->outcome = MMP_COMPARE_INCONCLUSIVE;
-		break;
+	return 0;
+}
+
+static int by_value(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* The ceilings' B / A: how much the machine itself moved. */
+static int drift(struct mmp_comparison *c)
+{
+	double *v = malloc((c->npairs + 1) * sizeof(*v));
+	size_t n = 0;
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->npairs; i++)
+		if (c->pair[i].ceiling)
+			v[n++] = c->pair[i].ratio.estimate;
+		else
+			c->non_ceiling += (size_t)c->pair[i].on_ceiling;
+	c->nceilings = n;
+	if (n) {
+		qsort(v, n, sizeof(*v), by_value);
+		c->drift = n % 2 ? v[n / 2] : sqrt(v[n / 2 - 1] * v[n / 2]);
+		c->drift_min = v[0];
+		c->drift_max = v[n - 1];
 	}
+	free(v);
 	return 0;
 }
 
@@ -442,7 +634,8 @@ static unsigned differences(const struct mmp_cmp_file *a, const struct mmp_cmp_f
 	       (strcmp(a->kernel_release, b->kernel_release) ? MMP_COMPARE_DIFF_KERNEL : 0);
 }
 
-int mmp_compare_match(struct mmp_comparison *c, double tolerance, struct mmp_error *err)
+int mmp_compare_match(struct mmp_comparison *c, double tolerance, uint32_t vary,
+		      struct mmp_error *err)
 {
 	size_t nb;
 	const struct mmp_cmp_run **bs = sorted_runs(&c->b, &nb);
@@ -450,6 +643,7 @@ int mmp_compare_match(struct mmp_comparison *c, double tolerance, struct mmp_err
 	int rc = 0;
 
 	c->tolerance = tolerance;
+	c->vary = vary;
 	c->differs = differences(&c->a, &c->b);
 	c->pair = calloc(c->a.nruns + 1, sizeof(*c->pair));
 	c->only_a = calloc(c->a.nruns + 1, sizeof(*c->only_a));
@@ -473,8 +667,11 @@ int mmp_compare_match(struct mmp_comparison *c, double tolerance, struct mmp_err
 			rc = mmp_error_set(err, -ENOMEM, "out of memory");
 			goto out;
 		}
-		c->count[p->outcome]++;
+		if (!p->ceiling)
+			c->count[p->outcome]++;
 	}
+	if (drift(c))
+		rc = mmp_error_set(err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < c->b.nruns; i++) /* in B's order */
 		if (!c->b.run[i].copy && !matched[i])
 			c->only_b[c->nonly_b++] = &c->b.run[i];
@@ -485,18 +682,18 @@ out:
 }
 
 int mmp_compare_run(struct mmp_comparison *c, const char *a_path, const char *b_path,
-		    double tolerance, struct mmp_error *err)
+		    double tolerance, uint32_t vary, struct mmp_error *err)
 {
 	memset(c, 0, sizeof(*c));
-	int rc = mmp_compare_load(&c->a, a_path, err);
-	if (!rc && (rc = mmp_compare_load(&c->b, b_path, err)) == -EPROTO && err) {
+	int rc = mmp_compare_load(&c->a, a_path, vary, err);
+	if (!rc && (rc = mmp_compare_load(&c->b, b_path, vary, err)) == -EPROTO && err) {
 		/* A was of this binary's schema, so the two differ: say both. */
 		size_t used = strlen(err->msg);
 		snprintf(err->msg + used, sizeof(err->msg) - used, " (%s has version %d)", a_path,
 			 MMP_CSV_SCHEMA_VERSION);
 	}
 	if (!rc)
-		rc = mmp_compare_match(c, tolerance, err);
+		rc = mmp_compare_match(c, tolerance, vary, err);
 	return rc;
 }
 

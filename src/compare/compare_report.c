@@ -16,7 +16,7 @@
 const char *mmp_compare_label(const struct mmp_cmp_run *r, char *buf, size_t len)
 {
 	size_t used = (size_t)snprintf(buf, len, "[%s] %s", r->key[KEY_JOB], r->key[KEY_PROBE]);
-	for (size_t k = 0; k < MMP_COMPARE_NKEYS && used < len; k++)
+	for (size_t k = 0; k < mmp_compare_nkeys() && used < len; k++)
 		if (k != KEY_JOB && k != KEY_PROBE && k != KEY_CONTROL && r->key[k][0])
 			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
 						 mmp_compare_key_name(k), r->key[k]);
@@ -59,12 +59,17 @@ static unsigned shown_keys(const struct mmp_comparison *c)
 {
 	unsigned mask = 1u << KEY_JOB;
 	for (size_t i = 1; i < c->npairs; i++)
-		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+		for (size_t k = 0; k < mmp_compare_nkeys(); k++)
 			if (strcmp(c->pair[i].a.run->key[k], c->pair[0].a.run->key[k]) != 0)
 				mask |= 1u << k;
-	for (size_t i = 0; i < c->npairs; i++)
+	for (size_t i = 0; i < c->npairs; i++) {
 		if (c->pair[i].a.run->control[0])
 			mask |= 1u << KEY_CONTROL;
+		for (size_t k = 0; k < mmp_compare_nkeys(); k++)
+			if ((c->vary & (1u << k)) &&
+			    strcmp(c->pair[i].a.run->key[k], c->pair[i].b.run->key[k]) != 0)
+				mask |= 1u << k;
+	}
 	return mask;
 }
 
@@ -90,19 +95,54 @@ static int numeric(const char *key)
 	       !strcmp(key, "bytes");
 }
 
+/* A key's cell: A's value, or "A->B" for a key --vary lets differ. */
+static void key_cell(const struct mmp_comparison *c, const struct mmp_cmp_pair *p, size_t k,
+		     char *buf, size_t len)
+{
+	const char *a = k == KEY_CONTROL ? p->a.run->control : p->a.run->key[k];
+	const char *b = k == KEY_CONTROL ? p->b.run->control : p->b.run->key[k];
+	if ((c->vary & (1u << k)) && strcmp(a, b) != 0)
+		snprintf(buf, len, "%.28s->%.28s", a, b);
+	else
+		snprintf(buf, len, "%s", a);
+}
+
+/* The ceilings' own B / A, and what it means for the outcomes. */
+static void drift_note(FILE *out, const struct mmp_comparison *c)
+{
+	if (!c->nceilings)
+		return;
+	fprintf(out, "machine drift: the %zu ceiling (limit) run(s) are B/A %.3gx", c->nceilings,
+		c->drift);
+	if (c->nceilings > 1)
+		fprintf(out, " (%.3g to %.3g)", c->drift_min, c->drift_max);
+	fprintf(out, ": the machine itself ran %s in B; %zu run(s) that carry a ceiling in "
+		     "both files are judged on B/A over the ceiling (their times over the "
+		     "ceiling's in the same rounds), so the drift cancels%s\n",
+		c->drift > 1 + c->tolerance	? "slower"
+		: c->drift < 1 / (1 + c->tolerance) ? "faster"
+						      : "about as fast",
+		c->non_ceiling,
+		c->non_ceiling + c->nceilings < c->npairs
+			? "; the others' outcomes include the drift"
+			: "");
+}
+
 static void table(FILE *out, const struct mmp_comparison *c)
 {
 	struct mmp_grid t = { 0 };
 	unsigned keys = shown_keys(c);
 	int marked = 0;
 
-	for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+	for (size_t k = 0; k < mmp_compare_nkeys(); k++)
 		if (keys & (1u << k))
 			mmp_grid_column(&t, mmp_compare_key_name(k), numeric(mmp_compare_key_name(k)));
 	mmp_grid_column(&t, "A median ms", 1);
 	mmp_grid_column(&t, "B median ms", 1);
 	mmp_grid_column(&t, "reps A/B", 1);
 	mmp_grid_column(&t, "B/A [95% CI]", 1);
+	if (c->non_ceiling)
+		mmp_grid_column(&t, "B/A over ceiling", 1);
 	mmp_grid_column(&t, "outcome", 0);
 	for (size_t i = 0; i < c->npairs; i++) {
 		const struct mmp_cmp_pair *p = &c->pair[i];
@@ -110,17 +150,21 @@ static void table(FILE *out, const struct mmp_comparison *c)
 		size_t col = 0;
 		if (!row)
 			break;
-		for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+		for (size_t k = 0; k < mmp_compare_nkeys(); k++)
 			if (keys & (1u << k))
-				snprintf(row[col++], MMP_GRID_CELL, "%s",
-					 k == KEY_CONTROL ? p->a.run->control : p->a.run->key[k]);
+				key_cell(c, p, k, row[col++], MMP_GRID_CELL);
 		snprintf(row[col++], MMP_GRID_CELL, "%.4g", p->a.median / 1e6);
 		snprintf(row[col++], MMP_GRID_CELL, "%.4g", p->b.median / 1e6);
 		snprintf(row[col++], MMP_GRID_CELL, "%zu%s/%zu%s", p->a.used,
 			 p->a.used_disturbed ? "*" : "", p->b.used, p->b.used_disturbed ? "*" : "");
 		marked |= p->a.used_disturbed || p->b.used_disturbed;
 		format_ratio(&p->ratio, row[col++], MMP_GRID_CELL);
-		snprintf(row[col++], MMP_GRID_CELL, "%s%s", mmp_compare_outcome_name(p->outcome),
+		if (c->non_ceiling && p->on_ceiling)
+			format_ratio(&p->to_ceiling, row[col++], MMP_GRID_CELL);
+		else if (c->non_ceiling)
+			snprintf(row[col++], MMP_GRID_CELL, "%s", p->ceiling ? "(the ceiling)" : "-");
+		snprintf(row[col++], MMP_GRID_CELL, "%s%s",
+			 p->ceiling ? "drift" : mmp_compare_outcome_name(p->outcome),
 			 p->a.run->wrong || p->b.run->wrong ? " (WRONG result)" : "");
 	}
 	mmp_grid_print(&t, out);
@@ -132,6 +176,7 @@ static void table(FILE *out, const struct mmp_comparison *c)
 		     "disturbed repetitions left out when %d clean ones remain%s\n",
 		1 / (1 + c->tolerance), 1 + c->tolerance, c->tolerance * 100, MMP_MIN_CLEAN_ROUNDS,
 		marked ? " (*: fewer did, all were used)" : "");
+	drift_note(out, c);
 }
 
 static void only(FILE *out, const char *which, const struct mmp_cmp_run *const *v, size_t n)
@@ -157,7 +202,8 @@ void mmp_compare_print(FILE *out, const struct mmp_comparison *c)
 	if (c->npairs)
 		table(out, c);
 	else
-		fprintf(out, "no run of A has a match in B: nothing to compare\n");
+		fprintf(out, "no run of A has a match in B: nothing to compare (runs that differ "
+			     "in a key on purpose match with --vary KEY)\n");
 	for (size_t i = 0; i < c->npairs; i++) {
 		const struct mmp_cmp_pair *p = &c->pair[i];
 		for (int side = 0; side < 2; side++) {
@@ -173,10 +219,13 @@ void mmp_compare_print(FILE *out, const struct mmp_comparison *c)
 	only(out, "A", c->only_a, c->nonly_a);
 	only(out, "B", c->only_b, c->nonly_b);
 	fprintf(out, "\n%zu slower, %zu faster, %zu same, %zu inconclusive; only in A: %zu; "
-		     "only in B: %zu\n",
+		     "only in B: %zu",
 		c->count[MMP_COMPARE_SLOWER], c->count[MMP_COMPARE_FASTER],
 		c->count[MMP_COMPARE_SAME], c->count[MMP_COMPARE_INCONCLUSIVE], c->nonly_a,
 		c->nonly_b);
+	if (c->nceilings)
+		fprintf(out, "; ceilings: %zu (drift %.3gx)", c->nceilings, c->drift);
+	fputc('\n', out);
 }
 
 struct column {
@@ -205,6 +254,11 @@ static const struct column columns[] = {
 	{ "b_result_ok", "every repetition of B's run matched the reference" },
 	{ "a_run_id", "A's mmprof invocation" },
 	{ "b_run_id", "B's mmprof invocation" },
+	{ "varied", "the keys --vary let differ that do, as key=A->B; empty: none" },
+	{ "ceiling", "true: both runs are ceilings (limit runs), the machine-drift reference: not counted as slower or faster" },
+	{ "ceiling_ratio", "B / A of the times over the ceiling in the same rounds (Welch), what outcome is judged on; empty: a side carries no ceiling" },
+	{ "ceiling_ci_low", "95% interval of ceiling_ratio, low" },
+	{ "ceiling_ci_high", "95% interval of ceiling_ratio, high" },
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
@@ -217,13 +271,13 @@ void mmp_compare_print_columns(FILE *out, int markdown)
 	else
 		fprintf(out, "  %-18s version of this column layout (%d)\n", "schema_version",
 			MMP_COMPARE_SCHEMA_VERSION);
-	for (size_t k = 0; k < MMP_COMPARE_NKEYS + NCOLUMNS; k++) {
-		const char *name = k < MMP_COMPARE_NKEYS ? mmp_compare_key_name(k)
-							 : columns[k - MMP_COMPARE_NKEYS].name;
+	for (size_t k = 0; k < mmp_compare_nkeys() + NCOLUMNS; k++) {
+		const char *name = k < mmp_compare_nkeys() ? mmp_compare_key_name(k)
+							 : columns[k - mmp_compare_nkeys()].name;
 		const char *help = k == KEY_CONTROL ? "key: the rung's controls; empty: the job point"
-				   : k < MMP_COMPARE_NKEYS
+				   : k < mmp_compare_nkeys()
 					   ? "key: as in NAME.csv (a rung: its job point's value)"
-					   : columns[k - MMP_COMPARE_NKEYS].help;
+					   : columns[k - mmp_compare_nkeys()].help;
 		if (markdown)
 			fprintf(out, "| `%s` | %s |\n", name, help);
 		else
@@ -233,37 +287,54 @@ void mmp_compare_print_columns(FILE *out, int markdown)
 
 static void pair_row(FILE *f, const struct mmp_comparison *c, const struct mmp_cmp_pair *p)
 {
-	char v[NCOLUMNS][64];
+	char v[NCOLUMNS][200];
 	size_t i = 0;
 	memset(v, 0, sizeof(v));
-	snprintf(v[i++], 64, "%ld", p->a.run->number);
-	snprintf(v[i++], 64, "%ld", p->b.run->number);
-	snprintf(v[i++], 64, "%zu", p->a.run->n);
-	snprintf(v[i++], 64, "%zu", p->b.run->n);
-	snprintf(v[i++], 64, "%zu", p->a.used);
-	snprintf(v[i++], 64, "%zu", p->b.used);
-	snprintf(v[i++], 64, "%s", p->a.used_disturbed ? "true" : "false");
-	snprintf(v[i++], 64, "%s", p->b.used_disturbed ? "true" : "false");
-	snprintf(v[i++], 64, "%.10g", p->a.median);
-	snprintf(v[i++], 64, "%.10g", p->b.median);
-	snprintf(v[i++], 64, "%.6g", p->ratio.estimate);
+	snprintf(v[i++], sizeof(v[0]), "%ld", p->a.run->number);
+	snprintf(v[i++], sizeof(v[0]), "%ld", p->b.run->number);
+	snprintf(v[i++], sizeof(v[0]), "%zu", p->a.run->n);
+	snprintf(v[i++], sizeof(v[0]), "%zu", p->b.run->n);
+	snprintf(v[i++], sizeof(v[0]), "%zu", p->a.used);
+	snprintf(v[i++], sizeof(v[0]), "%zu", p->b.used);
+	snprintf(v[i++], sizeof(v[0]), "%s", p->a.used_disturbed ? "true" : "false");
+	snprintf(v[i++], sizeof(v[0]), "%s", p->b.used_disturbed ? "true" : "false");
+	snprintf(v[i++], sizeof(v[0]), "%.10g", p->a.median);
+	snprintf(v[i++], sizeof(v[0]), "%.10g", p->b.median);
+	snprintf(v[i++], sizeof(v[0]), "%.6g", p->ratio.estimate);
 	if (p->ratio.valid) {
-		snprintf(v[i], 64, "%.6g", p->ratio.low);
-		snprintf(v[i + 1], 64, "%.6g", p->ratio.high);
-		snprintf(v[i + 2], 64, "%.4g", p->ratio.df);
+		snprintf(v[i], sizeof(v[0]), "%.6g", p->ratio.low);
+		snprintf(v[i + 1], sizeof(v[0]), "%.6g", p->ratio.high);
+		snprintf(v[i + 2], sizeof(v[0]), "%.4g", p->ratio.df);
 	}
 	i += 3;
-	snprintf(v[i++], 64, "%g", c->tolerance);
-	snprintf(v[i++], 64, "%s", mmp_compare_outcome_name(p->outcome));
-	snprintf(v[i++], 64, "%s", p->a.run->wrong ? "false" : "true");
-	snprintf(v[i++], 64, "%s", p->b.run->wrong ? "false" : "true");
-	snprintf(v[i++], 64, "%s", c->a.run_id);
-	snprintf(v[i++], 64, "%s", c->b.run_id);
+	snprintf(v[i++], sizeof(v[0]), "%g", c->tolerance);
+	snprintf(v[i++], sizeof(v[0]), "%s", mmp_compare_outcome_name(p->outcome));
+	snprintf(v[i++], sizeof(v[0]), "%s", p->a.run->wrong ? "false" : "true");
+	snprintf(v[i++], sizeof(v[0]), "%s", p->b.run->wrong ? "false" : "true");
+	snprintf(v[i++], sizeof(v[0]), "%s", c->a.run_id);
+	snprintf(v[i++], sizeof(v[0]), "%s", c->b.run_id);
+	size_t used = 0;
+	for (size_t k = 0; k < mmp_compare_nkeys(); k++)
+		if ((c->vary & (1u << k)) && strcmp(p->a.run->key[k], p->b.run->key[k]) != 0 &&
+		    used < sizeof(v[0]))
+			used += (size_t)snprintf(v[i] + used, sizeof(v[0]) - used, "%s%s=%s->%s",
+						 used ? " " : "", mmp_compare_key_name(k),
+						 p->a.run->key[k], p->b.run->key[k]);
+	i++;
+	snprintf(v[i++], sizeof(v[0]), "%s", p->ceiling ? "true" : "false");
+	if (p->on_ceiling) {
+		snprintf(v[i], sizeof(v[0]), "%.6g", p->to_ceiling.estimate);
+		if (p->to_ceiling.valid) {
+			snprintf(v[i + 1], sizeof(v[0]), "%.6g", p->to_ceiling.low);
+			snprintf(v[i + 2], sizeof(v[0]), "%.6g", p->to_ceiling.high);
+		}
+	}
+	i += 3;
 
 	char schema[16];
 	snprintf(schema, sizeof(schema), "%d", MMP_COMPARE_SCHEMA_VERSION);
 	mmp_csv_field(f, schema, 0);
-	for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+	for (size_t k = 0; k < mmp_compare_nkeys(); k++)
 		mmp_csv_field(f, k == KEY_CONTROL ? p->a.run->control : p->a.run->key[k], 0);
 	for (size_t k = 0; k < NCOLUMNS; k++)
 		mmp_csv_field(f, v[k], k + 1 == NCOLUMNS);
@@ -277,7 +348,7 @@ int mmp_compare_csv(const struct mmp_comparison *c, const char *path, struct mmp
 	if (rc)
 		return rc;
 	mmp_csv_field(out.f, "schema_version", 0);
-	for (size_t k = 0; k < MMP_COMPARE_NKEYS; k++)
+	for (size_t k = 0; k < mmp_compare_nkeys(); k++)
 		mmp_csv_field(out.f, mmp_compare_key_name(k), 0);
 	for (size_t k = 0; k < NCOLUMNS; k++)
 		mmp_csv_field(out.f, columns[k].name, k + 1 == NCOLUMNS);

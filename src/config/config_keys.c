@@ -40,12 +40,17 @@ const char *const mmp_advice_names[] = { "normal", "sequential", "random", "will
 					 "hugepage", NULL };
 
 #define FIELD(f) offsetof(struct mmp_params, f), sizeof(((struct mmp_params *)0)->f)
+/* Roles most keys have (config.h says each): a condition a ratio holds
+ * fixed, or a part of the access path the jobs of a ratio differ in. */
+#define CONDITION_KEY (MMP_ROLE_RUN | MMP_ROLE_COMPARE | MMP_ROLE_CONDITION | MMP_ROLE_LABEL)
+#define PATH_KEY (MMP_ROLE_RUN | MMP_ROLE_COMPARE | MMP_ROLE_LABEL)
 #define KIB UINT64_C(1024)
 #define TIB (KIB * KIB * KIB * KIB)
 
 const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	[MMP_KEY_FILE] = {
 		.name = "file", .id = MMP_KEY_FILE, .type = MMP_T_STRING, FIELD(file),
+		.roles = MMP_ROLE_RUN | MMP_ROLE_CONDITION | MMP_ROLE_LABEL | MMP_ROLE_HIDDEN,
 		.group = "data",
 		.help = "data file; created from size/fill/seed if missing, never "
 			"overwritten if mmprof did not create it",
@@ -53,119 +58,141 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	},
 	[MMP_KEY_SIZE] = {
 		.name = "size", .id = MMP_KEY_SIZE, .type = MMP_T_SIZE, FIELD(size),
-		.min = 1, .max = TIB, .group = "data",
+		.min = 1, .max = TIB, .roles = MMP_ROLE_RUN | MMP_ROLE_CONDITION | MMP_ROLE_LABEL,
+		.group = "data",
 		.help = "bytes of data (512, 4K, 100M, 1G: binary suffixes)",
 		.default_help = "size of an existing file",
 	},
 	[MMP_KEY_FILL] = {
 		.name = "fill", .id = MMP_KEY_FILL, .type = MMP_T_ENUM, FIELD(fill),
-		.def = "random", .values = mmp_fill_names, .group = "data",
+		.def = "random", .values = mmp_fill_names, .roles = CONDITION_KEY,
+		.group = "data",
 		.help = "content of generated data: random bytes, or all zeros",
 	},
 	[MMP_KEY_SEED] = {
 		.name = "seed", .id = MMP_KEY_SEED, .type = MMP_T_UINT, FIELD(seed),
-		.def = "1", .min = 0, .max = UINT64_MAX, .group = "data",
+		.def = "1", .min = 0, .max = UINT64_MAX, .roles = CONDITION_KEY,
+		.group = "data",
 		.help = "seed of the random fill: same seed, same bytes",
 	},
 	[MMP_KEY_PROBE] = {
 		.name = "probe", .id = MMP_KEY_PROBE, .type = MMP_T_PROBE, FIELD(probe),
+		.roles = MMP_ROLE_RUN | MMP_ROLE_COMPARE,
 		.group = "what runs", .help = "access path to run (see --list-probes)",
 		.default_help = "required",
 	},
 	[MMP_KEY_KERNEL] = {
 		.name = "kernel", .id = MMP_KEY_KERNEL, .type = MMP_T_ENUM, FIELD(kernel),
-		.def = "zeros", .values = mmp_kernel_names, .group = "what runs",
+		.def = "zeros", .values = mmp_kernel_names, .roles = CONDITION_KEY,
+		.group = "what runs",
 		.help = "what the probe computes: count zero bytes, or a 256-bin histogram",
 	},
 	[MMP_KEY_ACCESS] = {
 		.name = "access", .id = MMP_KEY_ACCESS, .type = MMP_T_SIZE, FIELD(access),
-		.min = 1, .max = KIB * KIB * KIB, .group = "what runs",
+		.min = 1, .max = KIB * KIB * KIB,
+		.roles = MMP_ROLE_RUN | MMP_ROLE_COMPARE | MMP_ROLE_CONDITION,
+		.group = "what runs",
 		.help = "bytes per call of the block probes (the last call of a slice is shorter)",
 		.default_help = "4K for block probes; byte probes read 1",
 	},
 	[MMP_KEY_BUFFER] = {
 		.name = "buffer", .id = MMP_KEY_BUFFER, .type = MMP_T_SIZE, FIELD(buffer),
-		.def = "4KiB", .min = 1, .max = KIB * KIB * KIB, .group = "what runs",
+		.def = "4KiB", .min = 1, .max = KIB * KIB * KIB, .roles = PATH_KEY,
+		.group = "what runs",
 		.help = "bytes each read() asks for, or stdio's buffer (file probes)",
 	},
 	[MMP_KEY_REFCOUNT] = {
 		.name = "refcount", .id = MMP_KEY_REFCOUNT, .type = MMP_T_ENUM,
 		FIELD(refcount), .def = "shared", .values = mmp_refcount_names,
+		.roles = PATH_KEY,
 		.group = "what runs",
 		.help = "accessor probes: one shared reference count taken per call, taken "
 			"once per thread, or a count per thread (private)",
 	},
 	[MMP_KEY_TALLY] = {
 		.name = "tally", .id = MMP_KEY_TALLY, .type = MMP_T_ENUM, FIELD(tally),
-		.def = "local", .values = mmp_tally_names, .group = "what runs",
+		.def = "local", .values = mmp_tally_names, .roles = PATH_KEY,
+		.group = "what runs",
 		.help = "where hits are counted: one shared atomic; per-thread slots packed "
 			"or padded to 128 bytes, an atomic add per hit; plain or plain-padded: the "
 			"same slots with c[t]++ (a load and a store, no atomic); or a local register",
 	},
 	[MMP_KEY_OPS] = {
 		.name = "ops", .id = MMP_KEY_OPS, .type = MMP_T_UINT, FIELD(ops),
-		.min = 2, .max = UINT64_C(1) << 40, .group = "what runs",
+		.min = 2, .max = UINT64_C(1) << 40, .roles = CONDITION_KEY,
+		.group = "what runs",
 		.help = "operations per repetition of the probes that count them: pingpong's "
 			"one-way transfers, chase's loads (each thread's)",
 		.default_help = "pingpong 200000, chase 1048576",
 	},
 	[MMP_KEY_TRANSFER] = {
 		.name = "transfer", .id = MMP_KEY_TRANSFER, .type = MMP_T_ENUM, FIELD(transfer),
-		.def = "cas", .values = mmp_transfer_names, .group = "what runs",
+		.def = "cas", .values = mmp_transfer_names, .roles = PATH_KEY,
+		.group = "what runs",
 		.help = "pingpong: one line compare-and-swapped in turn (cas), or two lines, "
 			"each thread storing to its own and reading the other's (store)",
 	},
 	[MMP_KEY_THREADS] = {
 		.name = "threads", .id = MMP_KEY_THREADS, .type = MMP_T_UINT, FIELD(threads),
-		.def = "1", .min = 1, .max = 1024, .group = "what runs",
+		.def = "1", .min = 1, .max = 1024,
+		.roles = MMP_ROLE_RUN | MMP_ROLE_COMPARE | MMP_ROLE_CONDITION,
+		.group = "what runs",
 		.help = "threads, each over its own slice (size/threads, the last takes the rest)",
 	},
 	[MMP_KEY_PLACEMENT] = {
 		.name = "placement", .id = MMP_KEY_PLACEMENT, .type = MMP_T_PLACEMENT,
-		FIELD(placement), .def = "compact", .group = "where",
+		FIELD(placement), .def = "compact", .roles = CONDITION_KEY,
+		.group = "where",
 		.help = "where threads run (pus:0-3,8 names PUs; numa:* is a job point per NUMA "
 			"node; see docs/numa.md)",
 	},
 	[MMP_KEY_MEMBIND] = {
 		.name = "membind", .id = MMP_KEY_MEMBIND, .type = MMP_T_MEMBIND, FIELD(membind),
-		.def = "firsttouch", .group = "where",
+		.def = "firsttouch", .roles = CONDITION_KEY,
+		.group = "where",
 		.help = "where the run's memory lives: its shared state, its buffers and (data "
 			"= anon) its data: firsttouch, local (each thread's node), node:N (node:* "
 			"a job point per node), interleave, interleave:LIST",
 	},
 	[MMP_KEY_BIND] = {
 		.name = "bind", .id = MMP_KEY_BIND, .type = MMP_T_ENUM, FIELD(bind),
-		.def = "strict", .values = bind_names, .group = "where",
+		.def = "strict", .values = bind_names, .roles = CONDITION_KEY,
+		.group = "where",
 		.help = "membind that cannot be had: an error (strict), or the kernel's "
 			"preference and a note (best-effort)",
 	},
 	[MMP_KEY_DATA] = {
 		.name = "data", .id = MMP_KEY_DATA, .type = MMP_T_ENUM, FIELD(data),
-		.def = "pagecache", .values = mmp_data_names, .group = "where",
+		.def = "pagecache", .values = mmp_data_names, .roles = CONDITION_KEY,
+		.group = "where",
 		.help = "mapping probes read the file's page-cache pages (where the kernel put "
 			"them), or a copy in anonymous memory bound as membind says",
 	},
 	[MMP_KEY_HUGEPAGES] = {
 		.name = "hugepages", .id = MMP_KEY_HUGEPAGES, .type = MMP_T_BOOL,
-		FIELD(hugepages), .def = "no", .group = "where",
+		FIELD(hugepages), .def = "no", .roles = CONDITION_KEY,
+		.group = "where",
 		.help = "data = anon: back the copy with huge pages (reserved ones if there are "
 			"enough, else transparent ones; the CSV says how much it got); exec: "
 			"MADV_HUGEPAGE on the program's large mappings (the preload library)",
 	},
 	[MMP_KEY_PREFAULT] = {
 		.name = "prefault", .id = MMP_KEY_PREFAULT, .type = MMP_T_BOOL,
-		FIELD(prefault), .def = "no", .group = "how",
+		FIELD(prefault), .def = "no", .roles = CONDITION_KEY,
+		.group = "how",
 		.help = "map the pages in before timing (MAP_POPULATE); exec: on the program's "
 			"mappings, through the preload library",
 	},
 	[MMP_KEY_ADVICE] = {
 		.name = "advice", .id = MMP_KEY_ADVICE, .type = MMP_T_ENUM, FIELD(advice),
-		.def = "normal", .values = mmp_advice_names, .group = "how",
+		.def = "normal", .values = mmp_advice_names, .roles = CONDITION_KEY,
+		.group = "how",
 		.help = "madvise() on the mapping before timing",
 	},
 	[MMP_KEY_CACHE] = {
 		.name = "cache", .id = MMP_KEY_CACHE, .type = MMP_T_ENUM, FIELD(cache),
-		.def = "warm", .values = mmp_cache_names, .group = "how",
+		.def = "warm", .values = mmp_cache_names, .roles = CONDITION_KEY,
+		.group = "how",
 		.help = "page cache before each repetition: warm, drop (evict the file's pages), "
 			"drop-all (also /proc/sys/vm/drop_caches, root)",
 	},
@@ -279,32 +306,49 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	[MMP_KEY_TABLE] = {
 		.name = "table", .id = MMP_KEY_TABLE, .type = MMP_T_ENUM, FIELD(table),
 		.def = "runs", .values = mmp_table_names,
-		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .group = "config",
+		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .roles = MMP_ROLE_HIDDEN,
+		.group = "config",
 		.help = "terminal table: one row per run, or per file size a column per method "
 			"(the read/mmap/fread seed's shape), or both",
 	},
 	[MMP_KEY_CSV] = {
 		.name = "csv", .id = MMP_KEY_CSV, .type = MMP_T_STRING, FIELD(csv),
-		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .group = "config",
+		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .roles = MMP_ROLE_HIDDEN,
+		.group = "config",
 		.help = "CSV output path, {host} replaced by the host name (--csv overrides)",
 		.default_help = "results/CONFIG.csv",
 	},
 	[MMP_KEY_ORDER] = {
 		.name = "order", .id = MMP_KEY_ORDER, .type = MMP_T_ENUM, FIELD(order),
 		.def = "interleaved", .values = mmp_order_names,
-		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .group = "config",
+		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .roles = MMP_ROLE_HIDDEN,
+		.group = "config",
 		.help = "runs that are compared: in rounds of one repetition each, shuffled "
 			"every round (interleaved), or every repetition of one run after another",
 	},
 	[MMP_KEY_ORDER_SEED] = {
 		.name = "order_seed", .id = MMP_KEY_ORDER_SEED, .type = MMP_T_UINT,
 		FIELD(order_seed), .min = 1, .max = UINT64_MAX,
-		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .group = "config",
+		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .roles = MMP_ROLE_HIDDEN,
+		.group = "config",
 		.help = "seed of the rounds' shuffled order (recorded in the CSV; set it to "
 			"repeat an order)",
 		.default_help = "drawn at start",
 	},
 };
+
+const char *const mmp_key_role_names[MMP_ROLE_COUNT] = {
+	"run", "compare", "condition", "label", "hidden",
+};
+
+uint64_t mmp_keys_with(unsigned roles)
+{
+	uint64_t mask = 0;
+	for (size_t i = 0; i < MMP_KEY_COUNT; i++)
+		if ((mmp_keys[i].roles & roles) == roles)
+			mask |= MMP_KEY_BIT(i);
+	return mask;
+}
 
 const struct mmp_key *mmp_key_find(const char *name)
 {
@@ -891,9 +935,29 @@ static void limits_text(const struct mmp_key *k, char *buf, size_t len)
 	}
 }
 
-void mmp_keys_print(FILE *out, int markdown)
+/* key TAB roles: what analysis/keys.tsv holds (scripts/update-docs.sh). */
+static void print_roles(FILE *out)
+{
+	fprintf(out, "key\troles\n");
+	for (size_t i = 0; i < MMP_KEY_COUNT; i++) {
+		fprintf(out, "%s\t", mmp_keys[i].name);
+		int n = 0;
+		for (size_t r = 0; r < MMP_ROLE_COUNT; r++)
+			if (mmp_keys[i].roles & (1u << r))
+				fprintf(out, "%s%s", n++ ? "," : "", mmp_key_role_names[r]);
+		fprintf(out, "%s\n", n ? "" : "-");
+	}
+}
+
+void mmp_keys_print(FILE *out, enum mmp_list_format format)
 {
 	char limits[160];
+	int markdown = format == MMP_LIST_MARKDOWN;
+
+	if (format == MMP_LIST_ROLES) {
+		print_roles(out);
+		return;
+	}
 
 	if (markdown) {
 		fprintf(out, "| key | default | values | sweeps | what it sets |\n");

@@ -178,44 +178,55 @@ static int same_data(const struct mmp_planned *a, const struct mmp_planned *b)
 	       a->data.fill == b->data.fill && a->data.seed == b->data.seed;
 }
 
-#define MMP_COMPARED_KEYS 12
+#define MMP_COMPARED_KEYS MMP_KEY_COUNT
+
+/* One condition key of two job points, as the runs will have it: the
+ * data as resolved, access as the probe resolves it, a pairs placement by
+ * its PUs; the rest as set (a key a probe ignores keeps its default, so
+ * it never tells two probes apart). */
+static int same_condition(const struct mmp_planned *a, const struct mmp_planned *b,
+			  enum mmp_key_id k)
+{
+	const struct mmp_params *x = &a->run.p, *y = &b->run.p;
+	char u[256], v[256];
+	switch (k) {
+	case MMP_KEY_FILE:
+		return same_str(a->data.file, b->data.file);
+	case MMP_KEY_SIZE:
+		return a->data.size == b->data.size;
+	case MMP_KEY_FILL:
+		return a->data.fill == b->data.fill;
+	case MMP_KEY_SEED:
+		return a->data.seed == b->data.seed;
+	case MMP_KEY_ACCESS:
+		return mmp_params_access(x) == mmp_params_access(y);
+	case MMP_KEY_PLACEMENT:
+		return strcmp(x->placement.spec, y->placement.spec) == 0 &&
+		       (x->placement.kind != MMP_PLACE_PAIRS || same_pins(&a->pins, &b->pins));
+	default:
+		mmp_key_format(&mmp_keys[k], (const char *)x + mmp_keys[k].offset, u, sizeof(u));
+		mmp_key_format(&mmp_keys[k], (const char *)y + mmp_keys[k].offset, v, sizeof(v));
+		return strcmp(u, v) == 0;
+	}
+}
 
 /* The keys in which two job points differ so that a ratio between their
- * times would not mean "this access path against that one": the same
- * bytes (file, size, fill, seed) read in the same conditions.  Puts them
- * in diff (MMP_COMPARED_KEYS at most) and returns how many: 0 is
- * comparable. */
+ * times would not mean "this access path against that one": the keys with
+ * MMP_ROLE_CONDITION (config.h), the same bytes read in the same
+ * conditions.  Puts them in diff (MMP_COMPARED_KEYS at most) and returns
+ * how many: 0 is comparable. */
 static size_t incomparable_keys(const struct mmp_planned *a, const struct mmp_planned *b,
 				enum mmp_key_id diff[MMP_COMPARED_KEYS])
 {
-	const struct mmp_params *x = &a->run.p, *y = &b->run.p;
-	const struct {
-		enum mmp_key_id key;
-		int differs;
-	} keys[MMP_COMPARED_KEYS] = {
-		{ MMP_KEY_FILE, !same_str(a->data.file, b->data.file) },
-		{ MMP_KEY_SIZE, a->data.size != b->data.size },
-		{ MMP_KEY_FILL, a->data.fill != b->data.fill },
-		{ MMP_KEY_SEED, a->data.seed != b->data.seed },
-		{ MMP_KEY_KERNEL, x->kernel != y->kernel },
-		{ MMP_KEY_ACCESS, mmp_params_access(x) != mmp_params_access(y) },
-		{ MMP_KEY_OPS, x->ops != y->ops },
-		{ MMP_KEY_THREADS, x->threads != y->threads },
-		{ MMP_KEY_PLACEMENT,
-		  strcmp(x->placement.spec, y->placement.spec) != 0 ||
-			  (x->placement.kind == MMP_PLACE_PAIRS && !same_pins(&a->pins, &b->pins)) },
-		{ MMP_KEY_PREFAULT, x->prefault != y->prefault },
-		{ MMP_KEY_ADVICE, x->advice != y->advice },
-		{ MMP_KEY_CACHE, x->cache != y->cache },
-	};
+	uint64_t keys = mmp_keys_with(MMP_ROLE_CONDITION);
 	size_t n = 0;
-	for (size_t k = 0; k < MMP_COMPARED_KEYS; k++)
-		if (keys[k].differs)
-			diff[n++] = keys[k].key;
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
+		if ((keys & MMP_KEY_BIT(k)) && !same_condition(a, b, (enum mmp_key_id)k))
+			diff[n++] = (enum mmp_key_id)k;
 	return n;
 }
 
-static int comparable(const struct mmp_planned *a, const struct mmp_planned *b)
+int mmp_planned_comparable(const struct mmp_planned *a, const struct mmp_planned *b)
 {
 	enum mmp_key_id diff[MMP_COMPARED_KEYS];
 	return incomparable_keys(a, b, diff) == 0;
@@ -365,7 +376,7 @@ static int link_points(const struct mmp_plan *plan, size_t *parent)
 			const char *bjob = b->run.job->name;
 			if ((mmp_list_has(a->run.p.baseline, bjob) || same_str(a->run.p.fixes, bjob) ||
 			     mmp_list_has(a->run.p.model, bjob)) &&
-			    a != b && comparable(a, b))
+			    a != b && mmp_planned_comparable(a, b))
 				unite(parent, points[x], points[y]);
 		}
 	}
@@ -385,12 +396,29 @@ static int link_points(const struct mmp_plan *plan, size_t *parent)
  * the same bytes, kernel, threads and PUs (placement = pairs: the same
  * pair; before, every pair's limit served every pair, so N pairs planned
  * N^2 copies of limit and "x limit" came from other PUs). */
-static int limit_serves(const struct mmp_planned *lim, const struct mmp_planned *a)
+static int ceiling_of(const struct mmp_planned *lim, const struct mmp_planned *a)
 {
-	return !a->rung && !is_limit(a) && same_data(a, lim) && a->run.p.kernel == lim->run.p.kernel &&
+	return same_data(a, lim) && a->run.p.kernel == lim->run.p.kernel &&
 	       a->run.p.threads == lim->run.p.threads &&
 	       strcmp(a->run.p.placement.spec, lim->run.p.placement.spec) == 0 &&
 	       (a->run.p.placement.kind != MMP_PLACE_PAIRS || same_pins(&a->pins, &lim->pins));
+}
+
+static int limit_serves(const struct mmp_planned *lim, const struct mmp_planned *a)
+{
+	return !a->rung && !is_limit(a) && ceiling_of(lim, a);
+}
+
+long mmp_plan_ceiling(const struct mmp_plan *plan, size_t i)
+{
+	const struct mmp_planned *a = &plan->runs[i];
+	const struct mmp_cset *set = &plan->sets[a->set];
+	for (size_t k = 0; k < set->n; k++) {
+		const struct mmp_planned *b = &plan->runs[set->runs[k]];
+		if (!b->rung && is_limit(b) && b != a && ceiling_of(b, a))
+			return (long)set->runs[k];
+	}
+	return -1;
 }
 
 /* Each limit job point joins the first set it serves, and a copy of it

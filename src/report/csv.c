@@ -166,6 +166,15 @@ static void col_control(const struct row *r, char *buf, size_t len)
 	snprintf(buf, len, "%s", r->info->run->control_name);
 }
 
+static void col_limit_run(const struct row *r, char *buf, size_t len)
+{
+	long k = mmp_planned_is_point(r->planned)
+			 ? mmp_plan_ceiling(r->plan, r->planned->run.index)
+			 : -1;
+	if (k >= 0)
+		snprintf(buf, len, "%zu", r->plan->runs[k].run.index + 1);
+}
+
 static void col_rep(const struct row *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "%u", r->rep->index);
@@ -482,6 +491,7 @@ static const struct column columns[] = {
 	{ "ops", col_ops, "operations one after another in the repetition (pingpong: one-way transfers; chase: each thread's loads)" },
 	{ "ns_per_op", col_ns_per_op, "elapsed_ns / ops: ns per one-way transfer, ns per load" },
 	{ "transfer", col_transfer, "pingpong: cas (one line compare-and-swapped) or store (two lines); empty for other probes" },
+	{ "limit_run", col_limit_run, "the limit run (the ceiling) over the same bytes in the same rounds, as x_limit in the report and mmprof compare's machine-drift reference use it; empty: none" },
 };
 
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))

@@ -10,11 +10,11 @@
 #include "mmprof/plan_report.h"
 #include "mmprof/probe.h"
 
-/* Keys never shown per run: where the data and the CSV go are said once. */
+/* Keys never shown per run (MMP_ROLE_HIDDEN): where the data and the CSV
+ * go are said once. */
 static int hidden_key(size_t k)
 {
-	return k == MMP_KEY_FILE || k == MMP_KEY_CSV || k == MMP_KEY_ORDER ||
-	       k == MMP_KEY_ORDER_SEED || k == MMP_KEY_TABLE;
+	return (mmp_keys[k].roles & MMP_ROLE_HIDDEN) != 0;
 }
 
 static void print_point(const struct mmp_planned *r, FILE *out)

@@ -141,11 +141,11 @@ static void metrics(struct mmp_json *j, const struct mmp_run_result *r)
 	mmp_json_close_object(j);
 }
 
-/* Keys that belong to the whole config: they are in "plan". */
+/* Keys that belong to the whole config ([global] only): they are in
+ * "plan". */
 static int config_key(size_t k)
 {
-	return k == MMP_KEY_CSV || k == MMP_KEY_ORDER || k == MMP_KEY_ORDER_SEED ||
-	       k == MMP_KEY_TABLE;
+	return (mmp_keys[k].flags & MMP_KEY_GLOBAL_ONLY) != 0;
 }
 
 static void statistics(struct mmp_json *j, const struct mmp_run_result *r)

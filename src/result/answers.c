@@ -112,12 +112,10 @@ static const struct mmp_run_result *match(const struct mmp_results *res,
 	const struct mmp_cset *set = &res->plan->sets[r->planned->set];
 	for (size_t k = 0; k < set->n; k++) {
 		const struct mmp_run_result *o = &res->run[set->runs[k]];
-		const struct mmp_params *x = &r->run->p, *y = &o->run->p;
-		if (!mmp_planned_is_point(o->planned) || strcmp(o->run->job->name, job) != 0 || !mmp_result_has_data(o))
+		if (!mmp_planned_is_point(o->planned) || strcmp(o->run->job->name, job) != 0 ||
+		    !mmp_result_has_data(o))
 			continue;
-		if (o->data == r->data && x->kernel == y->kernel && x->threads == y->threads &&
-		    strcmp(x->placement.spec, y->placement.spec) == 0 && x->prefault == y->prefault &&
-		    x->advice == y->advice && x->cache == y->cache && o->access == r->access)
+		if (mmp_planned_comparable(o->planned, r->planned))
 			return o;
 	}
 	return NULL;

@@ -10,36 +10,28 @@
 #include "mmprof/metrics.h"
 #include "mmprof/probe.h"
 
-/* Keys shown in labels and tables when their value differs between job
- * points (threads and access are always shown). */
-static const enum mmp_key_id label_keys[] = {
-	MMP_KEY_SIZE,	  MMP_KEY_FILL,	    MMP_KEY_SEED,   MMP_KEY_KERNEL,
-	MMP_KEY_BUFFER,	  MMP_KEY_REFCOUNT, MMP_KEY_TALLY,  MMP_KEY_PLACEMENT,
-	MMP_KEY_PREFAULT, MMP_KEY_ADVICE,   MMP_KEY_CACHE,  MMP_KEY_FILE,
-	MMP_KEY_OPS,	  MMP_KEY_TRANSFER, MMP_KEY_MEMBIND, MMP_KEY_DATA,
-	MMP_KEY_HUGEPAGES,
-};
-#define NLABEL_KEYS (sizeof(label_keys) / sizeof(label_keys[0]))
-
-/* Keys whose value differs between job points.  A key that means nothing
- * to a point (pingpong has no file) is not a difference. */
+/* Keys whose value differs between job points, of those shown in labels
+ * and tables when they do (MMP_ROLE_LABEL).  A key that means nothing to
+ * a point (pingpong has no file) is not a difference. */
 static uint64_t varying_keys(const struct mmp_plan *plan)
 {
-	uint64_t mask = 0;
+	uint64_t mask = 0, label = mmp_keys_with(MMP_ROLE_LABEL);
 	char v[256];
-	for (size_t k = 0; k < NLABEL_KEYS; k++) {
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
 		const struct mmp_planned *first = NULL; /* the first with a value */
 		char seen[256] = "";
-		for (size_t i = 0; i < plan->nruns && !(mask & MMP_KEY_BIT(label_keys[k])); i++) {
+		if (!(label & MMP_KEY_BIT(k)))
+			continue;
+		for (size_t i = 0; i < plan->nruns && !(mask & MMP_KEY_BIT(k)); i++) {
 			const struct mmp_planned *r = &plan->runs[i];
 			if (!mmp_planned_is_point(r) ||
-			    !*mmp_planned_format(r, label_keys[k], v, sizeof(v)))
+			    !*mmp_planned_format(r, (enum mmp_key_id)k, v, sizeof(v)))
 				continue;
 			if (!first) {
 				first = r;
 				snprintf(seen, sizeof(seen), "%s", v);
 			} else if (strcmp(v, seen) != 0) {
-				mask |= MMP_KEY_BIT(label_keys[k]);
+				mask |= MMP_KEY_BIT(k);
 			}
 		}
 	}
@@ -364,34 +356,21 @@ const char *mmp_result_label(const struct mmp_results *res, const struct mmp_run
 	}
 	size_t used = (size_t)snprintf(buf, len, "[%s] %s threads=%u%s", r->run->job->name,
 				       r->run->p.probe->name, r->run->p.threads, access);
-	for (size_t k = 0; k < NLABEL_KEYS && used < len; k++)
-		if ((res->varying & MMP_KEY_BIT(label_keys[k])) &&
-		    *mmp_planned_format(r->planned, label_keys[k], v, sizeof(v)))
+	for (size_t k = 0; k < MMP_KEY_COUNT && used < len; k++)
+		if ((res->varying & MMP_KEY_BIT(k)) &&
+		    *mmp_planned_format(r->planned, (enum mmp_key_id)k, v, sizeof(v)))
 			used += (size_t)snprintf(buf + used, len - used, " %s=%s",
-						 mmp_keys[label_keys[k]].name, v);
+						 mmp_keys[k].name, v);
 	if (used < len && r->run->control_name[0])
 		snprintf(buf + used, len - used, " +%s", r->run->control_name);
 	return buf;
 }
 
-/* The limit run over the same bytes, kernel, threads and placement, in the
- * same set (so it ran in the same rounds). */
+/* The ceiling of run i, which ran in the same rounds (plan.h). */
 static const struct mmp_run_result *limit_of(const struct mmp_results *res, size_t i)
 {
-	const struct mmp_plan *plan = res->plan;
-	const struct mmp_planned *a = &plan->runs[i];
-	const struct mmp_cset *set = &plan->sets[a->set];
-	for (size_t k = 0; k < set->n; k++) {
-		const struct mmp_planned *b = &plan->runs[set->runs[k]];
-		if (b->rung || strcmp(b->run.p.probe->name, "limit") != 0 || b == a ||
-		    res->run[set->runs[k]].data != res->run[i].data ||
-		    b->run.p.kernel != a->run.p.kernel ||
-		    b->run.p.threads != a->run.p.threads ||
-		    strcmp(b->run.p.placement.spec, a->run.p.placement.spec) != 0)
-			continue;
-		return &res->run[set->runs[k]];
-	}
-	return NULL;
+	long k = mmp_plan_ceiling(res->plan, i);
+	return k >= 0 ? &res->run[k] : NULL;
 }
 
 int mmp_results_compute(struct mmp_results *res)

@@ -3,7 +3,9 @@
 builds that plan and label alike print the same text
 (tests/integration/same_outputs.sh).
 
-    normalise_outputs.py DIR   every *.csv and *.json under DIR
+    normalise_outputs.py DIR [COLUMN...]   every *.csv and *.json under DIR,
+                                          the COLUMNs (added since the
+                                          reference) left out
 
 What is masked is what a run measures or draws: times, counts, ratios,
 the verdicts decided from them, disturbance, the PUs a thread was found
@@ -46,8 +48,11 @@ PICKED = {"job", "other", "run", "other_run", "access"}
 MEASURED_MEMBERS = MEASURED_COLUMNS | {
     "seconds", "seed", "median", "mean", "min", "max", "stddev", "cv",
     "estimate", "low", "high", "x_limit", "metrics", "disturbed_repetitions",
-    "csv", "counters",
+    "csv", "counters", "profile",
 }
+
+
+DROPPED = set()
 
 
 def normalise_csv(path, out):
@@ -56,6 +61,8 @@ def normalise_csv(path, out):
     if not rows:
         out.write("%s: empty\n" % path)
         return
+    keep = [i for i, n in enumerate(rows[0]) if n not in DROPPED]
+    rows = [[row[i] for i in keep if i < len(row)] for row in rows]
     header = rows[0]
     masked = [i for i, n in enumerate(header) if n in MEASURED_COLUMNS]
     picked = [i for i, n in enumerate(header) if n in PICKED]
@@ -94,11 +101,14 @@ def normalise_json(path, out):
 
 def main():
     top = sys.argv[1]
+    DROPPED.update(sys.argv[2:])
     out = sys.stdout
     for dirpath, dirnames, filenames in sorted(os.walk(top)):
         dirnames.sort()
         for name in sorted(filenames):
             path = os.path.join(dirpath, name)
+            if name.endswith(".profile.csv"):
+                continue  # samples: measured through and through
             if name.endswith(".csv"):
                 normalise_csv(path, out)
             elif name.endswith(".json"):

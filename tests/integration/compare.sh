@@ -57,9 +57,15 @@ import csv, math, statistics, sys
 src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rows = list(csv.DictReader(open(src, newline="")))
 runs = {}
+# A ceiling made slower is the machine drifting, judged apart; a run with
+# a ceiling is judged over it, with its noise too (the drift checks below
+# plant on those): neither is planted here.
+ceilings = {r["limit_run"] for r in rows}
+has_ceiling = {r["run"] for r in rows if r["limit_run"]}
 for r in rows:
     copy = r["control"] == "" and r["parent"] != r["run"]
-    if not copy:
+    if (not copy and r["run"] not in ceilings and r["run"] not in has_ceiling
+            and r["parent"] not in has_ceiling):
         runs.setdefault(r["run"], []).append(r)
 def spread(rs):
     clean = [r for r in rs if r["disturbed"] == "false"]
@@ -93,7 +99,7 @@ else
 	check "every run paired ($nruns)" test "$(csv_col "$TMP/cmp.csv" a_run | wc -l)" -eq "$nruns"
 	check "the planted ratio is 1.2" test -z "$(csv_rows "$TMP/cmp.csv" outcome ratio |
 		awk -F'|' '$1 == "slower" && ($2 < 1.199 || $2 > 1.201)')"
-	check "summary line" grep -qx "3 slower, 0 faster, [0-9]* same, [0-9]* inconclusive; only in A: 0; only in B: 0" <<<"$out"
+	check "summary line" grep -Eqx "3 slower, 0 faster, [0-9]* same, [0-9]* inconclusive; only in A: 0; only in B: 0; ceilings: [0-9]+ \(drift 1x\)" <<<"$out"
 	check "the method is said" grep -q "Welch's t-interval on the difference of mean log times (A and B were not measured side by side" <<<"$out"
 	check "the table names the outcome per run" grep -Eq '^scan +mmap_byte .* 1\.[0-9]+x \[[0-9.]+, [0-9.]+\] +(slower|same|inconclusive)' <<<"$out"
 	check "same host: no note" test -z "$(grep '^note:' <<<"$out")"
@@ -111,10 +117,128 @@ fi
 # Two real invocations with the run numbers moved: matched by parameters.
 run_mmprof compare "$TMP/a.csv" "$TMP/b.csv" --csv "$TMP/ab.csv"
 check "compare A B exits 0" test "$rc" -eq 0
-check "B's added job is only in B, nothing only in A" grep -Eq "; only in A: 0; only in B: 1$" <<<"$out"
+check "B's added job is only in B, nothing only in A" grep -Eq "; only in A: 0; only in B: 1(; ceilings: .*)?$" <<<"$out"
 check "... listed with its parameters" grep -q "^  \[first\] mmap_block .*access=4096.* (run 1)$" <<<"$out"
 check "every run of A paired across moved numbers" test -z "$(csv_rows "$TMP/ab.csv" a_run b_run | awk -F'|' '$2 != $1 + 1')"
 check "rungs paired with their control" test "$(csv_rows "$TMP/ab.csv" job control | grep -c '^ctl|prefault')" -eq 4
+
+# The machine drifts: every time of A, its ceilings' too, 1.4x slower in B
+# (a busy neighbour).  The ceilings say so, and the runs that carry one
+# are judged on their time over it: no regression.  (Only the jobs a
+# limit serves: the others have no ceiling and are judged as before.)
+/usr/bin/python3 - "$TMP/a.csv" "$TMP/drift_a.csv" "$TMP/drift.csv" "$TMP/drift_slow.csv" <<'PY'
+import csv, sys
+src, base, dst, dst_slow = sys.argv[1:5]
+rows = [r for r in csv.DictReader(open(src, newline="")) if r["job"] in ("scan", "limit")]
+slow = min(int(r["run"]) for r in rows if r["job"] == "scan")
+for path, x, xs in ((base, 1, 1), (dst, 1.4, 1.4), (dst_slow, 1.4, 1.4 * 1.2)):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=rows[0].keys())
+        w.writeheader()
+        for r in rows:
+            r = dict(r)
+            r["elapsed_ns"] = str(round(int(r["elapsed_ns"]) * (xs if int(r["run"]) == slow else x)))
+            w.writerow(r)
+
+PY
+run_mmprof compare "$TMP/drift_a.csv" "$TMP/drift.csv" --fail-on-regression --csv "$TMP/drift_cmp.csv"
+check "drift 1.4x everywhere: no regression (exit $rc)" test "$rc" -eq 0
+check "... the drift is said" grep -Eq "^machine drift: the 1 ceiling \(limit\) run\(s\) are B/A 1\.4x.*ran slower in B" <<<"$out"
+check "... on the summary line" grep -Eq "^0 slower, .*; ceilings: 1 \(drift 1\.4x\)$" <<<"$out"
+check "... the limit's pair is the drift, not a regression" \
+	test "$(csv_rows "$TMP/drift_cmp.csv" job ceiling | sort -u | paste -sd' ')" = "limit|true scan|false"
+check "... the scans judged over the ceiling: 1" \
+	test "$(csv_rows "$TMP/drift_cmp.csv" job ceiling_ratio | awk -F'|' '$1 == "scan" { printf "%.4f\n", $2 }' | sort -u)" = "1.0000"
+check "... their plain ratio still says 1.4" \
+	test "$(csv_rows "$TMP/drift_cmp.csv" job ratio | awk -F'|' '$1 == "scan" { printf "%.4f\n", $2 }' | sort -u)" = "1.4000"
+run_mmprof compare "$TMP/drift_a.csv" "$TMP/drift_slow.csv" --csv "$TMP/drift_cmp.csv"
+check "drift 1.4x and a scan 1.2x slower on top: 1.2 over the ceiling" \
+	test "$(csv_rows "$TMP/drift_cmp.csv" job ceiling_ratio | awk -F'|' '$1 == "scan" { printf "%.4f\n", $2 }' | sort -u | paste -sd' ')" = "1.0000 1.2000"
+
+# A key changed between the two invocations: nothing matches until
+# --vary says it may differ; a gate that compared nothing is an error.
+printf '[global]\nsize = 1M\nrepeat = 3\nwarmup = 0\n\n[files]\nprobe = read_buf\nbuffer = 4K\n' >"$TMP/buf4.ini"
+sed 's/^buffer = 4K$/buffer = 64K/' "$TMP/buf4.ini" >"$TMP/buf64.ini"
+run_mmprof --config "$TMP/buf4.ini" --csv "$TMP/buf4.csv" --quiet
+r4=$rc
+run_mmprof --config "$TMP/buf64.ini" --csv "$TMP/buf64.csv" --quiet
+check "buffer 4K and 64K run" test "$r4$rc" = 00
+run_mmprof compare "$TMP/buf4.csv" "$TMP/buf64.csv"
+check "other buffers: only in A and only in B, exit 0" \
+	bash -c 'test "$1" -eq 0 && grep -q "^0 slower, 0 faster, 0 same, 0 inconclusive; only in A: 1; only in B: 1$" <<<"$2"' _ "$rc" "$out"
+run_mmprof compare "$TMP/buf4.csv" "$TMP/buf64.csv" --fail-on-regression
+check "--fail-on-regression that compared nothing: exit 2 ($rc)" test "$rc" -eq 2
+check "... saying so" grep -q "no run of A matched one of B (only in A: 1, only in B: 1).*--vary KEY" <<<"$err"
+run_mmprof compare "$TMP/buf4.csv" "$TMP/buf64.csv" --vary buffer --csv "$TMP/buf_cmp.csv" --fail-on-regression
+check "--vary buffer: the runs pair (exit $rc: 0 or 3)" \
+	bash -c 'test "$1" -eq 0 -o "$1" -eq 3 && grep -q "; only in A: 0; only in B: 0$" <<<"$2"' _ "$rc" "$out"
+check "... the table says 4096->65536" grep -q " 4096->65536 " <<<"$out"
+check "... the CSV's varied column" test "$(csv_col "$TMP/buf_cmp.csv" varied)" = "buffer=4096->65536"
+run_mmprof compare "$TMP/a.csv" "$TMP/a.csv" --vary buffer
+check "--vary buffer over one file's two buffers: exit 2" test "$rc" -eq 2
+check "... naming the key let vary" grep -q "they differ in buffer (--vary)" <<<"$err"
+run_mmprof compare "$TMP/a.csv" "$TMP/a.csv" --vary bufer
+check "--vary bufer: exit 2 with a suggestion" \
+	bash -c 'test "$1" -eq 2 && grep -q "did you mean .buffer.?" <<<"$2"' _ "$rc" "$err"
+
+# Keys compare had no column for (issue 17): a sweep of membind, data and
+# transfer in one file pairs run by run with its rerun.
+cat >"$TMP/keys.ini" <<'INI'
+[global]
+size = 1M
+repeat = 2
+warmup = 0
+
+[where]
+probe = mmap_block
+membind = firsttouch, local
+data = pagecache, anon
+
+[hand]
+probe = pingpong
+transfer = cas, store
+ops = 2000
+INI
+run_mmprof --config "$TMP/keys.ini" --csv "$TMP/k1.csv" --quiet
+k1=$rc
+run_mmprof --config "$TMP/keys.ini" --csv "$TMP/k2.csv" --quiet
+if [ "$k1" -eq 0 ] && [ "$rc" -eq 0 ]; then
+	run_mmprof compare "$TMP/k1.csv" "$TMP/k2.csv"
+	check "membind, data, transfer sweeps compare (exit $rc)" test "$rc" -eq 0
+	check "... every run paired" grep -q "; only in A: 0; only in B: 0" <<<"$out"
+	[ "$rc" -eq 0 ] || echo "# $err"
+else
+	skip "membind/data/transfer sweep cannot run here"
+fi
+
+# placement = pairs: every pair of PUs is its own run, told apart by its
+# PUs (a machine with two PUs has one pair: a second is made of its rows).
+printf '[c2c]\nprobe = pingpong\nplacement = pairs\nops = 2000\nrepeat = 2\nwarmup = 0\nevents = none\n' >"$TMP/pairs.ini"
+run_mmprof --config "$TMP/pairs.ini" --csv "$TMP/pairs.csv" --quiet
+if [ "$rc" -eq 0 ]; then
+	/usr/bin/python3 - "$TMP/pairs.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+last = max(int(r["run"]) for r in rows)
+extra = []
+for r in rows:
+    if r["run"] == "1":
+        r = dict(r, run=str(last + 1), parent=str(last + 1))
+        r["pus_planned"] = " ".join(reversed(r["pus_planned"].split()))
+        extra.append(r)
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=rows[0].keys())
+    w.writeheader()
+    w.writerows(rows + extra)
+PY
+	run_mmprof compare "$TMP/pairs.csv" "$TMP/pairs.csv"
+	check "pairs runs are matched by their PUs (exit $rc)" test "$rc" -eq 0
+	check "... each its own pair" grep -q "; only in A: 0; only in B: 0$" <<<"$out"
+	check "... shown as pairs:PU,PU" grep -Eq "pairs:[0-9]+,[0-9]+ " <<<"$out"
+	[ "$rc" -eq 0 ] || echo "# $err"
+else
+	skip "placement = pairs cannot run here"
+fi
 
 # Machines differ: said above the table.
 sed '2,$s/,vm,/,othermachine,/' "$TMP/a.csv" >"$TMP/other_host.csv"

@@ -66,6 +66,7 @@ has "$mm" --topology-from "" -- synthetic: xml:
 has "$mm" --topology-from xml: -- xml:m.xml
 # An optional value only after '='.
 has "$mm" --list-keys = -- markdown
+has "$mm" --list-keys = -- roles
 has "$mm" --list-columns = m -- markdown
 hasnt "$mm" --list-keys "" -- markdown
 # -r N: a count; "auto" is not one the main command takes.

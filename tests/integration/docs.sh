@@ -9,6 +9,8 @@ section() { # section FILE NAME: the lines between <!-- NAME:begin --> and <!-- 
 }
 check "keys table is current (docs/config.md, --list-keys=markdown)" \
 	test "$(section docs/config.md keys)" = "$("$MMPROF" --list-keys=markdown)"
+check "key roles are current (analysis/keys.tsv, --list-keys=roles)" \
+	test "$(cat analysis/keys.tsv)" = "$("$MMPROF" --list-keys=roles)"
 check "columns table is current (docs/csv.md, --list-columns=markdown)" \
 	test "$(section docs/csv.md columns)" = "$("$MMPROF" --list-columns=markdown)"
 check "probe list is current (docs/probes.md, --list-probes)" \

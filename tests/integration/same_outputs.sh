@@ -8,9 +8,12 @@
 # moves REF to the commit that makes it, and says so in its message.
 source "$(dirname "$0")/tap.bash"
 
-# main before the architecture step of issue 18 (parts 1, 3-6).
-REF=${MMPROF_SAME_REV:-542e2a7}
+# main before the architecture step of issue 18 (its parts 1 and 3-6).
+REF=${MMPROF_SAME_REV:-a5e140e}
 ref_dir=build/ref-$REF
+# Columns added since REF (docs/csv.md: columns are added at the end of
+# their group), left out of this binary's outputs before the comparison.
+ADDED="limit_run"
 
 if ! git rev-parse -q --verify "$REF^{commit}" >/dev/null 2>&1; then
 	skip_rest "reference revision $REF is not in this checkout (a tarball, or a shallow clone)"
@@ -47,7 +50,7 @@ for c in $configs; do
 	outputs "$MMPROF" "$TMP/new/$name" "$c"
 	/usr/bin/python3 tests/helpers/normalise_outputs.py "$TMP/ref/$name" |
 		sed "s|$TMP/ref/|DIR/|g" >"$TMP/$name.ref"
-	/usr/bin/python3 tests/helpers/normalise_outputs.py "$TMP/new/$name" |
+	/usr/bin/python3 tests/helpers/normalise_outputs.py "$TMP/new/$name" $ADDED |
 		sed "s|$TMP/new/|DIR/|g" >"$TMP/$name.new"
 	if diff -u "$TMP/$name.ref" "$TMP/$name.new" >"$TMP/$name.diff" &&
 		cmp -s "$TMP/ref/$name/$name.exit" "$TMP/new/$name/$name.exit"; then

@@ -27,7 +27,8 @@ static const char *const columns[] = {
 	"buffer",	  "refcount", "tally", "placement", "control",	  "run",
 	"parent",	  "rep",    "bytes",   "elapsed_ns", "result_ok",	  "disturbed",
 	"run_id",	  "host",   "cpu_model", "kernel_release", "mmprof_version", "started_at",
-	"seed",		  "prefault", "advice", "cache",
+	"seed",		  "prefault", "advice", "cache", "fill", "ops", "transfer", "membind",
+	"bind", "data", "hugepages",
 };
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
 
@@ -152,7 +153,7 @@ static void test_match_by_parameters(void **state)
 	const char *pb = write_csv(dir, "b.csv", b, 7, 1, "2");
 	struct mmp_comparison c;
 	struct mmp_error err = { 0 };
-	int rc = mmp_compare_run(&c, pa, pb, 0.05, &err);
+	int rc = mmp_compare_run(&c, pa, pb, 0.05, 0, &err);
 	if (rc)
 		fail_msg("%s", err.msg);
 	assert_int_equal(c.a.ncopies, 1);
@@ -206,33 +207,43 @@ static void test_refusals(void **state)
 	struct mmp_error err = { 0 };
 	const char *ok = write_csv(dir, "ok.csv", one, 1, 0, "2");
 
+	/* Seed is part of a run's identity; with --vary seed two runs that
+	 * differ only in it cannot be told apart. */
 	const char *p = write_csv(dir, "dup.csv", dup, 2, 0, "2");
-	assert_int_equal(mmp_compare_run(&c, ok, p, 0.05, &err), -EINVAL);
+	assert_int_equal(mmp_compare_run(&c, ok, p, 0.05, 0, &err), 0);
+	assert_int_equal(c.npairs, 1);
+	assert_int_equal(c.nonly_b, 1);
+	mmp_compare_free(&c);
+	uint32_t vary;
+	assert_int_equal(mmp_compare_vary_parse("seed", &vary, &err), 0);
+	assert_int_equal(mmp_compare_run(&c, ok, p, 0.05, vary, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "dup.csv: runs 1 (line 2) and 2 (line 3) have the same "
 					"parameters"));
-	assert_non_null(strstr(err.msg, "they differ in seed"));
+	assert_non_null(strstr(err.msg, "they differ in seed (--vary)"));
+	assert_int_equal(mmp_compare_vary_parse("bufer", &vary, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "did you mean 'buffer'?"));
 	mmp_compare_free(&c);
 
 	p = write_csv(dir, "v1.csv", one, 1, 0, "1");
-	assert_int_equal(mmp_compare_run(&c, ok, p, 0.05, &err), -EPROTO);
+	assert_int_equal(mmp_compare_run(&c, ok, p, 0.05, 0, &err), -EPROTO);
 	assert_non_null(strstr(err.msg, "v1.csv has CSV schema version 1"));
 	assert_non_null(strstr(err.msg, "ok.csv has version 2"));
 	mmp_compare_free(&c);
-	assert_int_equal(mmp_compare_run(&c, p, ok, 0.05, &err), -EPROTO);
+	assert_int_equal(mmp_compare_run(&c, p, ok, 0.05, 0, &err), -EPROTO);
 	assert_non_null(strstr(err.msg, "v1.csv has CSV schema version 1"));
 	mmp_compare_free(&c);
 
 	char path[600];
 	snprintf(path, sizeof(path), "%s/foreign.csv", dir);
 	test_write_file(path, "name,value\r\n\"a, b\",1\r\n");
-	assert_int_equal(mmp_compare_run(&c, ok, path, 0.05, &err), -EINVAL);
+	assert_int_equal(mmp_compare_run(&c, ok, path, 0.05, 0, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "foreign.csv is not an mmprof CSV: its header has no "
 					"schema_version column (it starts: name,value)"));
 	mmp_compare_free(&c);
 
 	snprintf(path, sizeof(path), "%s/two.csv", dir);
 	test_write_file(path, "schema_version,run,run_id\n2,1,aa\n2,1,bb\n");
-	assert_int_equal(mmp_compare_run(&c, ok, path, 0.05, &err), -EINVAL);
+	assert_int_equal(mmp_compare_run(&c, ok, path, 0.05, 0, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "no 'parent' column"));
 	mmp_compare_free(&c);
 
@@ -254,7 +265,7 @@ static void test_refusals(void **state)
 	}
 	fclose(in);
 	fclose(out);
-	assert_int_equal(mmp_compare_run(&c, path, ok, 0.05, &err), -EINVAL);
+	assert_int_equal(mmp_compare_run(&c, path, ok, 0.05, 0, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "bad.csv:4: elapsed_ns is 'abc', not a time in ns"));
 	mmp_compare_free(&c);
 }
@@ -283,7 +294,7 @@ static void test_disturbed_and_outcomes(void **state)
 	const char *pb = write_csv(dir, "b.csv", b, 4, 0, "2");
 	struct mmp_comparison c;
 	struct mmp_error err = { 0 };
-	if (mmp_compare_run(&c, pa, pb, 0.05, &err))
+	if (mmp_compare_run(&c, pa, pb, 0.05, 0, &err))
 		fail_msg("%s", err.msg);
 	const struct mmp_cmp_pair *p = find(&c, 1);
 	assert_int_equal(p->a.used, 3);
