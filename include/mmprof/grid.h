@@ -11,7 +11,7 @@
 
 #include "mmprof/result.h"
 
-#define MMP_GRID_CELL 64
+#define MMP_GRID_CELL 96
 #define MMP_GRID_MAX_COLS 40
 
 struct mmp_grid {
@@ -26,7 +26,11 @@ void mmp_grid_column(struct mmp_grid *t, const char *head, int right);
 /* A new row; NULL when out of memory.  Cells are filled left to right
  * with mmp_grid_cell. */
 char (*mmp_grid_row(struct mmp_grid *t))[MMP_GRID_CELL];
+/* Columns with nothing in any row (every cell "-" or empty) are left
+ * out: no column of dashes. */
 void mmp_grid_print(const struct mmp_grid *t, FILE *out);
+/* Column c has something in some row (or there are no rows). */
+int mmp_grid_shown(const struct mmp_grid *t, size_t c);
 void mmp_grid_free(struct mmp_grid *t);
 
 /* The describing columns (job, probe, varying keys, threads, access) and

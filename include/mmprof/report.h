@@ -30,8 +30,33 @@ void mmp_report_models(FILE *out, const struct mmp_results *res);
 /* The sampling profiles of programs (profile.h): where the CPU time goes,
  * the faults by mapping, the growth from a control (evidence.h). */
 void mmp_report_profiles(FILE *out, const struct mmp_results *res);
-/* Verdict lines (attribution) and the answers of `fixes` jobs. */
+/* Why (verdicts.c): per job point with controls, a table of its causes,
+ * largest first, then the answers of `fixes` jobs, last. */
 void mmp_report_verdicts(FILE *out, const struct mmp_results *res);
+/* --brief: one line per job point (its largest cause, the fix), then the
+ * answers. */
+void mmp_report_brief(FILE *out, const struct mmp_results *res);
+/* --explain SPEC ("JOB" or "JOB threads=8 ..."): the causes, every step
+ * and every figure of the job points SPEC names.  Returns how many. */
+size_t mmp_report_explain(FILE *out, const struct mmp_results *res, const char *spec);
+/* The answers block alone. */
+void mmp_report_answers(FILE *out, const struct mmp_results *res);
+
+/* One job point's causes, as the report prints them, from its attribution
+ * alone (a recorded one renders the same: tests/unit/test_verdicts.c). */
+struct mmp_verdict_in {
+	const char *label; /* "[dotnet_like] accessor_byte threads=8 access=1" */
+	const char *unit;  /* "B", or the operation: "transfer", "load" */
+	const struct mmp_attribution *a;
+	int limit_job;     /* the job is the ceiling itself: nothing to fix */
+	int full;          /* --explain: every cause with its figures */
+};
+void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v);
+/* --brief's line: time, the largest cause when decided, the fix. */
+void mmp_report_verdict_line(FILE *out, const struct mmp_verdict_in *v);
+/* One answer's line, and the answers block of n answers. */
+void mmp_report_answer(FILE *out, const struct mmp_answer *a);
+void mmp_report_answer_list(FILE *out, const struct mmp_answer *a, size_t n);
 
 /* "14.42x [13.90, 15.00]" */
 const char *mmp_format_interval(const struct mmp_interval *iv, const char *unit, char *buf,

@@ -52,6 +52,8 @@ enum opt_id {
 	OPT_FAIL_ON_REGRESSION,
 	OPT_TOPOLOGY_FROM,
 	OPT_JSON,
+	OPT_BRIEF,
+	OPT_EXPLAIN,
 	/* mmprof exec */
 	OPT_X_WARMUP = 300,
 	OPT_X_THREADS,
@@ -91,6 +93,11 @@ static const struct cli_option cli_options[] = {
 	{ "json", required_argument, OPT_JSON, "PATH",
 	  "also write the whole run as one JSON document to PATH ({host} as in --csv; "
 	  "docs/json.md)" },
+	{ "brief", no_argument, OPT_BRIEF, NULL,
+	  "print only the answers and one line per job point (its largest cause, the fix)" },
+	{ "explain", required_argument, OPT_EXPLAIN, "JOB",
+	  "print only JOB's causes with every control's step and every figure; "
+	  "\"JOB threads=8\" picks among its points (docs/attribution.md)" },
 	{ "fail-on-regression", no_argument, OPT_FAIL_ON_REGRESSION, NULL,
 	  "exit 3 when an answer says a fix regressed (for CI)" },
 	{ "list-probes", no_argument, OPT_LIST_PROBES, NULL, "list the probes" },
@@ -166,8 +173,9 @@ struct cli {
 	const char *csv;
 	const char *topology_from;
 	const char *json;
+	const char *explain; /* --explain JOB: only its causes, in full */
 	unsigned long repeat; /* 0: as configured */
-	int dry_run, topology, quiet, per_thread, fail_on_regression;
+	int dry_run, topology, quiet, per_thread, fail_on_regression, brief;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -409,6 +417,12 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_JSON:
 			cli->json = optarg;
 			break;
+		case OPT_BRIEF:
+			cli->brief = 1;
+			break;
+		case OPT_EXPLAIN:
+			cli->explain = optarg;
+			break;
 		default:
 			return mmp_cli_bad_option("mmprof", argv, shortopts);
 		}
@@ -608,11 +622,40 @@ static int result_paths(struct cli *cli, struct mmp_config *cfg, const struct mm
 	return -1;
 }
 
-/* The report, from the results the session computed. */
-static void report(const struct mmp_session_out *so, enum mmp_table table,
-		   const struct mmp_topology *topo)
+/* --explain JOB names a job of the config: said before anything runs. */
+static int check_explain(const struct cli *cli, const struct mmp_config *cfg)
+{
+	char job[160];
+	size_t n = strcspn(cli->explain, " ");
+	snprintf(job, sizeof(job), "%.*s", (int)n, cli->explain);
+	for (size_t i = 0; i < cfg->njobs; i++)
+		if (strcmp(cfg->jobs[i].name, job) == 0)
+			return -1;
+	fprintf(stderr, "mmprof: --explain %s: %s has no job [%s]; its jobs:", cli->explain,
+		cfg->path, job);
+	for (size_t i = 0; i < cfg->njobs; i++)
+		fprintf(stderr, " %s", cfg->jobs[i].name);
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
+/* The report, from the results the session computed: --explain's job
+ * points alone, --brief's lines and answers, or everything. */
+static void report(const struct cli *cli, const struct mmp_session_out *so,
+		   enum mmp_table table, const struct mmp_topology *topo)
 {
 	const struct mmp_results *res = &so->res;
+	if (cli->explain) {
+		if (!mmp_report_explain(stdout, res, cli->explain))
+			fprintf(stderr, "mmprof: --explain %s: no job point of it was split into "
+					"causes (it needs controls and every step measured)\n",
+				cli->explain);
+		return;
+	}
+	if (cli->brief) {
+		mmp_report_brief(stdout, res);
+		return;
+	}
 	if (table != MMP_TABLE_SIZES)
 		mmp_report_table(stdout, res);
 	if (table != MMP_TABLE_RUNS)
@@ -768,6 +811,9 @@ int main(int argc, char **argv)
 	status = result_paths(&cli, &cfg, &sweep, exec ? "exec" : cli.config, csv_path, json_path);
 	if (status >= 0)
 		goto out;
+	status = cli.explain ? check_explain(&cli, &cfg) : -1;
+	if (status >= 0)
+		goto out;
 
 	if (cli.topology || cli.dry_run) {
 		if (cli.topology)
@@ -858,7 +904,7 @@ int main(int argc, char **argv)
 	if (rc) {
 		status = EXIT_RUN_FAILED;
 	} else {
-		report(&so, plan.table, topo); /* interrupted: what ran, marked partial */
+		report(&cli, &so, plan.table, topo); /* interrupted: what ran, marked partial */
 		if (fflush(stdout) || ferror(stdout)) {
 			fprintf(stderr, "mmprof: error: writing the report to stdout: %s\n",
 				strerror(errno));

@@ -40,25 +40,58 @@ char (*mmp_grid_row(struct mmp_grid *t))[MMP_GRID_CELL]
 	return t->cell[t->nrows++];
 }
 
+static int blank_cell(const char *cell)
+{
+	return !cell[0] || strcmp(cell, "-") == 0;
+}
+
+int mmp_grid_shown(const struct mmp_grid *t, size_t c)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!blank_cell(t->cell[i][c]))
+			return 1;
+	return t->nrows == 0;
+}
+
+/* One line of cells, without trailing blanks. */
+static void print_line(FILE *out, const struct mmp_grid *t, const char *const *cells,
+		       const size_t *width, const int *shown)
+{
+	char line[MMP_GRID_MAX_COLS * (MMP_GRID_CELL + 2) + 1];
+	size_t used = 0;
+	for (size_t c = 0, first = 1; c < t->ncols; c++) {
+		if (!shown[c])
+			continue;
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%*s",
+					 first ? "" : "  ",
+					 t->right[c] ? (int)width[c] : -(int)width[c], cells[c]);
+		first = 0;
+	}
+	while (used && line[used - 1] == ' ')
+		used--;
+	fprintf(out, "%.*s\n", (int)used, line);
+}
+
+/* A column with nothing in any row (every cell "-" or empty: a limit that
+ * did not run, a counter not counted anywhere) is left out. */
 void mmp_grid_print(const struct mmp_grid *t, FILE *out)
 {
 	size_t width[MMP_GRID_MAX_COLS] = { 0 };
+	int shown[MMP_GRID_MAX_COLS] = { 0 };
+	const char *cells[MMP_GRID_MAX_COLS];
 	for (size_t c = 0; c < t->ncols; c++) {
+		shown[c] = mmp_grid_shown(t, c);
 		width[c] = strlen(t->head[c]);
 		for (size_t i = 0; i < t->nrows; i++)
 			if (strlen(t->cell[i][c]) > width[c])
 				width[c] = strlen(t->cell[i][c]);
 	}
-	for (size_t c = 0; c < t->ncols; c++)
-		fprintf(out, "%s%*s%s", c ? "  " : "", t->right[c] ? (int)width[c] : -(int)width[c],
-			t->head[c], c + 1 == t->ncols ? "\n" : "");
-	for (size_t i = 0; i < t->nrows; i++)
-		for (size_t c = 0; c < t->ncols; c++) {
-			/* No trailing blanks: the last column is not padded. */
-			int w = c + 1 == t->ncols && !t->right[c] ? 0 : (int)width[c];
-			fprintf(out, "%s%*s%s", c ? "  " : "", t->right[c] ? w : -w, t->cell[i][c],
-				c + 1 == t->ncols ? "\n" : "");
-		}
+	print_line(out, t, t->head, width, shown);
+	for (size_t i = 0; i < t->nrows; i++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			cells[c] = t->cell[i][c];
+		print_line(out, t, cells, width, shown);
+	}
 }
 
 void mmp_grid_free(struct mmp_grid *t)

@@ -99,6 +99,7 @@ void mmp_report_table(FILE *out, const struct mmp_results *res)
 		mmp_grid_column(&t, "per op", 1);
 	mmp_grid_column(&t, "ns/byte", 1);
 	mmp_grid_column(&t, "GB/s", 1);
+	size_t xlimit = t.ncols;
 	mmp_grid_column(&t, "x limit [95% CI]", 1);
 	mmp_grid_column(&t, "disturbed", 1);
 	mmp_grid_column(&t, "result", 0);
@@ -114,6 +115,11 @@ void mmp_report_table(FILE *out, const struct mmp_results *res)
 		disturbed |= r->ndisturbed > 0;
 	}
 	mmp_grid_print(&t, out);
+	fprintf(out, "cv: the spread of the rounds' times (standard deviation / mean)\n");
+	if (mmp_grid_shown(&t, xlimit))
+		fprintf(out, "x limit: the time over the limit job's (a vectorised scan of the "
+			     "same bytes: the memory system's speed) in the same rounds, with its "
+			     "95%% interval (CI)\n");
 	if (over)
 		fprintf(out, "! oversubscribed: more threads than PUs in the placement; "
 			     "threads take turns on a PU\n");

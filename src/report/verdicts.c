@@ -1,123 +1,276 @@
-/* Verdict lines (one per job point with controls) and the answers a
- * `fixes` job asks, printed after the table from the results computed
- * once. */
+/* Why each job point takes its time, for a person: per job point a short
+ * aligned table of its causes, largest first (cause, share with its
+ * interval, the evidence in a few words), the causes that cannot be told
+ * from no cost on one line, and the fix on its own line when the largest
+ * cause is decided.  --brief: one line per job point; --explain: every
+ * step of the ladder and every figure for the points asked for.  Every
+ * word the table uses is defined in the block's heading; the CSV and the
+ * JSON keep every figure.  The answers a `fixes` job asks come last. */
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
-#include "mmprof/probe.h"
 #include "mmprof/evidence.h"
+#include "mmprof/grid.h"
+#include "mmprof/probe.h"
 #include "mmprof/report.h"
 
 #define LINE 4096
+/* A state or path shorter than this is named beside its cause in the
+ * table ("true sharing (refcount, atomic tally)"); a longer one is a
+ * description, for --explain. */
+#define SHORT_DETAIL 28
 
-static void cause_label(const struct mmp_cause *c, char *buf, size_t len)
+/* A grid cell from a longer buffer (cells are MMP_GRID_CELL bytes: the
+ * longest cause name and evidence fit). */
+static void put(char *cell, const char *s)
 {
-	snprintf(buf, len, "%s%s%s%s%s", c->name, c->detail[0] ? " (" : "", c->detail,
-		 c->detail[0] ? ")" : "", c->interacting ? " [interacting]" : "");
+	size_t n = strlen(s);
+	if (n >= MMP_GRID_CELL)
+		n = MMP_GRID_CELL - 1;
+	memcpy(cell, s, n);
+	cell[n] = '\0';
 }
 
+/* The limit remainder: what the last step (the limit scan) still takes. */
+static int is_limit(const struct mmp_cause *c)
+{
+	return !c->control && strcmp(c->name, "limit") == 0;
+}
+
+/* A cause that cannot be told from no cost: its control's interval holds
+ * 0.  The remainder is what is left, not a control's measurement. */
+static int not_measurable(const struct mmp_cause *c)
+{
+	return c->control && !c->significant;
+}
+
+static void cause_name(const struct mmp_cause *c, int full, char *buf, size_t len)
+{
+	if (is_limit(c)) {
+		snprintf(buf, len, "limit (the memory system)");
+		return;
+	}
+	int detail = c->detail[0] && (full || strlen(c->detail) < SHORT_DETAIL);
+	snprintf(buf, len, "%s%s%s%s", c->name, detail ? " (" : "", detail ? c->detail : "",
+		 detail ? ")" : "");
+}
+
+/* "86%", or "0.4%" where whole percents would read as nothing. */
+static void percent(double x, char *buf, size_t len)
+{
+	x *= 100;
+	if (fabs(x) < 0.05)
+		snprintf(buf, len, "0");
+	else if (fabs(x) < 1)
+		snprintf(buf, len, "%.1f", x);
+	else
+		snprintf(buf, len, "%.0f", x);
+}
+
+/* A share as what it means: "86% [83, 88]"; a cost below zero is its
+ * control making the job slower, "made it 14% [8, 20] slower"; an interval
+ * past the whole time reads "11% to all of it". */
 static const char *share_text(const struct mmp_cause *c, char *buf, size_t len)
 {
-	if (c->cost.valid)
-		snprintf(buf, len, "%.0f%% [%.0f, %.0f]", c->share * 100, c->share_low * 100,
-			 c->share_high * 100);
+	char e[16], lo[16], hi[16];
+	percent(c->share, e, sizeof(e));
+	if (!c->cost.valid) {
+		snprintf(buf, len, "%s%%", e);
+		return buf;
+	}
+	if (c->significant && c->share_high < 0) {
+		percent(-c->share, e, sizeof(e));
+		percent(-c->share_high, lo, sizeof(lo));
+		percent(-c->share_low, hi, sizeof(hi));
+		snprintf(buf, len, "made it %s%% [%s, %s] slower", e, lo, hi);
+		return buf;
+	}
+	percent(c->share_low, lo, sizeof(lo));
+	percent(c->share_high, hi, sizeof(hi));
+	if (not_measurable(c)) /* --explain's figures: as measured */
+		snprintf(buf, len, "%s%% [%s, %s]", e, lo, hi);
+	else if (c->share > 1 && c->share_low > 1)
+		snprintf(buf, len, "more than all of it, %s%% [%s, %s]: another control made it "
+			 "slower", e, lo, hi);
+	else if (c->share > 1)
+		snprintf(buf, len, "all of it, %s%% [%s, %s]", e, lo, hi);
+	else if (c->share_high > 1)
+		snprintf(buf, len, "%s%% (%s%% to all of it)", e, c->share_low < 0 ? "0" : lo);
 	else
-		snprintf(buf, len, "%.0f%%", c->share * 100);
+		snprintf(buf, len, "%s%% [%s, %s]", e, lo, hi);
 	return buf;
 }
 
-static int is_limit_job(const struct mmp_attribution *a)
+static const char *number(double x, char *buf, size_t len)
 {
-	return strcmp(a->job->run->p.probe->name, "limit") == 0;
+	if (fabs(x) >= 1000 || x == 0 || fabs(x) >= 10)
+		snprintf(buf, len, "%.0f", x);
+	else
+		snprintf(buf, len, "%.3g", x);
+	return buf;
 }
 
-static void print_verdict(FILE *out, const struct mmp_results *res, const struct mmp_attribution *a)
+/* The evidence in a few words: the counter without -> with the control. */
+static const char *evidence_text(const struct mmp_cause *c, char *buf, size_t len)
 {
-	const struct mmp_run_result *job = a->job;
-	const struct mmp_cause *order[MMP_MAX_CAUSES];
-	char label[320], share[64], line[LINE];
-	size_t n = 0, used = 0;
+	const struct mmp_evidence *e = &c->evidence;
+	char b[16], a[16];
+	buf[0] = '\0';
+	if (e->metric && e->counted)
+		snprintf(buf, len, "%s %s -> %s", e->metric, number(e->before, b, sizeof(b)),
+			 number(e->after, a, sizeof(a)));
+	else if (e->metric)
+		snprintf(buf, len, "not counted here");
+	if (c->cpu_ratio.valid) /* onepu: the threads' CPU time on all PUs over one */
+		snprintf(buf + strlen(buf), len - strlen(buf), "%sCPU time on %u PUs %.2fx on one",
+			 buf[0] ? "; " : "", c->pus, c->cpu_ratio.estimate);
+	if (c->not_shown[0])
+		snprintf(buf + strlen(buf), len - strlen(buf), "%snot shown to be this cause",
+			 buf[0] ? "; " : "");
+	if (c->interacting)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%smeasured together",
+			 buf[0] ? "; " : "");
+	if (c->understated)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%sat least this (disturbed)",
+			 buf[0] ? "; " : "");
+	return buf;
+}
 
-	/* Causes by cost, largest first; the remainder last. */
-	for (size_t i = 0; i + 1 < a->n; i++)
+/* Causes by share, largest first. */
+static size_t by_share(const struct mmp_attribution *a, const struct mmp_cause **order)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < a->n; i++)
 		order[n++] = &a->cause[i];
 	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && order[j]->cost.estimate > order[j - 1]->cost.estimate; j--) {
+		for (size_t j = i; j > 0 && order[j]->share > order[j - 1]->share; j--) {
 			const struct mmp_cause *t = order[j];
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
-	order[n++] = &a->cause[a->n - 1];
+	return n;
+}
 
-	mmp_result_label(res, job, label, sizeof(label));
-	used += (size_t)snprintf(line + used, sizeof(line) - used, "%s: %.3f ns/%s =", label,
-				 a->total, job->ops ? mmp_result_unit(job) : "B");
-	for (size_t i = 0; i < n && used < sizeof(line); i++) {
-		const struct mmp_cause *c = order[i];
-		char name[320];
-		cause_label(c, name, sizeof(name));
-		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s%s%s", i ? " ·" : "",
-					 name, share_text(c, share, sizeof(share)),
-					 c->control && !c->significant ? " n.s."
-					 : c->not_shown[0]	       ? " not shown"
-								       : "",
-					 c->understated ? " (understated: disturbed)" : "");
-	}
+static const char *unit_words(const char *unit)
+{
+	return strcmp(unit, "B") == 0 ? "byte" : unit;
+}
+
+/* What to do, or why the largest cause is not decided; "" for none. */
+static const char *conclusion(const struct mmp_verdict_in *v, char *buf, size_t len)
+{
+	const struct mmp_attribution *a = v->a;
 	const struct mmp_cause *top = a->top;
-	if (used < sizeof(line)) {
-		if (is_limit_job(a))
-			; /* the ceiling itself: nothing to fix */
-		else if (top && a->top_decided && top->control && top->control->fix)
-			snprintf(line + used, sizeof(line) - used, "; fix: %s",
-				 top->control->fix(top->detail));
-		else if (!a->top_decided)
-			snprintf(line + used, sizeof(line) - used, "; inconclusive: %s", a->doubt);
-	}
-	fprintf(out, "%s\n", line);
+	buf[0] = '\0';
+	if (v->limit_job)
+		return buf; /* the ceiling itself: nothing to fix */
+	if (top && a->top_decided && top->control && top->control->fix)
+		snprintf(buf, len, "fix: %s", top->control->fix(top->detail));
+	else if (!a->top_decided)
+		snprintf(buf, len, "largest cause: inconclusive (%s)", a->doubt);
+	return buf;
+}
 
-	used = (size_t)snprintf(line, sizeof(line), "job %.3f", a->total);
-	for (size_t k = 1; k <= job->planned->nrungs && used < sizeof(line); k++) {
-		const struct mmp_run_result *r = job + k;
-		used += (size_t)snprintf(line + used, sizeof(line) - used, " | +%s %.3f",
-					 mmp_control_by_bit(r->planned->added)->name,
-					 a->rung_mean[k]);
-	}
-	fprintf(out, "    ladder (means over %zu round%s side by side, ns per %s of the job): %s\n",
-		a->rounds, a->rounds == 1 ? "" : "s", mmp_result_unit(job), line);
+void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v)
+{
+	const struct mmp_attribution *a = v->a;
+	const struct mmp_cause *order[MMP_MAX_CAUSES];
+	struct mmp_grid t = { 0 };
+	char line[LINE], name[320];
+	size_t n = by_share(a, order), used = 0, rows = 0;
+	int any_evidence = 0;
 
-	used = 0;
-	for (size_t i = 0; i < a->n && used < sizeof(line); i++) {
-		const struct mmp_cause *c = &a->cause[i];
-		const struct mmp_evidence *e = &c->evidence;
-		if (!e->metric)
+	fprintf(out, "\n%s: %.3f ns per %s\n", v->label, a->total, unit_words(v->unit));
+	for (size_t i = 0; i < n; i++)
+		if (!not_measurable(order[i]) || v->full) {
+			any_evidence |= order[i]->evidence.metric || order[i]->interacting ||
+					order[i]->understated || order[i]->cpu_ratio.valid ||
+					order[i]->not_shown[0];
+			rows++;
+		}
+	mmp_grid_column(&t, "  cause", 0);
+	mmp_grid_column(&t, "share", 0);
+	if (any_evidence)
+		mmp_grid_column(&t, "evidence", 0);
+	for (size_t i = 0; rows && i < n; i++) {
+		const struct mmp_cause *c = order[i];
+		if (not_measurable(c) && !v->full)
 			continue;
-		if (e->counted)
-			used += (size_t)snprintf(line + used, sizeof(line) - used,
-						 "%s%s %.3g -> %.3g (%s)", used ? "; " : "", e->metric,
-						 e->before, e->after, c->name);
-		else
-			used += (size_t)snprintf(line + used, sizeof(line) - used,
-						 "%s%s: not counted (%s)", used ? "; " : "", c->name,
-						 e->missing);
-		if (c->cpu_ratio.valid && used < sizeof(line))
-			used += (size_t)snprintf(line + used, sizeof(line) - used,
-						 "; CPU time on %u PUs %.2fx [%.2f, %.2f] its time on one",
-						 c->pus, c->cpu_ratio.estimate, c->cpu_ratio.low,
-						 c->cpu_ratio.high);
+		char(*row)[MMP_GRID_CELL] = mmp_grid_row(&t);
+		if (!row)
+			break;
+		char cell[LINE];
+		cause_name(c, 0, name, sizeof(name));
+		snprintf(cell, sizeof(cell), "  %s", name);
+		put(row[0], cell);
+		share_text(c, cell, sizeof(cell));
+		if (not_measurable(c)) /* --explain: every figure, said for what it is */
+			snprintf(cell + strlen(cell), sizeof(cell) - strlen(cell),
+				 ", not measurable");
+		put(row[1], cell);
+		if (any_evidence)
+			put(row[2], evidence_text(c, cell, sizeof(cell)));
 	}
+	if (rows) /* every cause unmeasurable: the line below says it all */
+		mmp_grid_print(&t, out);
+	mmp_grid_free(&t);
+	for (size_t i = 0; !v->full && i < n; i++)
+		if (not_measurable(order[i]) && used < sizeof(line)) {
+			cause_name(order[i], 0, name, sizeof(name));
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s",
+						 used ? ", " : "", name);
+		}
 	if (used)
-		fprintf(out, "    evidence: %s\n", line);
-	/* The programs' profiles: where the time the top cause's control
-	 * took away was (evidence.h). */
-	if (top && mmp_evidence_cause(top, line, sizeof(line)))
-		fprintf(out, "    where: %s\n", line);
-	for (size_t i = 0; i < a->n; i++)
-		if (a->cause[i].not_shown[0])
-			fprintf(out, "    not shown: %s: %s\n", a->cause[i].name, a->cause[i].not_shown);
+		fprintf(out, "  not measurable here: %s\n", line);
+	for (size_t i = 0; i < n; i++)
+		if (order[i]->not_shown[0] && (v->full || !not_measurable(order[i]))) {
+			cause_name(order[i], 0, name, sizeof(name));
+			fprintf(out, "  %s is not shown to be this cause: %s\n", name,
+				order[i]->not_shown);
+		}
 	for (size_t u = 0; u < a->nunused; u++)
-		fprintf(out, "    not used: %s (%s) changed nothing: %s\n", a->unused[u].control->name,
+		fprintf(out, "  not used: %s (%s) changed nothing: %s\n", a->unused[u].control->name,
 			a->unused[u].control->cause, a->unused[u].why);
+	/* The programs' profiles: where the time the top cause's control took
+	 * away was (evidence.h). */
+	if (a->top && mmp_evidence_cause(a->top, line, sizeof(line)))
+		fprintf(out, "  where: %s\n", line);
+	if (*conclusion(v, line, sizeof(line)))
+		fprintf(out, "  %s\n", line);
+}
+
+void mmp_report_verdict_line(FILE *out, const struct mmp_verdict_in *v)
+{
+	const struct mmp_attribution *a = v->a;
+	const struct mmp_cause *top = a->top;
+	char name[320], share[256], what[LINE];
+	fprintf(out, "%s: %.3f ns per %s", v->label, a->total, unit_words(v->unit));
+	if (top && a->top_decided) {
+		cause_name(top, 0, name, sizeof(name));
+		fprintf(out, ", mostly %s %s", name, share_text(top, share, sizeof(share)));
+	}
+	if (*conclusion(v, what, sizeof(what)))
+		fprintf(out, "; %s", what);
+	fputc('\n', out);
+}
+
+static void verdict_in(const struct mmp_results *res, const struct mmp_attribution *a,
+		       int full, char *label, size_t len, struct mmp_verdict_in *v)
+{
+	*v = (struct mmp_verdict_in){
+		.label = mmp_result_label(res, a->job, label, len),
+		.unit = a->job->ops ? mmp_result_unit(a->job) : "B",
+		.a = a,
+		.limit_job = strcmp(a->job->run->p.probe->name, "limit") == 0,
+		.full = full,
+	};
+}
+
+/* The disturbed rounds of the job and its steps, when there were any. */
+static void print_disturbed(FILE *out, const struct mmp_attribution *a)
+{
+	const struct mmp_run_result *job = a->job;
 	unsigned reps = 0;
 	int understated = 0;
 	const char *why = NULL;
@@ -129,7 +282,7 @@ static void print_verdict(FILE *out, const struct mmp_results *res, const struct
 			why = job[k].disturbed_why;
 	}
 	if (reps)
-		fprintf(out, "    disturbed: %s (%u repetition%s of the job and its rungs)%s\n", why,
+		fprintf(out, "  disturbed: %s (%u repetition%s of the job and its steps)%s\n", why,
 			reps, reps == 1 ? "" : "s",
 			!a->disturbed ? "; the shares leave those rounds out"
 			: understated ? "; too few clean rounds, so these shares include them and "
@@ -137,12 +290,182 @@ static void print_verdict(FILE *out, const struct mmp_results *res, const struct
 				      : "; too few clean rounds, so these shares include them");
 }
 
-static void print_answer(FILE *out, const struct mmp_answer *a)
+/* --explain: the steps (the job, then one control more at each), their
+ * mean times, and each cause's evidence with the events that would tell
+ * where none was counted. */
+static void print_steps(FILE *out, const struct mmp_results *res, const struct mmp_attribution *a)
+{
+	const struct mmp_run_result *job = a->job;
+	struct mmp_grid t = { 0 };
+	char name[320];
+	(void)res;
+	fprintf(out, "  steps: the job, then one control more at each (mean ns per %s over\n"
+		     "  the %zu round%s measured side by side; change: from the step above):\n",
+		mmp_result_unit(job), a->rounds, a->rounds == 1 ? "" : "s");
+	mmp_grid_column(&t, "    step", 0);
+	mmp_grid_column(&t, "mean", 1);
+	mmp_grid_column(&t, "change", 1);
+	mmp_grid_column(&t, "takes away", 0);
+	for (size_t k = 0; k <= job->planned->nrungs; k++) {
+		char(*row)[MMP_GRID_CELL] = mmp_grid_row(&t);
+		if (!row)
+			break;
+		const struct mmp_control_info *c =
+			k ? mmp_control_by_bit(job[k].planned->added) : NULL;
+		snprintf(row[0], MMP_GRID_CELL, "    %s%s", k ? "+" : "the job",
+			 k ? c->name : "");
+		snprintf(row[1], MMP_GRID_CELL, "%.3f", a->rung_mean[k]);
+		/* A step that made the job slower is a finding: said so. */
+		double before = k ? a->rung_mean[k - 1] : 0;
+		double change = before > 0 ? a->rung_mean[k] / before - 1 : 0;
+		if (k && before > 0)
+			snprintf(row[2], MMP_GRID_CELL, "%+.0f%%%s", change * 100,
+				 change > 0 ? " slower" : "");
+		snprintf(row[3], MMP_GRID_CELL, "%s", k ? c->cause : "");
+	}
+	mmp_grid_print(&t, out);
+	mmp_grid_free(&t);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct mmp_cause *c = &a->cause[i];
+		if (c->cpu_ratio.valid) {
+			cause_name(c, 1, name, sizeof(name));
+			fprintf(out, "  %s: the threads' CPU time on %u PUs is %.2fx [%.2f, %.2f] "
+				     "their time on one\n",
+				name, c->pus, c->cpu_ratio.estimate, c->cpu_ratio.low,
+				c->cpu_ratio.high);
+		}
+		if (!c->evidence.metric || c->evidence.counted)
+			continue;
+		cause_name(c, 1, name, sizeof(name));
+		fprintf(out, "  %s: no counter here; counting %s would tell\n", name,
+			c->evidence.missing);
+	}
+}
+
+static void heading(FILE *out, const struct mmp_results *res, int full)
+{
+	int limit = 0, unmeasurable = 0, together = 0, disturbed = 0;
+	for (size_t i = 0; i < res->plan->nruns; i++) {
+		const struct mmp_attribution *a = &res->attr[i];
+		for (size_t c = 0; a->job && c < a->n; c++) {
+			limit |= is_limit(&a->cause[c]);
+			unmeasurable |= not_measurable(&a->cause[c]);
+			together |= a->cause[c].interacting;
+			disturbed |= a->cause[c].understated;
+		}
+	}
+	fprintf(out, "\nwhy: each job point's time split into causes, largest first.  A control "
+		     "is a\nvariant of the job without one cause, run in the same rounds; a "
+		     "cause's share\nis the time its control took away, as a share of the "
+		     "job's, with a 95%% interval.\n");
+	fprintf(out, "  evidence: a counter without -> with the control\n");
+	if (unmeasurable)
+		fprintf(out, "  not measurable here: the interval holds 0, so the cause cannot be "
+			     "told from\n    no cost\n");
+	if (limit)
+		fprintf(out, "  limit (the memory system): what is left once every control is "
+			     "applied, the\n    vectorised scan of the same bytes\n");
+	if (together)
+		fprintf(out, "  measured together: one control made the job slower without the "
+			     "other, so their\n    causes are one share\n");
+	if (disturbed)
+		fprintf(out, "  at least this (disturbed): measured on rounds whose threads did "
+			     "not run\n    together, which hides sharing\n");
+	if (!full)
+		fprintf(out, "  (--explain JOB shows each control's step and every figure)\n");
+}
+
+void mmp_report_verdicts(FILE *out, const struct mmp_results *res)
+{
+	int header = 0;
+	char label[320];
+	for (size_t i = 0; i < res->plan->nruns; i++) {
+		const struct mmp_attribution *a = &res->attr[i];
+		struct mmp_verdict_in v;
+		if (!a->job)
+			continue;
+		if (!header)
+			heading(out, res, 0);
+		header = 1;
+		verdict_in(res, a, 0, label, sizeof(label), &v);
+		mmp_report_cause_table(out, &v);
+		print_disturbed(out, a);
+	}
+	mmp_report_answers(out, res);
+}
+
+void mmp_report_brief(FILE *out, const struct mmp_results *res)
+{
+	int header = 0;
+	char label[320];
+	for (size_t i = 0; i < res->plan->nruns; i++) {
+		const struct mmp_attribution *a = &res->attr[i];
+		struct mmp_verdict_in v;
+		if (!a->job)
+			continue;
+		if (!header)
+			fprintf(out, "\nwhy (the largest cause of each job point's time, with its "
+				     "share and 95%% interval;\n--explain JOB shows all of them):\n");
+		header = 1;
+		verdict_in(res, a, 0, label, sizeof(label), &v);
+		mmp_report_verdict_line(out, &v);
+	}
+	mmp_report_answers(out, res);
+}
+
+/* "JOB" or "JOB key=value ...": the job's name, then words its label
+ * must hold. */
+static int matches(const char *label, const char *spec)
+{
+	char words[512], head[160];
+	snprintf(words, sizeof(words), "%s", spec);
+	char *save = NULL, *w = strtok_r(words, " ", &save);
+	if (!w)
+		return 0;
+	snprintf(head, sizeof(head), "[%s] ", w);
+	if (strncmp(label, head, strlen(head)) != 0)
+		return 0;
+	while ((w = strtok_r(NULL, " ", &save))) {
+		const char *p = strstr(label, w);
+		size_t n = strlen(w);
+		if (!p || (p[n] && p[n] != ' ') || (p > label && p[-1] != ' '))
+			return 0;
+	}
+	return 1;
+}
+
+size_t mmp_report_explain(FILE *out, const struct mmp_results *res, const char *spec)
+{
+	size_t found = 0;
+	char label[320];
+	for (size_t i = 0; i < res->plan->nruns; i++) {
+		const struct mmp_attribution *a = &res->attr[i];
+		struct mmp_verdict_in v;
+		if (!a->job)
+			continue;
+		mmp_result_label(res, a->job, label, sizeof(label));
+		if (!matches(label, spec))
+			continue;
+		if (!found)
+			heading(out, res, 1);
+		found++;
+		verdict_in(res, a, 1, label, sizeof(label), &v);
+		mmp_report_cause_table(out, &v);
+		print_steps(out, res, a);
+		print_disturbed(out, a);
+	}
+	return found;
+}
+
+void mmp_report_answer(FILE *out, const struct mmp_answer *a)
 {
 	char iv[96], more[96];
 	fprintf(out, "  [%s] %s  ", mmp_outcome_name(a->outcome), a->question);
 	if (a->kind == MMP_Q_CAUSE) {
-		if (a->ratio.n)
+		if (a->ratio.n && a->ratio.estimate > 1)
+			fprintf(out, "%s: all of its time, %.0f%% [%.0f, %.0f]", a->verdict,
+				a->ratio.estimate * 100, a->ratio.low * 100, a->ratio.high * 100);
+		else if (a->ratio.n)
 			fprintf(out, "%s: %.0f%% [%.0f, %.0f] of its time", a->verdict,
 				a->ratio.estimate * 100, a->ratio.low * 100, a->ratio.high * 100);
 		else
@@ -159,31 +482,28 @@ static void print_answer(FILE *out, const struct mmp_answer *a)
 		a->used_disturbed ? ", disturbed ones included" : "");
 }
 
-void mmp_report_verdicts(FILE *out, const struct mmp_results *res)
+/* Answers of kinds other blocks do not print (ratio, fastest and model
+ * have their own), last: the first thing a reader looks for. */
+static int answers_block_kind(const struct mmp_answer *a)
+{
+	return a->kind != MMP_Q_RATIO && a->kind != MMP_Q_FASTEST && a->kind != MMP_Q_MODEL;
+}
+
+void mmp_report_answer_list(FILE *out, const struct mmp_answer *a, size_t n)
 {
 	int header = 0;
-	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_attribution *a = &res->attr[i];
-		if (!a->job)
+	for (size_t i = 0; i < n; i++) {
+		if (!answers_block_kind(&a[i]))
 			continue;
-		if (!header) {
-			fprintf(out, "\nattribution (each control's drop in mean time, paired by round, "
-				     "as a share of the job's with its 95%% interval; n.s. = the "
-				     "interval holds 0; the ladder line gives the order the controls "
-				     "were applied in):\n");
-			header = 1;
-		}
-		print_verdict(out, res, a);
-	}
-	const struct mmp_answer *prev = NULL;
-	for (size_t i = 0; i < res->answers.n; i++) {
-		const struct mmp_answer *a = &res->answers.a[i];
-		if (a->kind == MMP_Q_RATIO || a->kind == MMP_Q_FASTEST || a->kind == MMP_Q_MODEL)
-			continue; /* their own blocks print them */
-		if (!prev)
+		if (!header)
 			fprintf(out, "\nanswers (yes, no or inconclusive; ratios with 95%% intervals "
 				     "from rounds measured side by side):\n");
-		prev = a;
-		print_answer(out, a);
+		header = 1;
+		mmp_report_answer(out, &a[i]);
 	}
+}
+
+void mmp_report_answers(FILE *out, const struct mmp_results *res)
+{
+	mmp_report_answer_list(out, res->answers.a, res->answers.n);
 }

@@ -77,12 +77,12 @@ sharing_top() { # JOB CAUSE
 		# Disturbed: the planted cause, or "inconclusive" with its reason --
 		# never another cause named with a fix.
 		local line
-		line=$(grep "^\[$1\] " <<<"$out")
-		if [ "$(top "$1")" = "$2" ] && grep -q '; fix: ' <<<"$line"; then
+		line=$(verdict "$1")
+		if [ "$(top "$1")" = "$2" ] && grep -q '^  fix: ' <<<"$line"; then
 			ok "$1 (disturbed rounds): $2"
 		else
 			check "$1: disturbed rounds, so the verdict says inconclusive" \
-				grep -q '; inconclusive: ' <<<"$line"
+				grep -q '^  largest cause: inconclusive (' <<<"$line"
 		fi
 	else
 		check "$1 at 2 threads: $2 ($(top "$1"))" test "$(top "$1")" = "$2"
@@ -99,11 +99,44 @@ check "shares add up to 1 for every job" test -z "$(csv_rows "$attr" job share |
 check "fault evidence counted" grep -Eq '^page faults\|.*\|faults/MiB\|[0-9.]+\|0\|' <<<"$(attr_rows page_faults)"
 
 if disturbed_job true_sharing; then skip "verdict line with fix: true_sharing was disturbed"; else
-check "verdict line with fix" grep -q '^\[true_sharing\] accessor_byte threads=2 access=1 .*: [0-9.]* ns/B = true sharing (refcount) [0-9]*% \[[-0-9]*, [0-9]*\].*; fix: take the reference once per thread' <<<"$out"
+block=$(verdict true_sharing)
+check "verdict: the job point and its time" grep -Eq '^\[true_sharing\] accessor_byte threads=2 access=1 .*: [0-9.]+ ns per byte$' <<<"$block"
+check "verdict: the largest cause first, with its share" grep -Eq '^  true sharing \(refcount\) +[0-9.]+% ' <<<"$(sed -n 3p <<<"$block")"
+check "verdict: the fix on its own line" grep -q '^  fix: take the reference once per thread' <<<"$block"
 fi
-check "the remainder is the limit, not unexplained" grep -q '^\[true_sharing\] .* · limit (the memory system' <<<"$out"
-check "evidence line" grep -q '^    evidence: faults/MiB' <<<"$out"
-check "ladder line" grep -q '^    ladder (means over [0-9]* rounds side by side, ns per byte of the job): job [0-9.]* | +private [0-9.]* | +bulk ' <<<"$out"
+check "the remainder is the limit, not unexplained" grep -q '^  limit (the memory system) ' <<<"$(verdict true_sharing)"
+check "evidence in the causes table: a counter without -> with its control" \
+	grep -Eq '^  [a-z].*  +[0-9.]+% .*  (faults/MiB|syscalls/MiB|ctx-sw|migrations) [0-9.]+ -> [0-9.]+' <<<"$out"
+check "no column of dashes in the job table" test -z "$(head -1 <<<"$out" | grep -F 'x limit')"
+
+# --explain JOB: every step and figure of one job point; --brief: a line
+# per job point and the answers.
+printf '[global]
+size = 1M
+repeat = 3
+warmup = 0
+controls = auto
+[per_call]
+probe = accessor_byte
+refcount = once
+prefault = yes
+[limit]
+probe = limit
+' >"$TMP/explain.ini"
+run_mmprof --config "$TMP/explain.ini" --csv "$TMP/explain.csv" --quiet --explain per_call
+check "--explain: runs" test "$rc" -eq 0
+check "--explain: the job's block alone" test "$(grep -c '^\[' <<<"$out")" -eq 1
+check "--explain: the steps, the job first" grep -Eq '^    the job +[0-9.]+$' <<<"$out"
+check "--explain: each step with its change" grep -Eq '^    \+bulk +[0-9.]+ +[-+][0-9]+%( slower)? +per-call$' <<<"$out"
+rows=$(awk '/^  cause  / { on = 1; next } on && /^  (fix|largest cause|steps):/ { exit } on { n++ } END { print n + 0 }' <<<"$out")
+check "--explain: every cause a row, the unmeasurable ones too ($rows)" \
+	test "$rows" -eq "$(csv_rows "$TMP/explain.attribution.csv" job cause | grep -c '^per_call|')"
+run_mmprof --config "$TMP/explain.ini" --csv "$TMP/explain.csv" --quiet --brief
+check "--brief: one line per job point" grep -Eq '^\[per_call\] accessor_byte threads=1 access=1[^:]*: [0-9.]+ ns per byte([,;]|$)' <<<"$out"
+check "--brief: no job table" test -z "$(grep '^job ' <<<"$out")"
+run_mmprof --config "$TMP/explain.ini" --csv "$TMP/explain.csv" --explain nosuch
+check "--explain of a job the config lacks: exit 2 before running" \
+	test "$rc" -eq 2 -a -n "$(grep -F 'has no job [nosuch]' <<<"$err")"
 check "controls are CSV rows" test "$(csv_col "$TMP/planted.csv" control | sort -u | grep -c .)" -ge 5
 # per_call is job, +prefault? no: prefault = yes; its ladder is bulk, limit.
 check "a job and its rungs run in the same rounds, once each" test "$(csv_rows "$TMP/planted.csv" job round | awk -F'|' '$1 == "per_call" { n[$2]++ } END { for (r in n) printf "%s ", n[r] }')" = "3 3 3 3 3 "

@@ -62,6 +62,11 @@ hasnt "$mm" -c by -- quick
 has "$mm" --csv "" -- a.csv b.csv sub
 hasnt "$mm" --csv "" -- mine.ini byte_8t
 has "$mm" --config mine.ini --json "" -- sub
+# --explain JOB: the jobs of the config on the line, found by name too.
+printf '[global]\nsize = 4K\n[alpha]\nprobe = limit\n[beta_2]\nprobe = limit\n' >"$TMP/w/jobs.ini"
+has "$mm" --config jobs.ini --explain "" -- alpha beta_2
+hasnt "$mm" --config jobs.ini --explain "" -- global
+has "$mm" --config byte_8t --explain d -- dotnet_like dotnet_fixed
 has "$mm" --topology-from "" -- synthetic: xml:
 has "$mm" --topology-from xml: -- xml:m.xml
 # An optional value only after '='.

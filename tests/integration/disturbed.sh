@@ -46,7 +46,7 @@ kill $hog 2>/dev/null
 wait $hog 2>/dev/null
 check "busy: runs" test "$rc" -eq 0
 check "busy: rounds are marked disturbed in the CSV" grep -q ',true,a thread waited' "$TMP/busy.csv"
-check "busy: the verdicts say so" grep -q '^    disturbed: a thread waited [0-9]*% of its time for a CPU' <<<"$out"
+check "busy: the verdicts say so" grep -q '^  disturbed: a thread waited [0-9]*% of its time for a CPU' <<<"$out"
 judge busy refcount "true sharing" "$TMP/busy.attribution.csv"
 judge busy packed "false sharing" "$TMP/busy.attribution.csv"
 
@@ -63,7 +63,7 @@ idle_case() { # JOB CAUSE FIX
 	fi
 	check "idle: $job names $cause ($(top "$job" "$TMP/idle.attribution.csv"))" \
 		test "$(top "$job" "$TMP/idle.attribution.csv")" = "$cause"
-	check "idle: $job's fix" grep -q "; fix: $fix" <<<"$(verdict "$job")"
+	check "idle: $job's fix" grep -q "^  fix: $fix" <<<"$(verdict "$job")"
 }
 idle_case refcount "true sharing" "take the reference once per thread"
 idle_case packed "false sharing" "pad per-thread counters"

@@ -51,8 +51,10 @@ counts() {
 }
 
 # The planted-cause tests' verdicts (attribution, disturbed, exec_causes).
-# verdict JOB: the job's verdict line in $out.
-verdict() { grep "^\[$1\] " <<<"$out"; }
+# verdict JOB: the job's block in the last run's report ("[JOB] ...: N ns
+# per byte", its causes table, "  fix: ..." or "  largest cause:
+# inconclusive (...)"), up to the blank line after it.
+verdict() { awk -v h="[$1] " 'index($0, h) == 1 { on = 1 } on && /^$/ { exit } on' <<<"$out"; }
 # judge LABEL JOB CAUSE CSV: the planted cause on top (the script's own
 # `top JOB CSV` names the largest) and decided, or an inconclusive verdict
 # that says why -- a fix for another cause is wrong.
@@ -60,10 +62,10 @@ judge() {
 	local label=$1 job=$2 cause=$3 csv=$4 line t
 	line=$(verdict "$job")
 	t=$(top "$job" "$csv")
-	if [ "$t" = "$cause" ] && grep -q '; fix: ' <<<"$line"; then
+	if [ "$t" = "$cause" ] && grep -q '^  fix: ' <<<"$line"; then
 		ok "$label: $job names $cause"
-	elif grep -q '; inconclusive: ' <<<"$line"; then
-		ok "$label: $job is inconclusive ($(sed 's/.*; inconclusive: //' <<<"$line"))"
+	elif grep -q '^  largest cause: inconclusive (' <<<"$line"; then
+		ok "$label: $job is inconclusive ($(sed -n 's/^  largest cause: inconclusive (//p' <<<"$line"))"
 	else
 		fail "$label: $job names '$t' with a fix, the planted cause is $cause" "$line"
 	fi
