@@ -263,7 +263,9 @@ static const struct jit_sym *jit_at(const struct mmp_symbols *sy, uint64_t ip)
 
 static int is_file(const char *name)
 {
-	return name[0] == '/' && strncmp(name, "/memfd:", 7) != 0 &&
+	/* "//anon" is perf's name for an anonymous mapping (JIT code): its
+	 * names are in the perf map, not in a file. */
+	return name[0] == '/' && name[1] != '/' && strncmp(name, "/memfd:", 7) != 0 &&
 	       !strstr(name, " (deleted)");
 }
 
