@@ -50,6 +50,8 @@ struct mmp_exec_child {
 	int status;       /* wait4's */
 	struct rusage ru; /* the child and what it reaped */
 	int reaped;
+	unsigned nleft;   /* processes left running outside its group, ended */
+	char left[160];   /* the first few: "1234 (sleep), 1240 (worker)" */
 };
 
 struct mmp_exec_spec {

@@ -52,6 +52,7 @@ struct mmp_rep {
 	uint64_t wall_ns;     /* its exec to its exit (elapsed_ns may be its own time) */
 	int result_unchecked; /* no `result`: result and result_ok say nothing */
 	char result_text[160]; /* what it printed when that is not a count ('...': why) */
+	char note[1024];       /* "" or what mmprof did about it (ended a daemon it left) */
 	/* CPU time of all its threads: task-clock when counted, else wait4's
 	 * rusage (the one-PU control's evidence); 0: not known. */
 	uint64_t cpu_ns;

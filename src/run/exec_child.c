@@ -1,6 +1,7 @@
 /* The exec probe's child process (see exec_child.h). */
 #include "mmprof/exec_child.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -202,6 +203,69 @@ int mmp_exec_child_start(struct mmp_exec_child *c, const struct mmp_exec_spec *s
 	return 0;
 }
 
+/* mmprof's own children now: every thread's /proc children list (an
+ * orphan goes to the subreaper's thread that the kernel picks).  At most
+ * max pids; the count found. */
+static size_t own_children(pid_t *pids, size_t max)
+{
+	char path[64], buf[4096];
+	size_t n = 0;
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return 0;
+	for (struct dirent *e; (e = readdir(d)) && n < max;) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%.20s/children", e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t got = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		buf[got] = '\0';
+		for (char *p = buf, *end; n < max; p = end) {
+			long pid = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			pids[n++] = (pid_t)pid;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* Processes the program started in a session or group of their own (a
+ * daemon: setsid, double fork) outlive its group's SIGKILL and became
+ * mmprof's children (a subreaper): they were the run's, and end with it.
+ * The first few are named in c->left. */
+static void end_leftovers(struct mmp_exec_child *c)
+{
+	pid_t pids[64];
+	uint64_t deadline = mmp_now_ns() + 1000000000u;
+	for (size_t n; (n = own_children(pids, 64)) > 0 && mmp_now_ns() < deadline;) {
+		for (size_t i = 0; i < n; i++) {
+			char path[64], comm[32] = "?";
+			snprintf(path, sizeof(path), "/proc/%d/comm", (int)pids[i]);
+			FILE *f = fopen(path, "re");
+			if (f) {
+				if (fgets(comm, sizeof(comm), f))
+					comm[strcspn(comm, "\n")] = '\0';
+				fclose(f);
+			}
+			if (kill(pids[i], SIGKILL) != 0)
+				continue;
+			/* Each pid once: a zombie is listed until reaped. */
+			if (waitpid(pids[i], NULL, 0) == pids[i] && c->nleft++ < 4) {
+				size_t used = strlen(c->left);
+				snprintf(c->left + used, sizeof(c->left) - used, "%s%d (%s)",
+					 used ? ", " : "", (int)pids[i], comm);
+			}
+		}
+	}
+}
+
 static void reap(struct mmp_exec_child *c)
 {
 	if (!c->pid || c->reaped)
@@ -229,6 +293,7 @@ static void reap(struct mmp_exec_child *c)
 		struct timespec ts = { 0, 1000000 };
 		nanosleep(&ts, NULL);
 	}
+	end_leftovers(c);
 	running_group = 0;
 }
 

@@ -327,6 +327,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	if (fd < 0)
 		return fd;
 	rep->log = p->log;
+	rep->note[0] = '\0';
 	rep->samples = NULL;
 	rep->samples_why = NULL;
 	mmp_samples_free(&p->samples);
@@ -384,6 +385,14 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 		sampler = NULL;
 	}
 	rc = mmp_exec_child_wait(&child, item->run->p.timeout, item->stop);
+	if (child.nleft) {
+		snprintf(rep->note, sizeof(rep->note),
+			 "%.100s left %u process(es) running outside its process group (a "
+			 "daemon: setsid): %s%s; mmprof ended them (log: %.400s)",
+			 p->argv.v[0], child.nleft, child.left, child.nleft > 4 ? ", ..." : "",
+			 p->log);
+		dprintf(fd, "\n# mmprof: %s\n", rep->note);
+	}
 	int64_t psi1 = mmp_pressure_read(p->pressure_fd);
 	have_idle = have_idle && mmp_cpu_idle_ns(p->pus, p->npus, &idle1) == 0 && idle1 >= idle0;
 	if (rc == -ETIMEDOUT) {

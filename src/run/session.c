@@ -238,6 +238,8 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 	}
 	mmp_eventplan_explain(c->ep, info, rep, s->obs);
 	progress(c, step, &res->run[i]);
+	if (rep->note[0])
+		tell(s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = rep->note });
 	if (rep->warmup)
 		return 0;
 	if (mmp_results_record(res, i, rep))

@@ -14,6 +14,8 @@
  *   argv ARGS...      each argument as "arg[i]=...", then "pus=LIST" (its
  *                     CPU affinity) and "pgid=own" when it leads its group
  *   print LINE...     each argument as a line of its own
+ *   daemon PIDFILE    count nothing; start "sleep 300" in a session of its
+ *                     own (setsid), write its PID to PIDFILE, exit 0
  *   stopparent MS FILE  count, stop its parent (mmprof) with SIGSTOP, sleep
  *                     MS ms, continue it with SIGCONT (a debugger, Ctrl-Z)
  *   exit N            exit with status N
@@ -166,6 +168,30 @@ int main(int argc, char **argv)
 			;
 		kill(getppid(), SIGCONT);
 		printf("Found %llu zero bytes in %s\n", zeros, argv[3]);
+		return 0;
+	}
+	if (!strcmp(mode, "daemon")) {
+		int ready[2];
+		char byte;
+		if (pipe(ready))
+			return 71;
+		pid_t child = fork();
+		if (child == 0) {
+			setsid();
+			/* In its own session before the helper exits: out of the
+			 * group when the group is killed. */
+			ssize_t ignored = write(ready[1], "x", 1);
+			(void)ignored;
+			execlp("sleep", "sleep", "300", (char *)NULL);
+			_exit(127);
+		}
+		if (read(ready[0], &byte, 1) != 1)
+			return 72;
+		FILE *f = fopen(argv[2], "w");
+		if (!f)
+			return 70;
+		fprintf(f, "%d\n", (int)child);
+		fclose(f);
 		return 0;
 	}
 	if (!strcmp(mode, "print")) {

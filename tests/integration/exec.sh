@@ -129,6 +129,17 @@ check "no line matches result: the run fails with the log" \
 	grep -q "no line of its output matches result = output:Found (\[0-9\]+) ones (log: $TMP/nomatch.logs/run1-nomatch.0.log)" <<<"$err"
 check "...and exit 1, FAILED in the table" test "$rc" -eq 1 -a -n "$(grep FAILED <<<"$out")"
 
+# A daemon the program starts in a session of its own (setsid) escapes
+# its group's SIGKILL; it was the run's, and ends with it, said so.
+rm -f "$TMP/daemon.pid"
+run_config daemon "command = $HELPER daemon $TMP/daemon.pid" "repeat = 1"
+d=$(cat "$TMP/daemon.pid" 2>/dev/null)
+check "a setsid daemon: the run is fine (exit $rc), the daemon $d is gone" \
+	bash -c '[ "$1" -eq 0 ] && [ -n "$2" ] && ! ps -o stat= -p "$2" >/dev/null' _ "$rc" "$d"
+[ -n "$d" ] && kill "$d" 2>/dev/null
+check "...and mmprof says it ended it, with its pid" \
+	grep -q "note: .*exec_helper left 1 process(es) running outside its process group (a daemon: setsid): $d ([a-z_]*); mmprof ended them" <<<"$err"
+
 # Failures: exit status, signal, missing program, timeout.
 run_config ex "command = $HELPER exit 3"
 check "exit 3: the run fails: 'exited with status 3' and the log" \
