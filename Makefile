@@ -261,7 +261,7 @@ BINDIR   = $(PREFIX)/bin
 MAN1DIR  = $(PREFIX)/share/man/man1
 COMPDIR  = $(PREFIX)/share/bash-completion/completions
 CONFIGS  = $(wildcard configs/*.ini)
-ANALYSIS = $(wildcard analysis/*.py) analysis/mmprof.ipynb
+ANALYSIS = $(wildcard analysis/*.py) analysis/mmprof.ipynb analysis/keys.tsv
 SAMPLES  = $(wildcard analysis/samples/*)
 
 install: $(BIN) $(MAN) $(PRELOAD)

@@ -58,6 +58,7 @@ _COLUMNS = {
         disturbed_why overlap:num wait_max:num busy:num cpu_pressure:num nivcsw:num
         others_busy:num run_id host cpu_model kernel_release mmprof_version started_at:time
         order_seed file log wall_ns:num fill seed prefault:bool advice cache membind bind data hugepages:bool huge_bytes:num
+        preload_loaded:num preload_mappings:num prefaulted_bytes:num
         data_nodes data_pages:num data_examined:num data_absent:num state_node:num
         npus:num pus_planned pus_seen thread_ns_min:num thread_ns_max:num unit ops:num
         ns_per_op:num transfer limit_run:num""",
@@ -72,17 +73,22 @@ _COLUMNS = {
         interacting:bool ns_per_byte:num ci_low:num ci_high:num share:num share_low:num
         share_high:num significant:bool understated:bool rounds:num disturbed:bool order
         evidence evidence_before:num evidence_after:num evidence_missing unit
-        ns_per_op:num""",
+        ns_per_op:num used:bool not_shown cpu_ratio:num""",
     "answers": """schema_version:id run_id set:id kind question job other run:id
         other_run:num threads:id access:num bytes:num ratio:num ci_low:num ci_high:num
         tolerance:num outcome verdict rounds:num disturbed_reps:num used_disturbed:bool
         more_rounds:num evidence""",
+    "profile": """schema_version:id run_id run:id job threads:id control kind name module
+        function file line:num offset kernel:bool why samples:num rounds:num share:num
+        share_low:num share_high:num from_run:num from growth:num growth_low:num
+        growth_high:num total_growth:num total_growth_low:num total_growth_high:num unit
+        sample_ns:num fault_period:num""",
 }
 COLUMNS = {kind: [tuple((c + ":text").split(":")[:2]) for c in spec.split()]
            for kind, spec in _COLUMNS.items()}
 _WHAT = {"csv": "NAME.csv", "events": "NAME.events.csv", "threads": "NAME.threads.csv",
-         "attribution": "NAME.attribution.csv", "answers": "NAME.answers.csv"}
-COMPANIONS = ["events", "threads", "attribution", "answers"]
+         "attribution": "NAME.attribution.csv", "answers": "NAME.answers.csv", "profile": "NAME.profile.csv"}
+COMPANIONS = ["events", "threads", "attribution", "answers", "profile"]
 
 # The derived metrics of NAME.csv, as mmprof's counters table shows them.
 METRICS = ["cpu_ns", "cycles_per_byte", "instructions_per_byte", "ipc", "faults_per_mib",
@@ -170,6 +176,13 @@ def load_answers(path):
     """NAME.answers.csv: one row per answer (kind ratio, gap, cause, fix,
     match, regression or fastest) with its 95% interval and outcome."""
     return _read(companion(path, "answers"), "answers")
+
+
+def load_profile(path):
+    """NAME.profile.csv (exec jobs sampled with profile): one row per hot
+    function, source line or faulting mapping of each profiled run, and
+    the growth rows from a control to the job."""
+    return _read(companion(path, "profile"), "profile")
 
 
 def companion(path, kind):

@@ -18,9 +18,10 @@ fi
 # What install must put there, from the source tree's lists.
 expected() {
 	echo usr/bin/mmprof
+	echo usr/lib/mmprof/libmmprof-preload.so
 	echo usr/share/man/man1/mmprof.1
 	echo usr/share/bash-completion/completions/mmprof
-	for f in configs/*.ini analysis/*.py analysis/mmprof.ipynb analysis/samples/*; do
+	for f in configs/*.ini analysis/*.py analysis/mmprof.ipynb analysis/keys.tsv analysis/samples/*; do
 		echo "usr/share/mmprof/$f"
 	done
 }
