@@ -122,8 +122,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # The session's words are the command line's: its test reads them.
 $(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
-unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/planted $(BUILD)/tests/hot \
-	$(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf
+unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/numa_refused $(BUILD)/tests/planted \
+	$(BUILD)/tests/hot $(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf
 
 # Programs with one cause planted each (false sharing with plain
 # increments, true sharing, page faults, bandwidth, plainly parallel):
@@ -150,6 +150,12 @@ $(BUILD)/tests/no_perf: tests/helpers/no_perf.c
 $(BUILD)/tests/exec_helper: tests/helpers/exec_helper.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -pthread
+
+# A wrapper that runs a program with the NUMA system calls refused, as a
+# container's default seccomp profile does (tests/integration/numa_refused.sh).
+$(BUILD)/tests/numa_refused: tests/helpers/numa_refused.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mmprof/error.h"
 #include "mmprof/params.h"
@@ -39,6 +40,29 @@ const char *mmp_bind_mode_name(enum mmp_bind_mode mode);
 int mmp_membind_check(const struct mmp_membind *m, const struct mmp_topology *t,
 		      struct mmp_error *err);
 
+/* Whether this process may make the NUMA system calls binding (mbind,
+ * set_mempolicy) and the page census (move_pages) need: 0, or the errno
+ * they were refused with, EPERM (a container's seccomp profile without
+ * CAP_SYS_NICE) or ENOSYS (an emulator, a kernel without NUMA); asked
+ * once when this system's topology was loaded, 0 on a described one.
+ * firsttouch needs neither call. */
+int mmp_memory_bind_refused(const struct mmp_topology *t);
+int mmp_memory_locate_refused(const struct mmp_topology *t);
+/* The same question asked without a topology: 0 or errno for each. */
+void mmp_memory_calls_ask(int *bind_errno, int *locate_errno);
+/* "memory binding: allowed (mbind)" / "...: refused, CAUSE; ..." and the
+ * same for page locations: --topology and --list-events. */
+void mmp_memory_calls_print(int bind_errno, int locate_errno, FILE *out);
+/* "mbind: Operation not permitted (a container's seccomp profile ...: run
+ * it with CAP_SYS_NICE ...)": the cause and the way out. */
+const char *mmp_memory_refusal_text(int e, const char *call, char *buf, size_t len);
+/* -EPERM or -ENOSYS with that text when m asks for a binding (anything
+ * but firsttouch), bind = strict and the calls are refused; 0 otherwise
+ * (best-effort runs with its pages where first touch puts them, and says
+ * so in the run's note). */
+int mmp_membind_allowed(const struct mmp_membind *m, enum mmp_bind_mode mode,
+			const struct mmp_topology *t, struct mmp_error *err);
+
 /* The policy for a whole process (a program run by exec): set_mempolicy's
  * mode (MPOL_LOCAL for firsttouch and local, MPOL_BIND or, best-effort,
  * MPOL_PREFERRED for node:N, MPOL_INTERLEAVE) and node mask of nbits bits
@@ -58,7 +82,10 @@ struct mmp_bind_result {
 	char note[MMP_ERROR_MSG_MAX]; /* the call made, or why it fell back */
 };
 
-/* Bind [addr, addr+len) (rounded out to whole pages, as mbind needs).
+/* Bind [addr, addr+len) (rounded out to whole pages, as mbind needs);
+ * firsttouch makes no call.  Where binding is refused
+ * (mmp_memory_bind_refused), best-effort makes no call and says so in the
+ * note; strict fails with the cause and the way out.
  * Pages already present are migrated (HWLOC_MEMBIND_MIGRATE); untouched
  * pages are placed when first touched. A strict failure names the call,
  * the nodeset, the policy, the flags and strerror. */
@@ -67,12 +94,17 @@ int mmp_memory_bind(const struct mmp_topology *t, void *addr, size_t len,
 		    struct mmp_bind_result *res, struct mmp_error *err);
 
 /* len bytes of fresh anonymous memory bound by m (hwloc_alloc_membind;
- * best-effort: hwloc_alloc, then mmp_memory_bind); free with
+ * best-effort: hwloc_alloc, then mmp_memory_bind; firsttouch: hwloc_alloc
+ * and no binding call); free with
  * mmp_memory_free. Pages are placed when first touched. */
 int mmp_memory_alloc(const struct mmp_topology *t, size_t len, const struct mmp_membind *m,
 		     enum mmp_bind_mode mode, void **out, struct mmp_bind_result *res,
 		     struct mmp_error *err);
 void mmp_memory_free(const struct mmp_topology *t, void *addr, size_t len);
+/* Zero [addr, addr+len) from PU pu, so that first touch puts its pages on
+ * pu's node without a binding call: the calling thread is bound there for
+ * the writes and given its old binding back. */
+void mmp_memory_touch_from(const struct mmp_topology *t, int pu, void *addr, size_t len);
 
 /* The node "local" means for the calling thread: the one node holding
  * every PU it is bound to; -EINVAL when its binding spans nodes. */
@@ -88,6 +120,9 @@ struct mmp_page_census {
 	uint64_t pages_examined; /* all of them, or an even sample */
 	bool sampled;            /* pages_examined < pages_total */
 	uint64_t not_present;    /* examined pages never touched (or swapped out) */
+	int unknown;             /* 0, or the errno move_pages is refused with
+				  * (mmp_memory_locate_refused): nothing was
+				  * examined and nothing is guessed */
 	unsigned nnodes;         /* entries of node[] in use, by node number */
 	struct {
 		unsigned node;   /* OS index */
@@ -98,16 +133,19 @@ struct mmp_page_census {
 /* Count the pages of [addr, addr+len) per NUMA node. More than
  * max_pages pages (0: MMP_CENSUS_DEFAULT_PAGES) are sampled evenly: page
  * floor(k * total / max_pages) for k = 0..max_pages-1. A page nobody has
- * touched counts as not present: touch first, then count. */
+ * touched counts as not present: touch first, then count.  Where page
+ * locations may not be read, 0 with out->unknown set. */
 int mmp_memory_census(const struct mmp_topology *t, const void *addr, size_t len,
 		      unsigned max_pages, struct mmp_page_census *out, struct mmp_error *err);
 /* Pages of census found on node, 0 when none. */
 uint64_t mmp_page_census_on(const struct mmp_page_census *c, unsigned node);
-/* "4096 of 16384 pages examined (sampled): node 0 100.0%" (+ ", not present N"). */
+/* "4096 of 16384 pages examined (sampled): node 0 100.0%" (+ ", not present N");
+ * "page locations unknown (move_pages: ...)". */
 const char *mmp_page_census_format(const struct mmp_page_census *c, char *buf, size_t len);
 
 /* The node of the page holding addr (a shared word): -ENOENT when the
- * page is not present. */
+ * page is not present, -EPERM or -ENOSYS when page locations may not be
+ * read. */
 int mmp_memory_node_of(const struct mmp_topology *t, const void *addr, int *node,
 		       struct mmp_error *err);
 

@@ -7,7 +7,9 @@
  *   shared state  (the tally, the probe's state such as the view's
  *                 reference count): firsttouch and local mean thread 0's
  *                 node (the state has one home; thread 0 is where the
- *                 threads start); node:N and interleave as said.
+ *                 threads start): firsttouch by touching it first from
+ *                 thread 0's PU, with no binding call, local by binding it
+ *                 there; node:N and interleave as said.
  *   buffers       each thread's own: firsttouch and local leave them where
  *                 the thread touched them (its node); node:N and interleave
  *                 move them there.

@@ -151,14 +151,16 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.def = "firsttouch", .roles = CONDITION_KEY,
 		.group = "where",
 		.help = "where the run's memory lives: its shared state, its buffers and (data "
-			"= anon) its data: firsttouch, local (each thread's node), node:N (node:* "
-			"a job point per node), interleave, interleave:LIST",
+			"= anon) its data: firsttouch (no binding call: where the thread that "
+			"touches it first runs), local (each thread's node), node:N (node:* a job "
+			"point per node), interleave, interleave:LIST",
 	},
 	[MMP_KEY_BIND] = {
 		.name = "bind", .id = MMP_KEY_BIND, .type = MMP_T_ENUM, FIELD(bind),
 		.def = "strict", .values = bind_names, .roles = CONDITION_KEY,
 		.group = "where",
-		.help = "membind that cannot be had: an error (strict), or the kernel's "
+		.help = "membind that cannot be had (or binding refused, as in containers "
+			"without CAP_SYS_NICE): an error at the start (strict), or the kernel's "
 			"preference and a note (best-effort)",
 	},
 	[MMP_KEY_DATA] = {

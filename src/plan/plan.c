@@ -151,7 +151,8 @@ static int add_point(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
 		diag_once(cfg, &p.run, MMP_KEY_PLACEMENT, err.msg, last, lastlen);
 		return 0;
 	}
-	if (mmp_membind_check(&p.run.p.membind, topo, &err)) {
+	if (mmp_membind_check(&p.run.p.membind, topo, &err) ||
+	    mmp_membind_allowed(&p.run.p.membind, p.run.p.bind, topo, &err)) {
 		diag_once(cfg, &p.run, MMP_KEY_MEMBIND, err.msg, last, lastlen);
 		mmp_pin_plan_free(&p.pins);
 		return 0;

@@ -176,6 +176,36 @@ int mmp_membind_check(const struct mmp_membind *m, const struct mmp_topology *t,
 	return named_nodes(m, t, NULL, err);
 }
 
+int mmp_membind_allowed(const struct mmp_membind *m, enum mmp_bind_mode mode,
+			const struct mmp_topology *t, struct mmp_error *err)
+{
+	char why[MMP_ERROR_MSG_MAX - 160];
+	int e = mmp_memory_bind_refused(t);
+	if (m->kind == MMP_MEMBIND_FIRSTTOUCH || !e || mode != MMP_BIND_STRICT)
+		return 0;
+	/* No policy named: one message however many policies a sweep has. */
+	return mmp_error_set(err, -e,
+			     "membind other than firsttouch with bind = strict, and this process "
+			     "may not bind memory: %s; or set bind = best-effort to run with "
+			     "pages where first touch puts them",
+			     mmp_memory_refusal_text(e, "mbind", why, sizeof(why)));
+}
+
+/* best-effort where the binding calls are refused: nothing is called. */
+static int refused_fallback(const struct mmp_topology *t, const struct mmp_membind *m,
+			    enum mmp_bind_mode mode, struct mmp_bind_result *res,
+			    struct mmp_error *err)
+{
+	char why[MMP_ERROR_MSG_MAX - 160];
+	if (mode == MMP_BIND_STRICT)
+		return mmp_membind_allowed(m, mode, t, err);
+	mmp_memory_refusal_text(mmp_memory_bind_refused(t), "mbind", why, sizeof(why));
+	res->fell_back = true;
+	snprintf(res->note, sizeof(res->note), "best-effort: membind %s not applied: %.800s; "
+		 "pages stay first-touch", m->spec, why);
+	return 0;
+}
+
 int mmp_memory_local_node(const struct mmp_topology *t, int *node, struct mmp_error *err)
 {
 	hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
@@ -355,6 +385,15 @@ int mmp_memory_bind(const struct mmp_topology *t, void *addr, size_t len,
 	rc = this_system(t, "membind", err);
 	if (rc)
 		goto out;
+	if (m->kind == MMP_MEMBIND_FIRSTTOUCH) {
+		/* What the kernel does anyway: no call, nothing to refuse. */
+		snprintf(res->note, sizeof(res->note), "first touch: no binding");
+		goto out;
+	}
+	if (mmp_memory_bind_refused(t)) {
+		rc = refused_fallback(t, m, mode, res, err);
+		goto out;
+	}
 	rc = resolve(t, m, set, &policy, &why);
 	if (rc) {
 		if (mode == MMP_BIND_STRICT || rc == -ENOMEM) {
@@ -411,9 +450,10 @@ int mmp_memory_alloc(const struct mmp_topology *t, size_t len, const struct mmp_
 	rc = this_system(t, "membind", err);
 	if (rc)
 		return rc;
-	if (mode == MMP_BIND_BEST_EFFORT) {
+	if (m->kind == MMP_MEMBIND_FIRSTTOUCH || mode == MMP_BIND_BEST_EFFORT) {
 		/* hwloc_alloc_membind without STRICT hides whether the
-		 * binding took; binding separately can say so. */
+		 * binding took; binding separately can say so.  First touch
+		 * needs no binding call at all (mmp_memory_bind). */
 		void *p = hwloc_alloc(t->topo, len);
 		if (!p)
 			return mmp_error_errno(err, -errno, "hwloc_alloc(%zu bytes)", len);
@@ -425,6 +465,8 @@ int mmp_memory_alloc(const struct mmp_topology *t, size_t len, const struct mmp_
 		*out = p;
 		return 0;
 	}
+	if (mmp_memory_bind_refused(t))
+		return mmp_membind_allowed(m, mode, t, err);
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 	if (!set)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
@@ -446,6 +488,20 @@ int mmp_memory_alloc(const struct mmp_topology *t, size_t len, const struct mmp_
 	}
 	hwloc_bitmap_free(set);
 	return rc;
+}
+
+void mmp_memory_touch_from(const struct mmp_topology *t, int pu, void *addr, size_t len)
+{
+	hwloc_bitmap_t was = hwloc_bitmap_alloc();
+	int moved = was && !t->described &&
+		    hwloc_get_cpubind(t->topo, was, HWLOC_CPUBIND_THREAD) == 0 &&
+		    mmp_topology_bind_self(t, pu, NULL) == 0;
+	/* Unpinned (cannot bind here): the pages land where this thread
+	 * runs, which is still first touch. */
+	memset(addr, 0, len);
+	if (moved)
+		hwloc_set_cpubind(t->topo, was, HWLOC_CPUBIND_THREAD);
+	hwloc_bitmap_free(was);
 }
 
 void mmp_memory_free(const struct mmp_topology *t, void *addr, size_t len)
@@ -489,6 +545,11 @@ int mmp_membind_process_policy(const struct mmp_membind *m, enum mmp_bind_mode m
 			       size_t nbits, struct mmp_error *err)
 {
 	memset(mask, 0, nbits / 8);
+	*mpol = -1; /* no call: the kernel's default policy is first touch */
+	if (m->kind == MMP_MEMBIND_FIRSTTOUCH)
+		return 0;
+	if (mmp_memory_bind_refused(t))
+		return mode == MMP_BIND_STRICT ? mmp_membind_allowed(m, mode, t, err) : 0;
 	switch (m->kind) {
 	case MMP_MEMBIND_FIRSTTOUCH:
 	case MMP_MEMBIND_LOCAL:

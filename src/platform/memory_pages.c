@@ -57,6 +57,9 @@ int mmp_memory_census(const struct mmp_topology *t, const void *addr, size_t len
 	out->pages_total = len ? (end - start) / page : 0;
 	if (max_pages == 0)
 		max_pages = MMP_CENSUS_DEFAULT_PAGES;
+	out->unknown = mmp_memory_locate_refused(t);
+	if (out->unknown)
+		return 0; /* "unknown", not a guess */
 	out->pages_examined = out->pages_total < max_pages ? out->pages_total : max_pages;
 	out->sampled = out->pages_examined < out->pages_total;
 
@@ -93,6 +96,10 @@ const char *mmp_page_census_format(const struct mmp_page_census *c, char *buf, s
 	size_t used = 0;
 	double all = c->pages_examined ? (double)c->pages_examined : 1.0;
 
+	if (c->unknown) {
+		snprintf(buf, len, "page locations unknown (move_pages: %s)", strerror(c->unknown));
+		return buf;
+	}
 	used += (size_t)snprintf(buf, len, "%llu of %llu pages examined%s:",
 				 (unsigned long long)c->pages_examined,
 				 (unsigned long long)c->pages_total, c->sampled ? " (sampled)" : "");
@@ -111,6 +118,10 @@ int mmp_memory_node_of(const struct mmp_topology *t, const void *addr, int *node
 	int rc = this_system(t, err);
 	if (rc)
 		return rc;
+	if (mmp_memory_locate_refused(t))
+		return mmp_error_set(err, -mmp_memory_locate_refused(t),
+				     "the node of %p is unknown: move_pages: %s", addr,
+				     strerror(mmp_memory_locate_refused(t)));
 	hwloc_bitmap_t where = hwloc_bitmap_alloc();
 	if (!where)
 		return mmp_error_set(err, -ENOMEM, "out of memory");

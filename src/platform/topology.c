@@ -128,6 +128,8 @@ int mmp_topology_load(struct mmp_topology **out, const char *desc, struct mmp_er
 		goto fail;
 	}
 	t->described = !hwloc_topology_is_thissystem(t->topo);
+	if (!t->described)
+		mmp_memory_calls_probe(t);
 	rc = compute_allowed(t, err);
 	if (rc)
 		goto fail;

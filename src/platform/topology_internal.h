@@ -21,7 +21,13 @@ struct mmp_topology {
 	 * where the user said it must not. */
 	hwloc_bitmap_t allowed;
 	char allowed_why[160];  /* "" when every PU is allowed */
+	/* This system only: 0, or the errno mbind and move_pages were
+	 * refused with (memory_calls.c). */
+	int bind_errno, locate_errno;
 };
+
+/* Fills bind_errno and locate_errno by asking the kernel (memory_calls.c). */
+void mmp_memory_calls_probe(struct mmp_topology *t);
 
 /* The PUs a placement offers, in the order threads take them. */
 struct mmp_pu_order {

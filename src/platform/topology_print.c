@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "mmprof/memory.h"
 #include "mmprof/units.h"
 
 #define WRAP 78
@@ -74,6 +75,8 @@ static void print_header(const struct mmp_topology *t, FILE *out)
 	if (mmp_topology_allowed_pus(t) < pus)
 		fprintf(out, "allowed PUs: %s of %s, restricted by %s; plans use these only\n",
 			mmp_topology_allowed_list(t, list, sizeof(list)), all, t->allowed_why);
+	if (!t->described)
+		mmp_memory_calls_print(t->bind_errno, t->locate_errno, out);
 }
 
 static void print_packages(const struct mmp_topology *t, FILE *out)

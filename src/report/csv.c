@@ -55,6 +55,10 @@ static void col_data_nodes(const struct row *r, char *buf, size_t len)
 	const struct mmp_census_record *c = r->rep->census;
 	size_t used = 0;
 	buf[0] = '\0';
+	if (c && c->done && c->data.unknown) {
+		snprintf(buf, len, "unknown"); /* move_pages refused: no guess */
+		return;
+	}
 	for (unsigned i = 0; c && c->done && i < c->data.nnodes && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%u:%llu", i ? " " : "",
 					 c->data.node[i].node,
@@ -64,7 +68,7 @@ static void col_data_nodes(const struct row *r, char *buf, size_t len)
 static void col_data_examined(const struct row *r, char *buf, size_t len)
 {
 	const struct mmp_census_record *c = r->rep->census;
-	if (c && c->done && c->data.pages_total)
+	if (c && c->done && c->data.pages_total && !c->data.unknown)
 		snprintf(buf, len, "%llu", (unsigned long long)c->data.pages_examined);
 }
 
@@ -78,7 +82,7 @@ static void col_data_pages(const struct row *r, char *buf, size_t len)
 static void col_data_absent(const struct row *r, char *buf, size_t len)
 {
 	const struct mmp_census_record *c = r->rep->census;
-	if (c && c->done && c->data.pages_total)
+	if (c && c->done && c->data.pages_total && !c->data.unknown)
 		snprintf(buf, len, "%llu", (unsigned long long)c->data.not_present);
 }
 
@@ -477,7 +481,7 @@ static const struct column columns[] = {
 	{ "preload_loaded", col_preload_loaded, "exec with prefault or hugepages: processes the preload library was loaded in (0: none, a static or setuid program)" },
 	{ "preload_mappings", col_preload_mappings, "exec with prefault or hugepages: the program's mappings the preload library changed" },
 	{ "prefaulted_bytes", col_prefaulted, "exec with prefault: bytes of its mappings present right after MAP_POPULATE (pagemap)" },
-	{ "data_nodes", col_data_nodes, "pages of the data found on each NUMA node, as node:pages, of those examined (after the run's first repetition)" },
+	{ "data_nodes", col_data_nodes, "pages of the data found on each NUMA node, as node:pages, of those examined (after the run's first repetition); unknown where the process may not read page locations (move_pages refused)" },
 	{ "data_pages", col_data_pages, "pages the data covers" },
 	{ "data_examined", col_data_examined, "pages examined (an even sample of at most 4096)" },
 	{ "data_absent", col_data_absent, "examined pages not in memory" },

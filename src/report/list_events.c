@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mmprof/memory.h"
 #include "mmprof/counters.h"
 #include "mmprof/events.h"
 #include "mmprof/listing.h"
@@ -78,6 +79,11 @@ int mmp_list_events(FILE *out)
 		mmp_counters_try(&evs[i], why, sizeof(why));
 		fprintf(out, "  %-44s %s\n", evs[i].name, why);
 	}
+	/* What else this process may not ask the kernel, beside counters. */
+	int bind_e, locate_e;
+	mmp_memory_calls_ask(&bind_e, &locate_e);
+	fprintf(out, "\n");
+	mmp_memory_calls_print(bind_e, locate_e, out);
 	fprintf(out, "\nAlso accepted: any event libpfm4 lists for %s, with umasks "
 		     "(EVENT:UMASK),\n", mmp_events_pmu_name());
 	if (mmp_tracefs_dir(dir, sizeof(dir), why, sizeof(why)) == 0)

@@ -25,7 +25,9 @@ int mmp_runmem_init(struct mmp_runmem *m, const struct mmp_topology *topo,
 	m->p = p;
 	m->pins = pins;
 	m->shared = p->membind;
-	if (p->membind.kind == MMP_MEMBIND_FIRSTTOUCH || p->membind.kind == MMP_MEMBIND_LOCAL) {
+	/* firsttouch: thread 0's PU touches the state first (mmp_runmem_alloc),
+	 * which puts it on thread 0's node with no binding call. */
+	if (p->membind.kind == MMP_MEMBIND_LOCAL) {
 		int node = mmp_topology_pu_node(topo, pins->pu[0]);
 		if (node < 0)
 			return mmp_error_set(err, -EINVAL, "PU %d has no NUMA node here",
@@ -52,7 +54,10 @@ void *mmp_runmem_alloc(struct mmp_runmem *m, size_t len, struct mmp_error *err)
 	if (mmp_memory_alloc(m->topo, len, &m->shared, m->p->bind, &p, &res, err))
 		return NULL;
 	note_fallback(m, &res);
-	memset(p, 0, len); /* placed now, as bound */
+	if (m->shared.kind == MMP_MEMBIND_FIRSTTOUCH)
+		mmp_memory_touch_from(m->topo, m->pins->pu[0], p, len);
+	else
+		memset(p, 0, len); /* placed now, as bound */
 	m->block[m->nblocks].addr = p;
 	m->block[m->nblocks].len = len;
 	m->nblocks++;
@@ -163,7 +168,7 @@ int mmp_runmem_census(const struct mmp_runmem *m, const uint8_t *map, uint64_t l
 		out->remote_share[t] = -1;
 		mmp_slice_bounds(len, m->pins->nthreads, t, &b, &e);
 		if (!map || e <= b || out->pu_node[t] < 0 ||
-		    mmp_memory_census(m->topo, map + b, e - b, 1024, &c, NULL))
+		    mmp_memory_census(m->topo, map + b, e - b, 1024, &c, NULL) || c.unknown)
 			continue;
 		uint64_t present = c.pages_examined - c.not_present;
 		if (present)

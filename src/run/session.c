@@ -1,4 +1,5 @@
 /* One invocation over a plan (see session.h). */
+#include "mmprof/memory.h"
 #include "mmprof/session.h"
 
 #include <errno.h>
@@ -53,6 +54,27 @@ static void tell(const struct mmp_session *s, const struct mmp_told *t)
 static void tell_failed(const struct mmp_session *s, const char *msg)
 {
 	tell(s, &(struct mmp_told){ .what = MMP_TELL_FAILED, .text = msg });
+}
+
+/* Where binding is refused, a best-effort binding is not applied: said
+ * once, before anything runs (a strict one stopped the plan already). */
+static void note_refused_binding(const struct mmp_session *s)
+{
+	char why[600], text[900];
+	int e = mmp_memory_bind_refused(s->topo);
+	if (!e)
+		return;
+	for (size_t i = 0; i < s->plan->nruns; i++) {
+		const struct mmp_membind *m = &s->plan->runs[i].run.p.membind;
+		if (m->kind == MMP_MEMBIND_FIRSTTOUCH)
+			continue;
+		snprintf(text, sizeof(text),
+			 "membind %s and the like, bind = best-effort: not applied, this process "
+			 "may not bind memory: %s; pages stay where first touch puts them",
+			 m->spec, mmp_memory_refusal_text(e, "mbind", why, sizeof(why)));
+		tell(s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = text });
+		return;
+	}
 }
 
 static void progress(const struct set_ctx *c, const struct mmp_step *step,
@@ -499,6 +521,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 		return rc;
 	}
 	mmp_eventplan_notes(ep, s->obs);
+	note_refused_binding(s);
 	rc = mmp_csv_open(&out->csv, s->files, &out->meta, s->plan, ep->nnames > 0, s->per_thread,
 			  &err);
 	if (rc) {

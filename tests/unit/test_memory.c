@@ -199,7 +199,7 @@ static void test_interleave_over_node0(void **state)
 static void test_firsttouch(void **state)
 {
 	(void)state;
-	bind_touch_node0("firsttouch", MMP_BIND_STRICT, "nodeset all, FIRSTTOUCH, BYNODESET|STRICT)");
+	bind_touch_node0("firsttouch", MMP_BIND_STRICT, "first touch: no binding");
 }
 
 /* local is the node of the PU the calling thread is bound to. */
