@@ -2,6 +2,7 @@
 # `make deps check` sets up and runs the tests.
 
 CC      ?= gcc
+STRIP   ?= strip
 PREFIX  ?= /usr/local
 BUILD   ?= build
 BIN     ?= mmprof
@@ -46,7 +47,8 @@ DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
 # it cannot; CROSS= leaves them out.
 CROSS ?= arm64
 CROSS_PACKAGES = gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user \
-	libhwloc-dev:arm64 libpfm4-dev:arm64 libinih-dev:arm64 libcmocka-dev:arm64
+	libhwloc-dev:arm64 libpfm4-dev:arm64 libinih-dev:arm64 libcmocka-dev:arm64 \
+	libdw-dev:arm64 libelf-dev:arm64
 
 # The command line (main and the compare subcommand) is the binary's; the
 # rest is the library the tests link.
@@ -139,7 +141,7 @@ $(BUILD)/tests/hot: tests/helpers/hot.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $<
 $(BUILD)/tests/hot-stripped: $(BUILD)/tests/hot
-	strip -o $@ $<
+	$(STRIP) -o $@ $<
 # Runs a command with perf_event_open refused, as perf_event_paranoid would.
 $(BUILD)/tests/no_perf: tests/helpers/no_perf.c
 	@mkdir -p $(dir $@)
@@ -210,7 +212,7 @@ ARM64_BUILD = build/arm64
 cross-arm64:
 	@command -v aarch64-linux-gnu-gcc >/dev/null || { \
 	  echo "cross-arm64: aarch64-linux-gnu-gcc is not installed (make deps)" >&2; exit 1; }
-	@$(MAKE) --no-print-directory CC=aarch64-linux-gnu-gcc BUILD=$(ARM64_BUILD) \
+	@$(MAKE) --no-print-directory CC=aarch64-linux-gnu-gcc STRIP=aarch64-linux-gnu-strip BUILD=$(ARM64_BUILD) \
 	  BIN=$(ARM64_BUILD)/mmprof $(ARM64_BUILD)/mmprof $(ARM64_BUILD)/libmmprof-preload.so unit-tests
 
 check: $(BIN) $(MAN) $(PRELOAD) unit-tests

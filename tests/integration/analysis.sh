@@ -30,7 +30,7 @@ check "every run all_ok" test "${jobs#* }" = 1
 # The table is aligned: the median column ends where its header ends.
 table_ms=$(awk '/^job / { e = index($0, "median ms") + 8; next }
 	e && NF == 0 { exit }
-	e && NF > 3 && !/^!/ && !/^disturbed:/ { n = split(substr($0, 1, e), f, " "); print f[n] }' <<<"$out")
+	e && NF > 3 && !/^!/ && !/^[a-z ]+: / { n = split(substr($0, 1, e), f, " "); print f[n] }' <<<"$out")
 csv_ms=$(py "$TMP/seed.csv" <<'PY'
 r = m.job_runs(m.load(sys.argv[1]))
 for ns in r["median_ns"]:
