@@ -103,4 +103,10 @@ int mmp_counters_try(const struct mmp_event *ev, char *why, size_t wlen);
  * do (perf_event_paranoid, no PMU in a VM, tracefs). */
 void mmp_counters_explain(const struct mmp_event *ev, int error, char *buf, size_t len);
 
+/* 1 when the kernel has registered a CPU PMU (x86's cpu, cpu_core or
+ * cpu_atom, an Arm armv* one under /sys/bus/event_source/devices), 0 when
+ * it has none, as in most VMs: then a refused hardware event is the
+ * machine's state, not the event's. */
+int mmp_counters_have_pmu(void);
+
 #endif

@@ -17,6 +17,7 @@ enum mmp_tell {
 	/* warnings: a measurement is not what it seems */
 	MMP_TELL_OVERSUBSCRIBED,   /* oversub */
 	MMP_TELL_EVENT_NOT_OPENED, /* event (why in text): its cells stay empty */
+	MMP_TELL_NO_PMU,           /* nopmu: hardware events no PMU here counts */
 	MMP_TELL_EVENT_NOT_COUNTED, /* event: opened, never on a counter */
 	/* errors */
 	MMP_TELL_RUN_FAILED,     /* run, text: the run is given up */
@@ -55,6 +56,10 @@ struct mmp_told {
 		struct {
 			const char *name, *state, *job;
 		} event;
+		struct {
+			size_t n;           /* hardware events not opened for want of a PMU */
+			const char *names;  /* their names, comma separated */
+		} nopmu;
 		struct {
 			int warmup;
 			unsigned index;

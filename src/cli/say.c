@@ -50,6 +50,15 @@ static void w_not_opened(FILE *f, const struct mmp_told *t)
 	fprintf(f, "mmprof: %s: %s; its CSV cells stay empty\n", t->event.name, t->text);
 }
 
+static void w_no_pmu(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f,
+		"mmprof: no hardware PMU here: %zu hardware event%s not counted (%s); software "
+		"counters only (their CSV cells stay empty; --list-events and NAME.events.csv "
+		"say why for each)\n",
+		t->nopmu.n, t->nopmu.n == 1 ? "" : "s", t->nopmu.names);
+}
+
 static void w_not_counted(FILE *f, const struct mmp_told *t)
 {
 	fprintf(f,
@@ -129,6 +138,7 @@ static void (*const words[])(FILE *, const struct mmp_told *) = {
 	[MMP_TELL_EVENT_GROUPS] = w_groups,
 	[MMP_TELL_OVERSUBSCRIBED] = w_oversubscribed,
 	[MMP_TELL_EVENT_NOT_OPENED] = w_not_opened,
+	[MMP_TELL_NO_PMU] = w_no_pmu,
 	[MMP_TELL_EVENT_NOT_COUNTED] = w_not_counted,
 	[MMP_TELL_RUN_FAILED] = w_run_failed,
 	[MMP_TELL_PROBE_FAILED] = w_probe_failed,

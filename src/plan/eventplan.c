@@ -101,16 +101,37 @@ static int first_time(struct mmp_eventplan *ep, const char *name, const char *re
 	return 1;
 }
 
+/* A hardware event the kernel refused for want of a PMU (a VM, a container):
+ * the same errors mmp_counters_explain reads as "no hardware PMU". */
+static int no_pmu(const struct mmp_event *ev, int error)
+{
+	return !ev->unavailable && ev->kind == MMP_EV_HARDWARE &&
+	       (error == ENOENT || error == ENODEV || error == EOPNOTSUPP);
+}
+
 void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *info,
 			   const struct mmp_rep *rep, const struct mmp_observer *obs)
 {
-	char why[400];
+	char why[400], nopmu[400] = "";
+	size_t nnopmu = 0;
+	int pmu = mmp_counters_have_pmu();
+	for (size_t i = 0; !pmu && info->events && i < info->events->n; i++)
+		pmu = info->events->ev[i].kind == MMP_EV_HARDWARE && !info->open_error[i];
 	for (size_t i = 0; info->events && i < info->events->n; i++) {
 		const struct mmp_event *ev = &info->events->ev[i];
 		const struct mmp_count *c = &rep->counts[i];
 		if (info->open_error[i]) {
 			if (!first_time(ep, ev->name, "open"))
 				continue;
+			if (!pmu && no_pmu(ev, info->open_error[i])) {
+				/* Said once for all of them: a VM without a PMU would
+				 * otherwise open every run with a line per event. */
+				size_t used = strlen(nopmu);
+				snprintf(nopmu + used, sizeof(nopmu) - used, "%s%s", nnopmu ? ", " : "",
+					 ev->name);
+				nnopmu++;
+				continue;
+			}
 			mmp_counters_explain(ev, info->open_error[i], why, sizeof(why));
 			mmp_observer_tell(obs, &(struct mmp_told){ .what = MMP_TELL_EVENT_NOT_OPENED,
 								   .text = why,
@@ -125,6 +146,9 @@ void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *
 								  .job = info->run->job->name } });
 		}
 	}
+	if (nnopmu)
+		mmp_observer_tell(obs, &(struct mmp_told){ .what = MMP_TELL_NO_PMU,
+							   .nopmu = { .n = nnopmu, .names = nopmu } });
 }
 
 void mmp_eventplan_free(struct mmp_eventplan *ep)

@@ -1,6 +1,7 @@
 /* perf_event groups (see counters.h).  The only caller of perf_event_open. */
 #include "mmprof/counters.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,4 +375,17 @@ void mmp_counters_explain(const struct mmp_event *ev, int error, char *buf, size
 			 strerror(error), ev->encoding);
 		break;
 	}
+}
+
+int mmp_counters_have_pmu(void)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	if (!d)
+		return 1; /* cannot tell: do not claim there is none */
+	int found = 0;
+	for (struct dirent *e; !found && (e = readdir(d));)
+		found = strcmp(e->d_name, "cpu") == 0 || strncmp(e->d_name, "cpu_", 4) == 0 ||
+			strncmp(e->d_name, "armv", 4) == 0;
+	closedir(d);
+	return found;
 }
