@@ -66,9 +66,24 @@ not_sharing() {
 		ok "$1: $2 is not blamed on sharing ($(tail -1 <<<"$line"))"
 	fi
 }
+# A planted sharing program is only a test of the diagnosis when its
+# threads really contended in this run: onepu's CPU time ratio (2 PUs over
+# one; about 3x when they do, here) is the evidence.  Below 1.5 the threads
+# hardly ran at once (the VM's host took a vCPU), there was no sharing cost
+# to find, and mmprof does not yet mark such an exec run disturbed (see the
+# issue's note): skipped, with the ratio, rather than judged.
+judge_sharing() { # LABEL JOB CSV
+	local r
+	r=$(csv_rows "$3" job cause cpu_ratio | awk -F'|' -v j="$2" -v c="$SHARING" '$1 == j && $2 == c { print $3; exit }')
+	if [ -n "$r" ] && awk -v r="$r" 'BEGIN { exit !(r < 1.5) }'; then
+		skip "$1: $2: the planted sharing did not show this run (CPU time on 2 PUs ${r}x its time on one)"
+	else
+		judge "$1" "$2" "$SHARING" "$3"
+	fi
+}
 judge_all() { # LABEL CSV
-	judge "$1" plain "$SHARING" "$2"
-	judge "$1" atomic "$SHARING" "$2"
+	judge_sharing "$1" plain "$2"
+	judge_sharing "$1" atomic "$2"
 	judge "$1" faults "page faults" "$2"
 	not_sharing "$1" padded "$2"
 	not_sharing "$1" bandwidth "$2"
