@@ -41,6 +41,11 @@ void mmp_json_close_array(struct mmp_json *j);
 void mmp_json_open_line(struct mmp_json *j, const char *key);
 
 void mmp_json_put_string(struct mmp_json *j, const char *key, const char *value);
+/* {estimate, low, high} and, with with_rounds, the rounds it comes from;
+ * the bounds null when there is no interval. */
+struct mmp_interval;
+void mmp_json_put_interval(struct mmp_json *j, const char *key, const struct mmp_interval *iv,
+			   int with_rounds);
 void mmp_json_put_number(struct mmp_json *j, const char *key, double value);
 void mmp_json_put_uint(struct mmp_json *j, const char *key, uint64_t value);
 void mmp_json_put_bool(struct mmp_json *j, const char *key, int value);

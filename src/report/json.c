@@ -1,6 +1,8 @@
 /* A streaming JSON writer (see json.h). */
 #include "mmprof/json.h"
 
+#include "mmprof/intervals.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -198,4 +200,21 @@ int mmp_json_finish(struct mmp_json *j)
 		j->misused = 1;
 	fputc('\n', j->f);
 	return j->misused ? -EINVAL : 0;
+}
+
+void mmp_json_put_interval(struct mmp_json *j, const char *key, const struct mmp_interval *iv,
+			   int with_rounds)
+{
+	mmp_json_open_object(j, key);
+	mmp_json_put_number(j, "estimate", iv->estimate);
+	if (iv->valid) {
+		mmp_json_put_number(j, "low", iv->low);
+		mmp_json_put_number(j, "high", iv->high);
+	} else {
+		mmp_json_put_null(j, "low");
+		mmp_json_put_null(j, "high");
+	}
+	if (with_rounds)
+		mmp_json_put_uint(j, "rounds", iv->n);
+	mmp_json_close_object(j);
 }

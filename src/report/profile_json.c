@@ -7,20 +7,6 @@
 
 #define TOP 10
 
-static void share(struct mmp_json *j, const char *key, const struct mmp_interval *iv)
-{
-	mmp_json_open_object(j, key);
-	mmp_json_put_number(j, "estimate", iv->estimate);
-	if (iv->valid) {
-		mmp_json_put_number(j, "low", iv->low);
-		mmp_json_put_number(j, "high", iv->high);
-	} else {
-		mmp_json_put_null(j, "low");
-		mmp_json_put_null(j, "high");
-	}
-	mmp_json_put_uint(j, "rounds", iv->n);
-	mmp_json_close_object(j);
-}
 
 static void row(struct mmp_json *j, const struct mmp_prof_row *r)
 {
@@ -57,14 +43,14 @@ static void growth(struct mmp_json *j, const struct mmp_results *res,
 	mmp_json_put_uint(j, "from_run", c->run->index + 1);
 	mmp_json_put_string(j, "from", from);
 	mmp_json_put_string(j, "unit", r->bytes ? "byte" : "run");
-	share(j, "total_ns", &total);
+	mmp_json_put_interval(j, "total_ns", &total, 1);
 	mmp_json_put_bool(j, "grew", mmp_evidence_grew(&total));
 	mmp_json_open_array(j, "lines");
 	for (size_t i = 0; i < n; i++) {
 		mmp_json_open_object(j, NULL);
 		row(j, g[i].row);
-		share(j, "share", &g[i].share);
-		share(j, "growth_ns", &g[i].growth);
+		mmp_json_put_interval(j, "share", &g[i].share, 1);
+		mmp_json_put_interval(j, "growth_ns", &g[i].growth, 1);
 		mmp_json_close_object(j);
 	}
 	mmp_json_close_array(j);
@@ -97,7 +83,7 @@ void mmp_profile_json(struct mmp_json *j, const struct mmp_results *res,
 			mmp_profile_share(p, t[i], &iv);
 			mmp_json_open_object(j, NULL);
 			row(j, t[i]);
-			share(j, "share", &iv);
+			mmp_json_put_interval(j, "share", &iv, 1);
 			mmp_json_close_object(j);
 		}
 	}

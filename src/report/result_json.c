@@ -20,23 +20,6 @@ static void text_or_null(struct mmp_json *j, const char *key, const char *v)
 	mmp_json_put_string(j, key, v && *v ? v : NULL);
 }
 
-/* {estimate, low, high}: the bounds null when there is no interval. */
-static void interval(struct mmp_json *j, const char *key, const struct mmp_interval *iv,
-		     int with_rounds)
-{
-	mmp_json_open_object(j, key);
-	mmp_json_put_number(j, "estimate", iv->estimate);
-	if (iv->valid) {
-		mmp_json_put_number(j, "low", iv->low);
-		mmp_json_put_number(j, "high", iv->high);
-	} else {
-		mmp_json_put_null(j, "low");
-		mmp_json_put_null(j, "high");
-	}
-	if (with_rounds)
-		mmp_json_put_uint(j, "rounds", iv->n);
-	mmp_json_close_object(j);
-}
 
 static void machine(struct mmp_json *j, const struct mmp_result_json *in)
 {
@@ -214,7 +197,7 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 	mmp_json_put_uint(j, "rounds", r->n);
 	statistics(j, r);
 	if (r->limit && r->x_limit.n) {
-		interval(j, "x_limit", &r->x_limit, 1);
+		mmp_json_put_interval(j, "x_limit", &r->x_limit, 1);
 		mmp_json_put_uint(j, "limit_run", r->limit->run->index + 1);
 	} else {
 		mmp_json_put_null(j, "x_limit");
@@ -247,7 +230,7 @@ static void cause(struct mmp_json *j, const struct mmp_results *res,
 	text_or_null(j, "detail", c->detail);
 	text_or_null(j, "controls", controls);
 	mmp_json_put_bool(j, "interacting", c->interacting);
-	interval(j, "cost_ns_per_byte", &c->cost, 0);
+	mmp_json_put_interval(j, "cost_ns_per_byte", &c->cost, 0);
 	mmp_json_put_number(j, "share", c->share);
 	mmp_json_put_number(j, "share_low", c->cost.valid ? c->share_low : NAN);
 	mmp_json_put_number(j, "share_high", c->cost.valid ? c->share_high : NAN);
@@ -320,7 +303,7 @@ static void answer(struct mmp_json *j, const struct mmp_answer *ans)
 	mmp_json_put_string(j, "outcome", mmp_outcome_name(ans->outcome));
 	mmp_json_put_string(j, "verdict", ans->verdict);
 	if (ans->ratio.n)
-		interval(j, "ratio", &ans->ratio, 0);
+		mmp_json_put_interval(j, "ratio", &ans->ratio, 0);
 	else
 		mmp_json_put_null(j, "ratio");
 	mmp_json_put_number(j, "tolerance", ans->kind == MMP_Q_CAUSE ? NAN : ans->tolerance);
