@@ -20,6 +20,13 @@
  * grows by more than the PUs it is spread over (a fixed amount of work
  * cannot cost more CPU on P PUs than P times its time on one through
  * shared bandwidth, SMT or clock alone): below that it is "not shown".
+ * Below it, and in rounds where the program's threads did not run at the
+ * same time (the rung below's overlap, disturbance.h) or were not seen
+ * to, it "cannot tell" -- lines move between cores only while threads run
+ * together -- and while it cannot, or while its cost is not shown to be
+ * below another cause's, that other cause is not named the largest: a
+ * cost taken for the program's own loop may be sharing that the rounds
+ * hid.
  * A preload rung (prefault, huge) that changed nothing in any repetition
  * is left out (unused), its time taken as the rung below's.
  */
@@ -65,6 +72,10 @@ struct mmp_cause {
 	/* Why the cause, though its cost is above zero, is not shown to be
 	 * this cause (something else explains the figure as well); "": none */
 	char not_shown[256];
+	/* The rounds could not show it at all (not_shown says why: a
+	 * program's threads that did not run at the same time); and until
+	 * they can, no other cause is named the largest. */
+	enum { MMP_CANNOT_TELL_NO, MMP_CANNOT_TELL_APART, MMP_CANNOT_TELL_UNSEEN } cannot_tell;
 };
 
 /* A rung left out: its control changed nothing in the program (the

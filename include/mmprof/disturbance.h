@@ -41,10 +41,18 @@
  *              here), the program's CPU time from wait4's rusage (all its
  *              threads and reaped children, which could only run there)
  *
+ *   overlap    of the time two of its threads were ready to run, the
+ *              share two of them ran at once (concurrency.h, from the
+ *              kernel's record of each thread going on and off a CPU):
+ *              precise where others, counted in ticks, misses a short run
+ *
  * It is disturbed when others exceeds 10% and, because /proc/stat counts
  * whole ticks, at least MMP_DISTURB_OTHERS_FLOOR_NS per PU (a short run's
- * share would otherwise be one tick of noise), or when mmprof was stopped
- * (stops, above: its clock kept running while it could not see the exit).
+ * share would otherwise be one tick of noise); when the overlap is below
+ * 80% (MMP_DISTURB_MIN_OVERLAP, as for probes) over at least
+ * MMP_DISTURB_READY2_FLOOR_NS of two threads ready (a scheduler slice or
+ * two of it is not a run's worth); or when mmprof was stopped (stops,
+ * above: its clock kept running while it could not see the exit).
  * Off-CPU time is not judged (a program may sleep by design); involuntary
  * context switches (rusage) and pressure are recorded, not judged.
  */
@@ -60,6 +68,7 @@
 #define MMP_DISTURB_OTHERS_FLOOR_NS 20000000 /* two ticks of /proc/stat at 100 Hz */
 #define MMP_DISTURB_MAX_OFFCPU 0.25
 #define MMP_DISTURB_OFFCPU_FLOOR_NS 5000000 /* a few scheduler ticks */
+#define MMP_DISTURB_READY2_FLOOR_NS 5000000 /* a few scheduler slices (3 ms here) */
 
 /* One thread's repetition as the kernel saw it. */
 struct mmp_thread_sample {
@@ -71,7 +80,7 @@ struct mmp_thread_sample {
 };
 
 struct mmp_disturbance {
-	double overlap;
+	double overlap;   /* programs: < 0 when not measured (no switch records) */
 	double wait_max;  /* the largest thread's wait share; < 0: unknown */
 	double offcpu_max; /* the largest thread's off-CPU share; < 0: not judged */
 	double busy;      /* oversubscribed runs; < 0 otherwise */
@@ -99,6 +108,12 @@ void mmp_disturbance_check_stops(unsigned before, struct mmp_disturbance *out);
 void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idle_ns,
 				   uint64_t cpu_ns, uint64_t nivcsw, double pressure,
 				   struct mmp_disturbance *out);
+
+/* A program's repetition, after mmp_disturbance_judge_process: its
+ * threads' overlap (concurrency.h; NULL: not measured, the sampling
+ * events refused).  A repetition already disturbed keeps its reason. */
+struct mmp_concurrency;
+void mmp_disturbance_judge_overlap(const struct mmp_concurrency *c, struct mmp_disturbance *out);
 
 /* Idle (and iowait) time of the given PUs so far, from /proc/stat, in ns.
  * 0, or -1 when it cannot be read. */

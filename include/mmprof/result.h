@@ -50,6 +50,7 @@ struct mmp_run_result {
 	double *elapsed_ns;
 	unsigned char *disturbed;
 	double *cpu_ns; /* the program's CPU time (exec: task-clock or rusage); 0: unknown */
+	double *overlap; /* the threads' overlap (disturbance.h); < 0: not measured */
 	size_t n, cap;
 	unsigned ndisturbed;
 	char disturbed_why[96];

@@ -10,7 +10,10 @@
  *           process it starts, enabled by the kernel at its exec.  The
  *           cpu-clock event also records every mapping the program makes
  *           (PERF_RECORD_MMAP2, data mappings too), so samples can be named
- *           after it exited.  src/platform/counters.c does the opens.
+ *           after it exited, and every time a thread of it goes on or off
+ *           a CPU, starts or ends (PERF_RECORD_SWITCH, FORK, EXIT): with
+ *           hz = 0 that alone, on a dummy event.  src/platform/counters.c
+ *           does the opens.
  *   start   a thread that drains the buffers while the program runs (it
  *           sleeps in poll until a buffer is half full)
  *   finish  after the program exited: the last records drained, samples
@@ -50,6 +53,23 @@ struct mmp_sample {
 	uint8_t kernel; /* ip is in the kernel */
 };
 
+/* A thread of the program going on or off a CPU, starting or ending
+ * (PERF_RECORD_SWITCH, FORK, EXIT): what concurrency.h reads to tell
+ * whether its threads ran at the same time. */
+enum mmp_switch_kind {
+	MMP_SWITCH_IN,      /* it got a CPU */
+	MMP_SWITCH_PREEMPT, /* it lost its CPU while still runnable: it waits for one */
+	MMP_SWITCH_SLEEP,   /* it left its CPU to block (a lock, I/O, a join) */
+	MMP_SWITCH_START,   /* a new thread, runnable from here */
+	MMP_SWITCH_EXIT,
+};
+
+struct mmp_switch {
+	uint64_t time; /* perf clock, ns, as the samples' */
+	uint32_t tid;
+	uint8_t kind;  /* enum mmp_switch_kind */
+};
+
 /* A mapping the program made (PERF_RECORD_MMAP2). */
 struct mmp_sample_map {
 	uint64_t start, len, pgoff, time;
@@ -64,6 +84,8 @@ struct mmp_samples {
 	size_t nchain, chaincap;
 	struct mmp_sample_map *map;
 	size_t nmap, mapcap;
+	struct mmp_switch *sw; /* in the order drained: sort by time to read */
+	size_t nsw, swcap;
 	uint64_t lost;        /* records the kernel dropped (buffer full) */
 	uint64_t period_ns;   /* CPU time one cpu sample stands for */
 	uint64_t fault_period;
@@ -73,7 +95,9 @@ struct mmp_samples {
 };
 
 struct mmp_sampling_opts {
-	unsigned hz;           /* cpu-clock samples per second of CPU time */
+	/* cpu-clock samples per second of CPU time; 0: none, the threads'
+	 * switches only (profile = off still judges their overlap) */
+	unsigned hz;
 	unsigned fault_period; /* 0: no fault samples */
 };
 

@@ -170,6 +170,39 @@ static int parse_mmap2(struct mmp_samples *out, const unsigned char *rec, size_t
 	return 0;
 }
 
+static int add_switch(struct mmp_samples *out, uint32_t tid, uint64_t time, int kind)
+{
+	if (grow((void **)&out->sw, &out->swcap, out->nsw + 1, sizeof(*out->sw)))
+		return -ENOMEM;
+	out->sw[out->nsw++] = (struct mmp_switch){ .time = time, .tid = tid, .kind = (uint8_t)kind };
+	return 0;
+}
+
+/* SWITCH: nothing but the trailer ({pid, tid}, time, id); the kernel
+ * sets SWITCH_OUT_PREEMPT when the thread left its CPU still runnable.
+ * FORK, EXIT: pid, ppid, tid, ptid, time, then the trailer. */
+static int parse_task(struct mmp_samples *out, const unsigned char *rec, size_t len)
+{
+	const struct perf_event_header *h = (const void *)rec;
+	uint32_t ids[2];
+	uint64_t time;
+
+	if (len < sizeof(*h) + 24)
+		return 0;
+	if (h->type == PERF_RECORD_SWITCH) {
+		memcpy(ids, rec + len - 24, 8);
+		time = trailer_time(rec, len);
+		return add_switch(out, ids[1], time,
+				  !(h->misc & PERF_RECORD_MISC_SWITCH_OUT) ? MMP_SWITCH_IN
+				  : h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? MMP_SWITCH_PREEMPT
+										 : MMP_SWITCH_SLEEP);
+	}
+	memcpy(ids, rec + sizeof(*h) + 8, 8); /* tid, ptid */
+	memcpy(&time, rec + sizeof(*h) + 16, 8);
+	return add_switch(out, ids[0], time,
+			  h->type == PERF_RECORD_FORK ? MMP_SWITCH_START : MMP_SWITCH_EXIT);
+}
+
 static int parse_one(struct mmp_samples *out, const unsigned char *rec, size_t len,
 		     uint64_t cpu_id, uint64_t fault_id)
 {
@@ -177,6 +210,10 @@ static int parse_one(struct mmp_samples *out, const unsigned char *rec, size_t l
 	uint64_t id = 0;
 
 	switch (h->type) {
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return parse_task(out, rec, len);
 	case PERF_RECORD_SAMPLE:
 		if (len < sizeof(*h) + 8)
 			return 0;
@@ -293,12 +330,16 @@ static void fill_attr(struct perf_event_attr *a, int kind, const struct mmp_samp
 	 * symbolise; the user frames say where the program called in. */
 	a->exclude_callchain_kernel = 1;
 	if (kind == MMP_SAMPLE_CPU) {
-		a->config = PERF_COUNT_SW_CPU_CLOCK;
-		a->sample_period = 1000000000u / (o->hz ? o->hz : MMP_SAMPLING_HZ);
+		/* Without a rate, a dummy event: it samples nothing but still
+		 * writes the switch and task records. */
+		a->config = o->hz ? PERF_COUNT_SW_CPU_CLOCK : PERF_COUNT_SW_DUMMY;
+		a->sample_period = o->hz ? 1000000000u / o->hz : 0;
 		a->sample_type = CPU_SAMPLE_TYPE;
-		a->mmap = 1;
-		a->mmap2 = 1;
-		a->mmap_data = 1;
+		a->mmap = a->mmap2 = a->mmap_data = o->hz != 0;
+		/* Each thread on and off its CPU, started and ended: whether
+		 * the threads ran at the same time (concurrency.h). */
+		a->context_switch = 1;
+		a->task = 1;
 		a->watermark = 1;
 		a->wakeup_watermark = RING_PAGES * 4096u / 2;
 	} else {
@@ -476,6 +517,7 @@ void mmp_samples_free(struct mmp_samples *out)
 	for (size_t i = 0; i < out->nmap; i++)
 		free(out->map[i].name);
 	free(out->map);
+	free(out->sw);
 	free(out->s);
 	free(out->chain);
 	memset(out, 0, sizeof(*out));

@@ -222,7 +222,8 @@ static void col_disturbed_why(const struct row *r, char *buf, size_t len)
 
 static void col_overlap(const struct row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%.4f", r->rep->dist.overlap);
+	if (r->rep->dist.overlap >= 0)
+		snprintf(buf, len, "%.4f", r->rep->dist.overlap);
 }
 
 static void col_wait(const struct row *r, char *buf, size_t len)
@@ -450,8 +451,8 @@ static const struct column columns[] = {
 	{ "result_ok", col_result_ok, "result equal to the reference scan, bin for bin (exec: to its count or byte sum, empty when not checked; pingpong, chase: to the operations asked for)" },
 	{ "oversubscribed", col_oversubscribed, "more threads than PUs in the placement" },
 	{ "disturbed", col_disturbed, "the threads did not run together undisturbed (see disturbed_why)" },
-	{ "disturbed_why", col_disturbed_why, "why: threads overlapped N% of the time, a thread waited N% of its time for a CPU, or the PUs were N% busy with its threads" },
-	{ "overlap", col_overlap, "share of the shortest thread's time during which every thread was inside its slice" },
+	{ "disturbed_why", col_disturbed_why, "why: threads overlapped N% of the time, a thread waited N% of its time for a CPU, or the PUs were N% busy with its threads (exec: other tasks took N% of its PUs, its threads ran at once N% of the time two were ready)" },
+	{ "overlap", col_overlap, "share of the shortest thread's time during which every thread was inside its slice (exec: of the time two of its threads were ready to run, the share two ran at once; empty: not measured)" },
 	{ "wait_max", col_wait, "largest share of a thread's time spent runnable but waiting for a CPU (schedstat); empty: unknown" },
 	{ "busy", col_busy, "oversubscribed runs: threads' CPU time / (PUs x elapsed); empty otherwise" },
 	{ "cpu_pressure", col_pressure, "/proc/pressure/cpu some: share of the repetition some task on the machine waited for a CPU; empty: no PSI" },

@@ -126,8 +126,8 @@ static const char *evidence_text(const struct mmp_cause *c, char *buf, size_t le
 		snprintf(buf + strlen(buf), len - strlen(buf), "%sCPU time on %u PUs %.2fx on one",
 			 buf[0] ? "; " : "", c->pus, c->cpu_ratio.estimate);
 	if (c->not_shown[0])
-		snprintf(buf + strlen(buf), len - strlen(buf), "%snot shown to be this cause",
-			 buf[0] ? "; " : "");
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "; " : "",
+			 c->cannot_tell ? "cannot tell" : "not shown to be this cause");
 	if (c->interacting)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%smeasured together",
 			 buf[0] ? "; " : "");
@@ -223,10 +223,14 @@ void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v)
 		}
 	if (used)
 		fprintf(out, "  not measurable here: %s\n", line);
+	/* A cause the rounds could not show at all is said whatever its
+	 * figure: its share is no measure of it. */
 	for (size_t i = 0; i < n; i++)
-		if (order[i]->not_shown[0] && (v->full || !not_measurable(order[i]))) {
+		if (order[i]->not_shown[0] &&
+		    (v->full || !not_measurable(order[i]) || order[i]->cannot_tell)) {
 			cause_name(order[i], 0, name, sizeof(name));
-			fprintf(out, "  %s is not shown to be this cause: %s\n", name,
+			fprintf(out, "  %s%s: %s\n", name,
+				order[i]->cannot_tell ? "" : " is not shown to be this cause",
 				order[i]->not_shown);
 		}
 	for (size_t u = 0; u < a->nunused; u++)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/disturbance.h"
 #include "mmprof/metrics.h"
 #include "mmprof/probe.h"
 #include "mmprof/result.h"
@@ -92,6 +93,15 @@ void mmp_attribution_free(struct mmp_attribution *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* The doubt's words for a cause the rounds could not show (its figures
+ * are on the cause's own line). */
+static const char *cannot_tell(const struct mmp_cause *c)
+{
+	return c->cannot_tell == MMP_CANNOT_TELL_APART
+		       ? "its threads did not run at the same time: cannot tell"
+		       : "whether its threads ran at the same time was not seen: cannot tell";
+}
+
 /* The largest significant cost, and whether it is decided: above zero, and
  * above the next largest cause round by round. */
 static void find_top(struct mmp_attribution *a, size_t m)
@@ -111,9 +121,20 @@ static void find_top(struct mmp_attribution *a, size_t m)
 	int sharing = 0;
 	for (size_t i = 0; i < a->n; i++)
 		sharing |= a->cause[i].control && a->cause[i].control->sharing;
+	/* A program's cross-core sharing that these rounds could not show, or
+	 * whose cost is not yet below the top's, may be what a cause taken
+	 * for the program's own work really is. */
+	const struct mmp_cause *gate = NULL;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->cause[i].control && a->cause[i].control->bit == MMP_CONTROL_ONEPU)
+			gate = &a->cause[i];
 	a->more = SIZE_MAX;
 	if (!top || !top->significant || top->cost.low <= 0) {
 		a->top = top && top->significant ? top : NULL;
+		if (gate && gate->cannot_tell) {
+			snprintf(a->doubt, sizeof(a->doubt), "%s: %s", gate->name, cannot_tell(gate));
+			return;
+		}
 		snprintf(a->doubt, sizeof(a->doubt), "no cause stands above the noise");
 		/* More rounds narrow the largest cost's interval off zero, if
 		 * it is off zero at all. */
@@ -125,7 +146,8 @@ static void find_top(struct mmp_attribution *a, size_t m)
 	a->top_decided = 1;
 	if (top->not_shown[0]) {
 		a->top_decided = 0;
-		snprintf(a->doubt, sizeof(a->doubt), "%s: %s", top->name, top->not_shown);
+		snprintf(a->doubt, sizeof(a->doubt), "%s: %s", top->name,
+			 top->cannot_tell ? cannot_tell(top) : top->not_shown);
 		return;
 	}
 	if (second) {
@@ -136,6 +158,23 @@ static void find_top(struct mmp_attribution *a, size_t m)
 			snprintf(a->doubt, sizeof(a->doubt), "%s is not yet above %s", top->name,
 				 second->name);
 			a->more = mmp_interval_more(&d, 0, 0, 0);
+		}
+	}
+	if (a->top_decided && gate && gate != top) {
+		struct mmp_interval d;
+		mmp_interval_diff(top->per_round, gate->per_round, m, &d);
+		if (gate->cannot_tell) {
+			a->top_decided = 0;
+			a->more = SIZE_MAX;
+			snprintf(a->doubt, sizeof(a->doubt), "%s: %s", gate->name, cannot_tell(gate));
+			return;
+		}
+		if (!d.valid || d.low <= 0) {
+			a->top_decided = 0;
+			a->more = mmp_interval_more(&d, 0, 0, 0);
+			snprintf(a->doubt, sizeof(a->doubt), "%s is not yet above %s", top->name,
+				 gate->name);
+			return;
 		}
 	}
 	/* Threads that did not run together share less: on disturbed rounds a
@@ -215,6 +254,52 @@ static int is_unused(const struct mmp_attribution *a, const struct mmp_run_resul
 	return 0;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A one-PU cause not shown: could the rounds have shown it?  Not when the
+ * program's threads, in the rung below it, did not run at the same time
+ * in some of them (a disturbed round with a low overlap: the comparison
+ * had to use it), or were not seen to (no switch records). */
+static void overlap_check(const unsigned *rounds, size_t m, struct mmp_cause *c)
+{
+	const struct mmp_run_result *below = c->before;
+	double *seen = malloc((m ? m : 1) * sizeof(*seen));
+	size_t apart = 0, unknown = 0, n = 0;
+	for (size_t j = 0; seen && j < m; j++) {
+		double o = below->overlap[rounds[j]];
+		if (o < 0) {
+			unknown++;
+			continue;
+		}
+		seen[n++] = o;
+		apart += below->disturbed[rounds[j]] && o < MMP_DISTURB_MIN_OVERLAP;
+	}
+	if (seen && n)
+		qsort(seen, n, sizeof(*seen), by_value);
+	if (!seen) {
+		c->cannot_tell = MMP_CANNOT_TELL_UNSEEN;
+		snprintf(c->not_shown, sizeof(c->not_shown), "out of memory: cannot tell");
+	} else if (apart) {
+		c->cannot_tell = MMP_CANNOT_TELL_APART;
+		snprintf(c->not_shown, sizeof(c->not_shown),
+			 "its threads did not run at the same time (in %zu of the %zu rounds used; "
+			 "two that were ready ran at once %.0f%% of the time, the median): cannot "
+			 "tell",
+			 apart, m, 100 * seen[n / 2]);
+	} else if (unknown) {
+		c->cannot_tell = MMP_CANNOT_TELL_UNSEEN;
+		snprintf(c->not_shown, sizeof(c->not_shown),
+			 "whether its threads ran at the same time was not seen in %zu of the %zu "
+			 "rounds used (the kernel gave no context-switch records): cannot tell",
+			 unknown, m);
+	}
+	free(seen);
+}
+
 /* The one-PU cause: its CPU ratio, and whether it is more than the PUs
  * below it could explain without any line moving between cores. */
 static void onepu_check(const unsigned *rounds, size_t m, unsigned pus, struct mmp_cause *c)
@@ -243,6 +328,8 @@ static void onepu_check(const unsigned *rounds, size_t m, unsigned pus, struct m
 			 "more than %u PUs sharing memory bandwidth, a core's SMT siblings or a "
 			 "lower clock could cost",
 			 c->cpu_ratio.estimate, c->cpu_ratio.low, c->cpu_ratio.high, pus, pus);
+	if (c->not_shown[0])
+		overlap_check(rounds, m, c);
 }
 
 int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attribution *out)

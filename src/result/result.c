@@ -91,6 +91,7 @@ void mmp_results_free(struct mmp_results *res)
 		free(res->run[i].elapsed_ns);
 		free(res->run[i].disturbed);
 		free(res->run[i].cpu_ns);
+		free(res->run[i].overlap);
 		free(res->run[i].ev_values);
 		free(res->run[i].ev_ok);
 		free(res->run[i].ev_state);
@@ -140,6 +141,9 @@ static int grow(struct mmp_run_result *r, size_t need)
 	double *c = realloc(r->cpu_ns, cap * sizeof(*c));
 	if (c)
 		r->cpu_ns = c;
+	double *o = realloc(r->overlap, cap * sizeof(*o));
+	if (o)
+		r->overlap = o;
 	double *v = realloc(r->ev_values, cap * (nev ? nev : 1) * sizeof(*v));
 	if (v)
 		r->ev_values = v;
@@ -148,7 +152,7 @@ static int grow(struct mmp_run_result *r, size_t need)
 			r->ev_ok[i] = 1;
 	if (!r->ev_state)
 		r->ev_state = calloc(nev ? nev : 1, sizeof(int)); /* MMP_COUNT_COUNTED */
-	if (!e || !d || !c || !v || !r->ev_ok || !r->ev_state)
+	if (!e || !d || !c || !o || !v || !r->ev_ok || !r->ev_state)
 		return -ENOMEM;
 	r->cap = cap;
 	return 0;
@@ -169,6 +173,7 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 	r->elapsed_ns[round] = (double)rep->elapsed_ns;
 	r->disturbed[round] = (unsigned char)rep->dist.disturbed;
 	r->cpu_ns[round] = (double)rep->cpu_ns;
+	r->overlap[round] = rep->dist.overlap;
 	if (rep->preload_asked) {
 		struct mmp_preload_report *p = &r->preload;
 		r->preload_asked = 1;

@@ -1,5 +1,6 @@
 /* Judging a repetition (see disturbance.h). */
 #include "mmprof/disturbance.h"
+#include "mmprof/concurrency.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -155,6 +156,18 @@ void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idl
 		snprintf(out->why, sizeof(out->why), "other tasks took %.0f%% of its PUs",
 			 out->others * 100);
 	}
+}
+
+void mmp_disturbance_judge_overlap(const struct mmp_concurrency *c, struct mmp_disturbance *out)
+{
+	out->overlap = c ? c->overlap : -1;
+	if (!c || out->disturbed || c->ready2_ns < MMP_DISTURB_READY2_FLOOR_NS ||
+	    c->overlap >= MMP_DISTURB_MIN_OVERLAP)
+		return;
+	out->disturbed = 1;
+	snprintf(out->why, sizeof(out->why),
+		 "its threads ran at once %.0f%% of the %.0f ms two were ready to run",
+		 c->overlap * 100, c->ready2_ns / 1e6);
 }
 
 int mmp_cpu_idle_ns(const int *pus, unsigned npus, uint64_t *idle_ns)

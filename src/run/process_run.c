@@ -13,6 +13,7 @@
 
 #include "mmprof/capture.h"
 #include "mmprof/command.h"
+#include "mmprof/concurrency.h"
 #include "mmprof/exec_child.h"
 #include "mmprof/memory.h"
 #include "mmprof/preload.h"
@@ -362,13 +363,16 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 		}
 		counted = 1;
 	}
-	if (item->run->p.profile) {
+	{
 		/* Refused (perf_event_paranoid) or not supported: the run is
-		 * measured all the same, without a profile, and says why. */
-		struct mmp_sampling_opts so = { .hz = item->run->p.profile,
-						.fault_period = MMP_SAMPLING_FAULT_PERIOD };
+		 * measured all the same, without a profile, and says why.
+		 * With profile = off the sampler still records the threads'
+		 * switches: whether they ran at the same time is judged. */
+		unsigned hz = item->run->p.profile;
+		struct mmp_sampling_opts so = { .hz = hz,
+						.fault_period = hz ? MMP_SAMPLING_FAULT_PERIOD : 0 };
 		if (mmp_sampler_open_child(&sampler, child.pid, &so, p->samples_why,
-					   sizeof(p->samples_why)))
+					   sizeof(p->samples_why)) && hz)
 			rep->samples_why = p->samples_why;
 	}
 	int have_idle = mmp_cpu_idle_ns(p->pus, p->npus, &idle0) == 0;
@@ -416,9 +420,13 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	if (rc)
 		goto out_counters;
 	fill_counts(p, &ctr, counted, rep);
+	struct mmp_concurrency conc;
+	int have_conc = 0;
 	if (sampler) {
 		if (mmp_sampler_finish(sampler, &p->samples) == 0) {
-			rep->samples = &p->samples;
+			have_conc = mmp_concurrency_measure(p->samples.sw, p->samples.nsw, p->npus,
+							    &conc) == 0;
+			rep->samples = item->run->p.profile ? &p->samples : NULL;
 		} else {
 			snprintf(p->samples_why, sizeof(p->samples_why),
 				 "no profile: out of memory for its samples");
@@ -441,6 +449,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 				  : -1;
 	mmp_disturbance_judge_process(rep->wall_ns, p->npus, have_idle ? idle1 - idle0 : UINT64_MAX,
 				      cpu_ns, (uint64_t)child.ru.ru_nivcsw, pressure, &rep->dist);
+	mmp_disturbance_judge_overlap(have_conc ? &conc : NULL, &rep->dist);
 	mmp_disturbance_check_stops(stops, &rep->dist);
 out_counters:
 	mmp_sampler_close(sampler);

@@ -3,20 +3,31 @@
  * real programs it cannot change and must name the planted cause, or say
  * it cannot tell, and never name another.
  *
- *   plain FILE T      T threads sum their slices of FILE byte by byte into
- *                     per-thread counters side by side in one array, with a
- *                     plain load and store per byte (what `c[t] += b`
- *                     compiles to, no atomic): false sharing
- *   padded FILE T     the same, each counter on lines of its own: plainly
- *                     parallel, nothing shared
- *   atomic FILE T     every byte added to one shared atomic: true sharing
- *   faults MIB        touch one byte per page of MIB MiB of fresh
- *                     anonymous memory: page faults
- *   bandwidth MIB T   T threads sum their slices of MIB MiB of memory, 4
- *                     passes: the memory system's bandwidth
+ *   plain FILE T [P]   T threads sum their slices of FILE byte by byte into
+ *                      per-thread counters side by side in one array, with
+ *                      a plain load and store per byte (what `c[t] += b`
+ *                      compiles to, no atomic): false sharing
+ *   padded FILE T [P]  the same, each counter on lines of its own: plainly
+ *                      parallel, nothing shared
+ *   atomic FILE T [P]  every byte added to one shared atomic: true sharing
+ *   lock FILE T [P]    every 64 bytes' sum added to one total under one
+ *                      pthread mutex: a contended lock
+ *   compute FILE T [P] each byte through a chain of multiplies into a
+ *                      register: slow for its own arithmetic, nothing
+ *                      shared and no memory traffic to speak of
+ *   faults MIB         touch one byte per page of MIB MiB of fresh
+ *                      anonymous memory: page faults
+ *   bandwidth MIB T    T threads sum their slices of MIB MiB of memory, 4
+ *                      passes: the memory system's bandwidth
+ *
+ * P (default 1) passes over each slice lengthen the parallel part without
+ * a larger file: the process's serial costs (its start, mapping the file)
+ * stay the same, so the CPU time the threads' sharing adds is a larger
+ * part of the whole -- what the one-PU control compares.
  *
  * Each prints "Sum: N" (the file modes: the sum of its bytes, what
- * kernel = histogram checks) and "Elapsed time: S s", its own time of
+ * kernel = histogram checks: every pass adds the same, so the total over
+ * P passes must divide by P) and "Elapsed time: S s", its own time of
  * the parallel part. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -38,8 +49,10 @@
 
 static const uint8_t *data;
 static size_t size;
-static unsigned nthreads;
+static unsigned nthreads, passes = 1;
 static const char *mode;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t locked_total;
 static pthread_barrier_t start;
 
 static uint64_t packed[MAX_THREADS];
@@ -47,6 +60,10 @@ static struct {
 	uint64_t v;
 	char pad[LINE - sizeof(uint64_t)];
 } padded[MAX_THREADS] __attribute__((aligned(LINE)));
+static struct {
+	uint64_t v;
+	char pad[LINE - sizeof(uint64_t)];
+} sink[MAX_THREADS] __attribute__((aligned(LINE)));
 static _Atomic uint64_t shared;
 
 static double now_s(void)
@@ -63,12 +80,18 @@ static void slice(unsigned t, size_t *b, size_t *e)
 	*e = t + 1 == nthreads ? size : chunk * (t + 1);
 }
 
-static void *work(void *arg)
+/* A few multiplies per byte, each depending on the last: the core's
+ * latency, not the memory's, bounds it, and no line is shared. */
+static uint64_t mix(uint64_t h, uint8_t b)
 {
-	unsigned t = (unsigned)(uintptr_t)arg;
-	size_t b, e;
-	slice(t, &b, &e);
-	pthread_barrier_wait(&start);
+	h ^= b;
+	for (int k = 0; k < 8; k++)
+		h = h * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+	return h;
+}
+
+static void one_pass(unsigned t, size_t b, size_t e)
+{
 	if (strcmp(mode, "plain") == 0) {
 		/* volatile: a load and a store per byte, as the compiler
 		 * emits for a counter it cannot keep in a register. */
@@ -82,14 +105,41 @@ static void *work(void *arg)
 	} else if (strcmp(mode, "atomic") == 0) {
 		for (size_t i = b; i < e; i++)
 			atomic_fetch_add_explicit(&shared, data[i], memory_order_relaxed);
+	} else if (strcmp(mode, "lock") == 0) {
+		for (size_t i = b; i < e; i += 64) {
+			uint64_t s = 0;
+			for (size_t j = i; j < i + 64 && j < e; j++)
+				s += data[j];
+			pthread_mutex_lock(&lock);
+			locked_total += s;
+			pthread_mutex_unlock(&lock);
+		}
+	} else if (strcmp(mode, "compute") == 0) {
+		uint64_t h = 0, s = 0;
+		for (size_t i = b; i < e; i++) {
+			h = mix(h, data[i]);
+			s += data[i];
+		}
+		padded[t].v += s;
+		sink[t].v ^= h; /* the chain's end is stored: it is not left out */
 	} else { /* bandwidth */
 		const uint64_t *w = (const uint64_t *)data;
 		uint64_t s = 0;
 		for (int pass = 0; pass < 4; pass++)
 			for (size_t i = b / 8; i < e / 8; i++)
 				s += w[i];
-		packed[t] = s;
+		packed[t] += s;
 	}
+}
+
+static void *work(void *arg)
+{
+	unsigned t = (unsigned)(uintptr_t)arg;
+	size_t b, e;
+	slice(t, &b, &e);
+	pthread_barrier_wait(&start);
+	for (unsigned p = 0; p < passes; p++)
+		one_pass(t, b, e);
 	return NULL;
 }
 
@@ -135,8 +185,8 @@ static int faults(size_t mib)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: planted plain|padded|atomic FILE T | faults MIB | "
-				"bandwidth MIB T\n");
+		fprintf(stderr, "usage: planted plain|padded|atomic|lock|compute FILE T [PASSES] | "
+				"faults MIB | bandwidth MIB T [PASSES]\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -146,6 +196,8 @@ int main(int argc, char **argv)
 		return 2;
 	nthreads = (unsigned)atoi(argv[3]);
 	if (nthreads < 1 || nthreads > MAX_THREADS)
+		return 2;
+	if (argc > 4 && (passes = (unsigned)atoi(argv[4])) < 1)
 		return 2;
 	if (strcmp(mode, "bandwidth") == 0) {
 		size = strtoull(argv[2], NULL, 0) << 20;
@@ -166,9 +218,15 @@ int main(int argc, char **argv)
 	for (unsigned t = 0; t < nthreads; t++)
 		pthread_join(tid[t], NULL);
 	double t1 = now_s();
-	uint64_t sum = shared;
+	uint64_t sum = shared + locked_total;
 	for (unsigned t = 0; t < nthreads; t++)
 		sum += packed[t] + padded[t].v;
-	printf("Sum: %llu\nElapsed time: %.6f s\n", (unsigned long long)sum, t1 - t0);
+	/* Every pass adds the same: a total that does not divide lost one. */
+	if (sum % passes) {
+		fprintf(stderr, "planted: %llu over %u passes does not divide\n",
+			(unsigned long long)sum, passes);
+		return 1;
+	}
+	printf("Sum: %llu\nElapsed time: %.6f s\n", (unsigned long long)(sum / passes), t1 - t0);
 	return 0;
 }

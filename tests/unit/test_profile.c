@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "mmprof/attribution.h"
+#include "mmprof/concurrency.h"
 #include "mmprof/controls.h"
 #include "mmprof/evidence.h"
 #include "mmprof/exec_child.h"
@@ -19,7 +20,7 @@
 #include "mmprof/sampling.h"
 #include "mmprof/symbols.h"
 
-static char hot[512], stripped[512];
+static char hot[512], stripped[512], planted[512];
 
 static int setup(void **state)
 {
@@ -28,6 +29,7 @@ static int setup(void **state)
 	snprintf(hot, sizeof(hot), "%s/tests/hot", build && *build ? build : "build");
 	snprintf(stripped, sizeof(stripped), "%s/tests/hot-stripped",
 		 build && *build ? build : "build");
+	snprintf(planted, sizeof(planted), "%s/tests/planted", build && *build ? build : "build");
 	return 0;
 }
 
@@ -251,6 +253,31 @@ static void test_growth(void **state)
 	mmp_symbols_free(sy);
 }
 
+/* The kernel's record of a real program's threads going on and off the
+ * one PU it is bound to (sample() binds it): two workers with 32 MiB to
+ * sum each could only take turns, and the records say so -- both ready
+ * for a while, never both running.  With no rate (profile = off) there
+ * are no samples, only these records. */
+static void test_switches_on_one_pu(void **state)
+{
+	char *argv[] = { planted, "bandwidth", "16", "2", "4", NULL };
+	struct mmp_samples s;
+	struct mmp_concurrency c;
+	(void)state;
+	sample(argv, 0, 0, &s);
+	assert_int_equal(s.n, 0);
+	assert_true(s.nsw > 0);
+	assert_int_equal(mmp_concurrency_measure(s.sw, s.nsw, 2, &c), 0);
+	print_message("# %zu records, %u threads, %.1f ms two ready, %.1f ms two running\n",
+		      s.nsw, c.threads, c.ready2_ns / 1e6, c.run2_ns / 1e6);
+	assert_int_equal(c.threads, 3);
+	assert_true(c.ready2_ns > 0);
+	assert_int_equal(c.run2_ns, 0);
+	assert_true(c.overlap == 0);
+	assert_true(c.cpu_ns > 0);
+	mmp_samples_free(&s);
+}
+
 /* Records as the kernel writes them: a sample with a chain, an MMAP2. */
 static void test_parse_records(void **state)
 {
@@ -302,6 +329,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_records),
+		cmocka_unit_test(test_switches_on_one_pu),
 		cmocka_unit_test(test_hot_function_and_line),
 		cmocka_unit_test(test_stripped),
 		cmocka_unit_test(test_faults_by_mapping),
