@@ -49,6 +49,13 @@ int mmp_probe_reads_file(const struct mmp_probe *probe)
 	return (probe->needs & MMP_NEEDS_FILE) != 0;
 }
 
+int mmp_run_reads_file(const struct mmp_params *p)
+{
+	if (!mmp_probe_reads_file(p->probe))
+		return 0;
+	return !(p->probe->needs & MMP_NEEDS_PROCESS) || p->file || p->size;
+}
+
 uint64_t mmp_probe_buffer_bytes(const struct mmp_probe *probe, const struct mmp_params *p)
 {
 	uint64_t bytes = 0;

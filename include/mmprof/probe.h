@@ -173,6 +173,10 @@ int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key);
 /* Whether it reads the data file (and so has a reference to be checked
  * against, a page cache, a file to create). */
 int mmp_probe_reads_file(const struct mmp_probe *probe);
+/* Whether a run reads one: a probe that does, except a program (exec)
+ * given neither `file` nor `size` -- it reads none, its result is not
+ * checked, and its figures are per run. */
+int mmp_run_reads_file(const struct mmp_params *p);
 
 /* Bytes per call a run makes: 1 for byte probes; for block probes
  * `access`, else the probe's default (or `buffer` for probes whose calls

@@ -130,7 +130,7 @@ static const struct exec_option {
 } exec_options[] = {
 	{ "file", required_argument, OPT_X_FILE, "F", "file",
 	  "the data file it reads: {file}, and the reference --result is checked against "
-	  "(required)" },
+	  "(without it: no {file}, no --result, figures per run)" },
 	{ "repeat", required_argument, 'r', "N", "repeat",
 	  "recorded runs of the program (default 5; auto: until decided)" },
 	{ "warmup", required_argument, OPT_X_WARMUP, "N", "warmup",
@@ -521,11 +521,6 @@ static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_con
 	if (optind >= argc) {
 		fprintf(stderr, "mmprof exec: no command: mmprof exec [options] -- CMD ARGS... "
 				"(try 'mmprof exec --help')\n");
-		return EXIT_USAGE;
-	}
-	if (!value[0]) {
-		fprintf(stderr, "mmprof exec: --file F is required: the data file the program reads "
-				"({file}) and whose reference checks --result\n");
 		return EXIT_USAGE;
 	}
 	if (mmp_command_quote(argv + optind, (size_t)(argc - optind), command, sizeof(command))) {

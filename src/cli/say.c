@@ -37,6 +37,14 @@ static void w_groups(FILE *f, const struct mmp_told *t)
 		t->groups.groups);
 }
 
+static void w_no_data(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f,
+		"mmprof: note: [%s] reads no data file (neither file nor size): its result is "
+		"not checked, and its figures are per run, not per byte\n",
+		t->run);
+}
+
 static void w_oversubscribed(FILE *f, const struct mmp_told *t)
 {
 	fprintf(f,
@@ -136,6 +144,7 @@ static void (*const words[])(FILE *, const struct mmp_told *) = {
 	[MMP_TELL_NOTE] = w_note,
 	[MMP_TELL_DATA_CREATED] = w_created,
 	[MMP_TELL_EVENT_GROUPS] = w_groups,
+	[MMP_TELL_NO_DATA] = w_no_data,
 	[MMP_TELL_OVERSUBSCRIBED] = w_oversubscribed,
 	[MMP_TELL_EVENT_NOT_OPENED] = w_not_opened,
 	[MMP_TELL_NO_PMU] = w_no_pmu,

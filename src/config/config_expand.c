@@ -95,7 +95,9 @@ static int job_checks(struct mmp_config *cfg, const struct mmp_job *job)
 	int reads_file = !probes, work = 0;
 	for (size_t i = 0; probes && i < probes->count; i++) {
 		const struct mmp_probe *probe = ((const struct mmp_probe *const *)probes->values)[i];
-		reads_file |= mmp_probe_reads_file(probe);
+		/* A program may read no file (process_checks says what it
+		 * then cannot have). */
+		reads_file |= mmp_probe_reads_file(probe) && !(probe->needs & MMP_NEEDS_PROCESS);
 		if (probe->needs & MMP_NEEDS_WORK)
 			work = 1;
 	}
@@ -292,7 +294,9 @@ static int too_many_runs(struct mmp_config *cfg, const struct mmp_job *job, uint
 }
 
 /* A program needs its command; a command that passes {access} needs the
- * job to say what it is (it is also what the run is compared by). */
+ * job to say what it is (it is also what the run is compared by).  One
+ * that reads no data file (neither file nor size) has no {file} or {size}
+ * to pass, and no reference to check a `result` against. */
 static void process_checks(struct mmp_config *cfg, const struct mmp_job *job,
 			   const struct mmp_run *run, const char *const *from, uint64_t *reported)
 {
@@ -311,6 +315,24 @@ static void process_checks(struct mmp_config *cfg, const struct mmp_job *job,
 				"command passes {access}: set access = the bytes per call it "
 				"stands for");
 	}
+	if (mmp_run_reads_file(&run->p) || (*reported & MMP_KEY_BIT(MMP_KEY_FILE)))
+		return;
+	const char *uses = !run->p.command                          ? NULL
+			   : mmp_command_uses(run->p.command, "file") ? "{file}"
+			   : mmp_command_uses(run->p.command, "size") ? "{size}"
+								      : NULL;
+	if (uses || run->p.result)
+		*reported |= MMP_KEY_BIT(MMP_KEY_FILE);
+	if (uses)
+		mmp_config_diag(cfg, run->line[MMP_KEY_COMMAND], from[MMP_KEY_COMMAND],
+				"command passes %s, but the job has no data file: set file = "
+				"the file it reads, or size = the bytes of one to generate",
+				uses);
+	else if (run->p.result)
+		mmp_config_diag(cfg, run->line[MMP_KEY_RESULT], from[MMP_KEY_RESULT],
+				"result = is checked against the data file's reference, and the "
+				"job has none: set file or size, or leave result out (then nothing "
+				"is checked)");
 }
 
 static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params *def,

@@ -55,7 +55,7 @@ static int collect(const struct mmp_sweep *plan, const char *dir, struct use **o
 		return -ENOMEM;
 	for (size_t r = 0; r < plan->nruns; r++) {
 		const struct mmp_run *run = &plan->runs[r];
-		if (run->p.probe && !mmp_probe_reads_file(run->p.probe))
+		if (run->p.probe && !mmp_run_reads_file(&run->p))
 			continue;
 		uses[i].run = run;
 		uses[i].spec = (struct mmp_data_spec){ .file = run->p.file, .size = run->p.size,

@@ -232,8 +232,9 @@ static int apply_limit(struct mmp_rung *r, const struct mmp_topology *topo,
 	(void)topo, (void)err;
 	if (r->run.p.probe == mmp_probe_find("limit") && r->run.p.prefault)
 		return 0;
-	if (!mmp_probe_reads_file(r->run.p.probe))
-		return 0; /* limit scans the data file: nothing to compare an operation with */
+	if (!mmp_run_reads_file(&r->run.p))
+		return 0; /* limit scans the data file: nothing to compare an operation, or a
+			     program that reads none, with */
 	swap_probe(&r->run, mmp_probe_find("limit"));
 	/* The ceiling never pays for faults: its pages are mapped in first. */
 	r->run.p.prefault = true;

@@ -138,7 +138,7 @@ static int add_point(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
 	struct mmp_planned p = { .run = *point, .copy_of = -1 };
 	struct mmp_error err = { 0 };
 
-	if (mmp_probe_reads_file(p.run.p.probe)) {
+	if (mmp_run_reads_file(&p.run.p)) {
 		/* The data spec keeps the size the config asked for: a file's
 		 * own size found here is not a request to (re)create it at
 		 * that size (mmprof exec --file asks for none: its file is
@@ -696,7 +696,7 @@ const char *mmp_planned_label(const struct mmp_planned *r, char *buf, size_t len
 	 * probes that count operations have none to name. */
 	if (a)
 		snprintf(acc, sizeof(acc), " access=%llu", (unsigned long long)a);
-	else if (!r->run.p.probe->unit && mmp_probe_reads_file(r->run.p.probe))
+	else if (!r->run.p.probe->unit && mmp_run_reads_file(&r->run.p))
 		snprintf(acc, sizeof(acc), " access=whole");
 	snprintf(buf, len, "[%s] %s threads=%u%s%s%s", r->run.job->name, r->run.p.probe->name,
 		 r->run.p.threads, acc, r->run.control_name[0] ? " +" : "", r->run.control_name);

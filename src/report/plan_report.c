@@ -24,7 +24,7 @@ static void print_point(const struct mmp_planned *r, FILE *out)
 	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
 		if (!hidden_key(k) && *mmp_planned_format(r, (enum mmp_key_id)k, v, sizeof(v)))
 			fprintf(out, " %s=%s", mmp_keys[k].name, v);
-	if (mmp_probe_reads_file(r->run.p.probe) &&
+	if (mmp_run_reads_file(&r->run.p) &&
 	    mmp_datafile_path(&r->data, mmp_data_dir(), path, sizeof(path)) == 0)
 		fprintf(out, "\n             data %s", path);
 	fprintf(out, "\n             PUs %s (%u distinct)%s\n",

@@ -264,7 +264,7 @@ static void verdict_in(const struct mmp_results *res, const struct mmp_attributi
 {
 	*v = (struct mmp_verdict_in){
 		.label = mmp_result_label(res, a->job, label, len),
-		.unit = a->job->ops ? mmp_result_unit(a->job) : "B",
+		.unit = a->job->ops || !a->job->bytes ? mmp_result_unit(a->job) : "B",
 		.a = a,
 		.limit_job = strcmp(a->job->run->p.probe->name, "limit") == 0,
 		.full = full,

@@ -47,7 +47,7 @@ double mmp_result_per(const struct mmp_run_result *r)
 
 const char *mmp_result_unit(const struct mmp_run_result *r)
 {
-	return r->ops ? r->run->p.probe->unit : "byte";
+	return r->ops ? r->run->p.probe->unit : r->bytes ? "byte" : "run";
 }
 
 const char *mmp_run_state_name(enum mmp_run_state s)

@@ -15,7 +15,7 @@ struct placeholder {
 
 static void f_file(const struct mmp_command_vars *v, char *b, size_t n)
 {
-	snprintf(b, n, "%s", v->file);
+	snprintf(b, n, "%s", v->file ? v->file : ""); /* no data file: the config refuses it */
 }
 static void f_size(const struct mmp_command_vars *v, char *b, size_t n)
 {

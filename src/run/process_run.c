@@ -102,8 +102,10 @@ int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_i
 	p->item = item;
 	p->open_error = open_error;
 	p->pressure_fd = -1;
-	p->end = item->end ? item->end : item->data->size;
-	p->expected = expected_result(item);
+	/* A program that reads no data file (neither file nor size): no
+	 * bytes, no reference, figures per run. */
+	p->end = item->end ? item->end : item->data ? item->data->size : 0;
+	p->expected = item->data ? expected_result(item) : 0;
 	distinct_pus(p, item->plan);
 	rc = mmp_membind_process_policy(&par->membind, par->bind, topo, &p->mpol, p->nodemask,
 					MMP_NODEMASK_BITS, err);
@@ -115,8 +117,8 @@ int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_i
 		snprintf(places[t].allowed, sizeof(places[t].allowed), "%s", p->pulist);
 	}
 	struct mmp_command_vars vars = {
-		.file = item->data->path,
-		.size = item->data->size,
+		.file = item->data ? item->data->path : NULL,
+		.size = item->data ? item->data->size : 0,
 		.threads = par->threads,
 		.access = mmp_params_access(par),
 		.pus = p->pulist,

@@ -447,7 +447,7 @@ static int one_rep(struct item_state *st, struct mmp_error *err)
 		return rc;
 	if (st->proc) {
 		rc = mmp_process_run_rep(st->proc, &st->rep, err);
-		return rc ? rc : mmp_datafile_recheck(df, err);
+		return rc || !df ? rc : mmp_datafile_recheck(df, err);
 	}
 	/* The copy of the data (data = anon) or the run's own memory. */
 	const int anon = st->mem.data != NULL;

@@ -114,6 +114,16 @@ static void warn_oversubscribed(const struct mmp_session *s, size_t i)
 						 .placement = r->run.p.placement.spec } });
 }
 
+/* Once per job: a program given no data file is measured, not checked. */
+static void note_no_data(const struct mmp_session *s, size_t i)
+{
+	const struct mmp_planned *r = &s->plan->runs[i];
+	for (size_t j = 0; j < i; j++)
+		if (s->plan->runs[j].run.job == r->run.job)
+			return;
+	tell(s, &(struct mmp_told){ .what = MMP_TELL_NO_DATA, .run = r->run.job->name });
+}
+
 static void fail_run(struct set_ctx *c, size_t k, const char *msg)
 {
 	struct mmp_results *res = &c->out->res;
@@ -138,7 +148,7 @@ static int prepare(struct set_ctx *c)
 		const struct mmp_planned *p = &s->plan->runs[i];
 		struct mmp_datafile *df = NULL;
 		struct mmp_error err = { 0 };
-		int rc = mmp_probe_reads_file(p->run.p.probe)
+		int rc = mmp_run_reads_file(&p->run.p)
 				 ? mmp_datafiles_get(&out->files, &p->data, &df, &err)
 				 : 0;
 		if (rc == -EINTR)
@@ -171,6 +181,8 @@ static int prepare(struct set_ctx *c)
 		}
 		if (p->pins.oversubscribed && !p->rung)
 			warn_oversubscribed(s, i);
+		if (!df && (p->run.p.probe->needs & MMP_NEEDS_PROCESS))
+			note_no_data(s, i);
 		const struct mmp_event_set *events = mmp_eventplan_set(c->ep, p->run.p.events);
 		mmp_results_start(&out->res, i, df, events);
 		c->items[k] = (struct mmp_runner_item){

@@ -8,7 +8,7 @@ void mmp_observer_tell(const struct mmp_observer *obs, const struct mmp_told *t)
 	void (*cb)(void *, const struct mmp_told *);
 	if (!obs)
 		return;
-	cb = t->what <= MMP_TELL_EVENT_GROUPS	   ? obs->note
+	cb = t->what <= MMP_TELL_NO_DATA	   ? obs->note
 	     : t->what <= MMP_TELL_EVENT_NOT_COUNTED ? obs->warn
 						     : obs->error;
 	if (cb)

@@ -85,7 +85,7 @@ static void slice(unsigned t, size_t *b, size_t *e)
 static uint64_t mix(uint64_t h, uint8_t b)
 {
 	h ^= b;
-	for (int k = 0; k < 8; k++)
+	for (int k = 0; k < 2; k++)
 		h = h * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
 	return h;
 }

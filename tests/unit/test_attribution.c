@@ -326,6 +326,86 @@ static void test_disturbed_rounds(void **state)
 	synth_free(&s);
 }
 
+/* A program (exec) with onepu and limit: rounds whose CPU time on two PUs
+ * is cpu times its time on one, its threads overlapping as given (< 0:
+ * not seen), the job's rounds disturbed when apart. */
+static void synth_exec(struct synthetic *s, double cpu, double overlap, int apart)
+{
+	synth_load(s, "[global]\nsize = 1M\ncontrols = onepu, limit\n"
+		      "[j]\nprobe = exec\ncommand = prog {file}\nthreads = 2\n");
+	assert_int_equal(s->plan.nruns, 3); /* the job, +onepu, +onepu+limit */
+	static const double ns[] = { 10.0, 12.0, 1.0 };
+	for (unsigned r = 0; r < 6; r++) {
+		for (size_t i = 0; i < s->plan.nruns; i++) {
+			double jitter = 1 + 0.01 * (double)((r * 7 + i * 3) % 5);
+			struct mmp_rep rep = { .index = r, .result_ok = 1 };
+			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * jitter);
+			/* CPU time: 2 PUs' worth of 10 ns/B, or one PU's */
+			rep.cpu_ns = (uint64_t)((i == 1 ? 20.0 / cpu : 20.0) * (1 << 20) * jitter);
+			rep.dist.overlap = i == 0 ? overlap : 1;
+			rep.dist.disturbed = i == 0 && apart;
+			if (apart)
+				snprintf(rep.dist.why, sizeof(rep.dist.why), "its threads ran at once");
+			assert_int_equal(mmp_results_record(&s->res, i, &rep), 0);
+		}
+	}
+	for (size_t i = 0; i < s->plan.nruns; i++)
+		mmp_results_finish(&s->res, i, MMP_RUN_DONE, NULL);
+	assert_int_equal(mmp_results_compute(&s->res), 0);
+}
+
+/* A program's loop is named only when the one-PU question is decided: the
+ * threads ran at the same time and their sharing is shown, or costs less
+ * than the loop. */
+static void test_exec_sharing_decided_first(void **state)
+{
+	struct synthetic s;
+	const struct mmp_attribution *a;
+	(void)state;
+	/* threads ran together, CPU time the same on 2 PUs as on one: the
+	 * loop (10 ns/B of its own work over limit's 1) is the largest */
+	synth_exec(&s, 1.0, 0.95, 0);
+	a = &s.res.attr[0];
+	assert_string_equal(a->cause[0].name, "cross-core sharing");
+	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_NO);
+	assert_non_null(a->top);
+	assert_string_equal(a->top->name, "loop");
+	assert_true(a->top_decided);
+	synth_free(&s);
+
+	/* the same figures from rounds whose threads did not run at once:
+	 * nothing is named, and the sharing cause says why */
+	synth_exec(&s, 1.0, 0.1, 1);
+	a = &s.res.attr[0];
+	assert_true(a->disturbed);
+	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_APART);
+	assert_non_null(strstr(a->cause[0].not_shown, "did not run at the same time (in 6 of the "
+							"6 rounds used; two that were ready ran at "
+							"once 10% of the time"));
+	assert_false(a->top_decided);
+	assert_string_equal(a->doubt, "cross-core sharing: its threads did not run at the same "
+				      "time: cannot tell");
+	synth_free(&s);
+
+	/* not seen (no switch records): cannot tell either */
+	synth_exec(&s, 1.0, -1, 0);
+	a = &s.res.attr[0];
+	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_UNSEEN);
+	assert_false(a->top_decided);
+	assert_non_null(strstr(a->doubt, "was not seen"));
+	synth_free(&s);
+
+	/* CPU time 3x on 2 PUs: more than 2 PUs could cost without sharing,
+	 * whatever was seen of the overlap -- the cause is named */
+	synth_exec(&s, 3.0, -1, 0);
+	a = &s.res.attr[0];
+	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_NO);
+	assert_string_equal(a->cause[0].not_shown, "");
+	assert_ptr_equal(a->top, &a->cause[0]);
+	assert_true(a->top_decided);
+	synth_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +415,7 @@ int main(void)
 		cmocka_unit_test(test_interaction_merged),
 		cmocka_unit_test(test_noise_decides_nothing),
 		cmocka_unit_test(test_disturbed_rounds),
+		cmocka_unit_test(test_exec_sharing_decided_first),
 	};
 	return cmocka_run_group_tests_name("attribution", tests, NULL, NULL);
 }
