@@ -227,8 +227,21 @@ check "mmprof exec --file 'a,b/d.bin': one run over that file, result right" \
 run_mmprof exec --placement sideways --file "$data" -- "$HELPER" count {file}
 check "mmprof exec: a bad option value is a config diagnostic, exit 2" \
 	test "$rc" -eq 2 -a -n "$(grep "^mmprof exec:3: \[exec_helper\] 'sideways' is not a placement" <<<"$err")"
-run_mmprof exec -- "$HELPER" count x
-check "mmprof exec without --file: exit 2" test "$rc" -eq 2
+# Without --file: a program that reads no data file, measured per run,
+# its result not checked -- said once, not per row.
+run_mmprof exec -r 3 --threads 2 --csv "$TMP/nofile.csv" -- "$HELPER" print one two
+check "mmprof exec without --file: runs, 3 rows of 0 bytes, result and result_ok empty" \
+	test "$rc" -eq 0 -a "$(csv_rows "$TMP/nofile.csv" bytes ns_per_byte result result_ok | sort -u)" = "0|||"
+check "...its table row says unchecked, with no per-byte figures" \
+	grep -Eq '^exec_helper +exec +2 +3 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+% .*unchecked$' <<<"$out"
+check "...and says once why nothing was checked" test "$(grep -c \
+	'^mmprof: note: \[exec_helper\] reads no data file (neither file nor size): its result is not checked, and its figures are per run, not per byte$' <<<"$err")" -eq 1
+run_mmprof exec -- "$HELPER" count {file}
+check "mmprof exec without --file, passing {file}: exit 2, says what to set" test "$rc" -eq 2 -a -n \
+	"$(grep 'command passes {file}, but the job has no data file: set file = the file it reads, or size' <<<"$err")"
+run_mmprof exec --result 'Found (\d+)' -- "$HELPER" print 'Found 3'
+check "mmprof exec without --file, with --result: exit 2, nothing to check it against" \
+	test "$rc" -eq 2 -a -n "$(grep "result = is checked against the data file's reference, and the job has none" <<<"$err")"
 # membind: the program runs under that memory policy (set_mempolicy in the
 # child, kept across the exec); /proc/self/numa_maps of the program says it.
 for mb in node:0 interleave firsttouch; do
