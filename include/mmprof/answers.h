@@ -29,10 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmprof/attribution.h"
 #include "mmprof/intervals.h"
-
-struct mmp_run_result;
-struct mmp_results;
+#include "mmprof/result.h"
 
 enum mmp_question {
 	MMP_Q_RATIO,
@@ -71,9 +70,11 @@ struct mmp_answers {
 	size_t n;
 };
 
-/* Every answer the plan's jobs ask, from results whose statistics and
- * attribution are computed.  -ENOMEM. */
-int mmp_answers_build(const struct mmp_results *res, struct mmp_answers *out);
+/* Every answer the plan's jobs ask, from results whose statistics are
+ * computed and their attributions (attr[plan->nruns], analysis.h).
+ * -ENOMEM. */
+int mmp_answers_build(const struct mmp_results *res, const struct mmp_attribution *attr,
+		      struct mmp_answers *out);
 void mmp_answers_free(struct mmp_answers *a);
 /* Answers of one comparison set that are not decided yet. */
 size_t mmp_answers_undecided(const struct mmp_answers *a, size_t set);

@@ -37,9 +37,7 @@
 
 #include "mmprof/controls.h"
 #include "mmprof/intervals.h"
-
-struct mmp_run_result;
-struct mmp_results;
+#include "mmprof/result.h"
 
 /* Counter evidence beside a cause: one metric on both sides of its
  * control. */

@@ -14,11 +14,12 @@
 
 #include "mmprof/error.h"
 #include "mmprof/outfile.h"
+#include "mmprof/analysis.h"
 #include "mmprof/result.h"
 
-int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_results *res,
+int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_analysis *an,
 			const char *run_id, int *wrote, struct mmp_error *err);
-int mmp_answers_csv(struct mmp_outset *set, const struct mmp_results *res, const char *run_id,
+int mmp_answers_csv(struct mmp_outset *set, const struct mmp_analysis *an, const char *run_id,
 		    int *wrote, struct mmp_error *err);
 
 /* NAME.profile.csv: the programs' sampling profiles and their growth

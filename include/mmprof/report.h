@@ -8,12 +8,13 @@
 
 #include <stdio.h>
 
+#include "mmprof/analysis.h"
 #include "mmprof/result.h"
 
 void mmp_report_table(FILE *out, const struct mmp_results *res);
-void mmp_report_ratios(FILE *out, const struct mmp_results *res);
+void mmp_report_ratios(FILE *out, const struct mmp_analysis *an);
 /* The read/mmap/fread seed's table: per file size, a column per method. */
-void mmp_report_sizes(FILE *out, const struct mmp_results *res);
+void mmp_report_sizes(FILE *out, const struct mmp_analysis *an);
 /* Derived metrics from the counters, one row per job point, columns only
  * for what was counted somewhere. */
 void mmp_report_metrics(FILE *out, const struct mmp_results *res);
@@ -26,21 +27,21 @@ struct mmp_topology;
 void mmp_report_matrices(FILE *out, const struct mmp_results *res,
 			 const struct mmp_topology *topo);
 /* Model against real: the real programs' ratios beside their models'. */
-void mmp_report_models(FILE *out, const struct mmp_results *res);
+void mmp_report_models(FILE *out, const struct mmp_analysis *an);
 /* The sampling profiles of programs (profile.h): where the CPU time goes,
  * the faults by mapping, the growth from a control (evidence.h). */
 void mmp_report_profiles(FILE *out, const struct mmp_results *res);
 /* Why (verdicts.c): per job point with controls, a table of its causes,
  * largest first, then the answers of `fixes` jobs, last. */
-void mmp_report_verdicts(FILE *out, const struct mmp_results *res);
+void mmp_report_verdicts(FILE *out, const struct mmp_analysis *an);
 /* --brief: one line per job point (its largest cause, the fix), then the
  * answers. */
-void mmp_report_brief(FILE *out, const struct mmp_results *res);
+void mmp_report_brief(FILE *out, const struct mmp_analysis *an);
 /* --explain SPEC ("JOB" or "JOB threads=8 ..."): the causes, every step
  * and every figure of the job points SPEC names.  Returns how many. */
-size_t mmp_report_explain(FILE *out, const struct mmp_results *res, const char *spec);
+size_t mmp_report_explain(FILE *out, const struct mmp_analysis *an, const char *spec);
 /* The answers block alone. */
-void mmp_report_answers(FILE *out, const struct mmp_results *res);
+void mmp_report_answers(FILE *out, const struct mmp_analysis *an);
 
 /* One job point's causes, as the report prints them, from its attribution
  * alone (a recorded one renders the same: tests/unit/test_verdicts.c). */

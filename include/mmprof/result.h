@@ -1,6 +1,7 @@
-/* Results: what each run of the plan measured, round by round, and what it
- * means -- statistics, "x limit", attribution and answers -- computed once,
- * after (or between) rounds, and read by every report.
+/* Results: what each run of the plan measured, round by round, and its
+ * statistics -- median, intervals, "x limit" -- computed once, after (or
+ * between) rounds.  What they mean (attribution, answers) is the next
+ * stage's (analysis.h).
  *
  * Runs of one comparison set are compared round by round: a pair of
  * samples is the two runs' times in the same round.  Rounds in which a run
@@ -13,8 +14,6 @@
 
 #include <stdint.h>
 
-#include "mmprof/attribution.h"
-#include "mmprof/answers.h"
 #include "mmprof/datafile.h"
 #include "mmprof/events.h"
 #include "mmprof/intervals.h"
@@ -79,8 +78,6 @@ struct mmp_run_result {
 struct mmp_results {
 	const struct mmp_plan *plan;
 	struct mmp_run_result *run;     /* [plan->nruns] */
-	struct mmp_attribution *attr;   /* [plan->nruns]: job points with rungs */
-	struct mmp_answers answers;
 	uint64_t varying; /* MMP_KEY_BIT of keys whose values differ between job points */
 	struct mmp_symbols *symbols; /* names the profiles' samples (symbols.h) */
 };
@@ -96,7 +93,7 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 void mmp_results_finish(struct mmp_results *res, size_t run, enum mmp_run_state state,
 			const char *error);
 
-/* Statistics, x limit, attribution and answers from what is recorded. */
+/* Statistics and x limit from what is recorded. */
 int mmp_results_compute(struct mmp_results *res);
 
 /* Rounds usable to compare runs: recorded by all of them, without the

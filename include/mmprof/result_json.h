@@ -19,6 +19,7 @@
 
 #include <stdio.h>
 
+#include "mmprof/analysis.h"
 #include "mmprof/error.h"
 #include "mmprof/meta.h"
 #include "mmprof/outfile.h"
@@ -28,7 +29,7 @@
 #define MMP_JSON_SCHEMA_VERSION 1
 
 struct mmp_result_json {
-	const struct mmp_results *res;
+	const struct mmp_analysis *an; /* and its results */
 	const struct mmp_meta *meta;
 	const struct mmp_topology *topo; /* NULL: machine counts are null */
 	const char *config;              /* the config's path */

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "mmprof/analysis.h"
 #include "mmprof/config.h"
 #include "mmprof/csv.h"
 #include "mmprof/datafile.h"
@@ -37,6 +38,7 @@ struct mmp_session_out {
 	struct mmp_meta meta;
 	struct mmp_csv csv; /* open while the run lasts (csv.f set): main's rescue */
 	struct mmp_results res;
+	struct mmp_analysis an; /* of res */
 	struct mmp_datafiles files;
 	struct mmp_eventplan ep; /* the results' event sets point into it */
 	unsigned long rows;

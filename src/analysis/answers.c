@@ -163,9 +163,9 @@ static const char *first_baseline(const struct mmp_results *res, const char *job
 	return NULL;
 }
 
-static int ask_cause(const struct mmp_results *res, size_t i, struct mmp_answers *out)
+static int ask_cause(const struct mmp_results *res, const struct mmp_attribution *a, size_t i,
+		     struct mmp_answers *out)
 {
-	const struct mmp_attribution *a = &res->attr[i];
 	const struct mmp_run_result *r = &res->run[i];
 	char t[32];
 	if (!a->job)
@@ -206,8 +206,8 @@ static int ask_cause(const struct mmp_results *res, size_t i, struct mmp_answers
 }
 
 /* `fixes = T`: the seed's three questions. */
-static int ask_fix(const struct mmp_results *res, const char *fix_job, const char *target,
-		   struct mmp_answers *out)
+static int ask_fix(const struct mmp_results *res, const struct mmp_attribution *attr,
+		   const char *fix_job, const char *target, struct mmp_answers *out)
 {
 	const char *base = first_baseline(res, target);
 	char t[32], rd[64];
@@ -241,7 +241,7 @@ static int ask_fix(const struct mmp_results *res, const char *fix_job, const cha
 					       "remains");
 				}
 			}
-			if (byte && ask_cause(res, i, out))
+			if (byte && ask_cause(res, &attr[i], i, out))
 				return -ENOMEM;
 			continue;
 		}
@@ -466,7 +466,8 @@ static int ask_models(const struct mmp_results *res, struct mmp_answers *out)
 	return 0;
 }
 
-int mmp_answers_build(const struct mmp_results *res, struct mmp_answers *out)
+int mmp_answers_build(const struct mmp_results *res, const struct mmp_attribution *attr,
+		      struct mmp_answers *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (ask_ratios(res, out))
@@ -478,7 +479,7 @@ int mmp_answers_build(const struct mmp_results *res, struct mmp_answers *out)
 		for (size_t j = 0; j < i && first; j++)
 			first = res->plan->runs[j].run.job != run->job;
 		if (mmp_planned_is_point(&res->plan->runs[i]) && run->p.fixes && first &&
-		    ask_fix(res, run->job->name, run->p.fixes, out))
+		    ask_fix(res, attr, run->job->name, run->p.fixes, out))
 			return -ENOMEM;
 	}
 	for (size_t s = 0; res->plan->table != MMP_TABLE_RUNS && s < res->plan->nsets; s++)

@@ -640,27 +640,28 @@ static void report(const struct cli *cli, const struct mmp_session_out *so,
 		   enum mmp_table table, const struct mmp_topology *topo)
 {
 	const struct mmp_results *res = &so->res;
+	const struct mmp_analysis *an = &so->an;
 	if (cli->explain) {
-		if (!mmp_report_explain(stdout, res, cli->explain))
+		if (!mmp_report_explain(stdout, an, cli->explain))
 			fprintf(stderr, "mmprof: --explain %s: no job point of it was split into "
 					"causes (it needs controls and every step measured)\n",
 				cli->explain);
 		return;
 	}
 	if (cli->brief) {
-		mmp_report_brief(stdout, res);
+		mmp_report_brief(stdout, an);
 		return;
 	}
 	if (table != MMP_TABLE_SIZES)
 		mmp_report_table(stdout, res);
 	if (table != MMP_TABLE_RUNS)
-		mmp_report_sizes(stdout, res);
+		mmp_report_sizes(stdout, an);
 	mmp_report_matrices(stdout, res, topo);
-	mmp_report_ratios(stdout, res);
-	mmp_report_models(stdout, res);
+	mmp_report_ratios(stdout, an);
+	mmp_report_models(stdout, an);
 	mmp_report_metrics(stdout, res);
 	mmp_report_profiles(stdout, res);
-	mmp_report_verdicts(stdout, res);
+	mmp_report_verdicts(stdout, an);
 }
 
 /* NAME.csv was not written by this run: say what is there instead. */
@@ -683,7 +684,7 @@ static void not_written(const struct mmp_session *s, const struct mmp_session_ou
 
 static void summary(const struct mmp_session *s, const struct mmp_session_out *so, int quiet)
 {
-	const struct mmp_answers *a = &so->res.answers;
+	const struct mmp_answers *a = &so->an.answers;
 	size_t yes = 0, no = 0, open = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		yes += a->a[i].outcome == MMP_OUTCOME_YES;
@@ -911,7 +912,7 @@ int main(int argc, char **argv)
 					"(result_ok = false in the CSV)\n");
 		status = so.interrupted		  ? EXIT_INTERRUPTED
 			 : so.failed || so.wrong ? EXIT_RUN_FAILED
-			 : cli.fail_on_regression && mmp_answers_regressed(&so.res.answers)
+			 : cli.fail_on_regression && mmp_answers_regressed(&so.an.answers)
 				 ? EXIT_REGRESSED
 				 : EXIT_DONE;
 		if (status == EXIT_REGRESSED)

@@ -211,16 +211,17 @@ static void unused_row(FILE *f, const char *run_id, const struct mmp_attribution
 	put(f, v, NATTR);
 }
 
-int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_results *res,
+int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_analysis *an,
 			const char *run_id, int *wrote, struct mmp_error *err)
 {
+	const struct mmp_results *res = an->res;
 	struct mmp_outfile out;
 	FILE *f = NULL;
 	*wrote = 0;
 	if (!mmp_outset_has_companions(set))
 		return 0;
 	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_attribution *a = &res->attr[i];
+		const struct mmp_attribution *a = &an->attr[i];
 		if (!a->job)
 			continue;
 		if (!f && !(f = open_with_header(set, MMP_OUT_ATTRIBUTION, &out,
@@ -286,18 +287,18 @@ static void answer_row(FILE *f, const char *run_id, const struct mmp_answer *ans
 	put(f, v, NANSWER);
 }
 
-int mmp_answers_csv(struct mmp_outset *set, const struct mmp_results *res, const char *run_id,
+int mmp_answers_csv(struct mmp_outset *set, const struct mmp_analysis *an, const char *run_id,
 		    int *wrote, struct mmp_error *err)
 {
 	struct mmp_outfile out;
 	*wrote = 0;
-	if (!res->answers.n || !mmp_outset_has_companions(set))
+	if (!an->answers.n || !mmp_outset_has_companions(set))
 		return 0;
 	FILE *f = open_with_header(set, MMP_OUT_ANSWERS, &out, answer_columns, NANSWER, err);
 	if (!f)
 		return err->code;
-	for (size_t i = 0; i < res->answers.n; i++)
-		answer_row(f, run_id, &res->answers.a[i]);
+	for (size_t i = 0; i < an->answers.n; i++)
+		answer_row(f, run_id, &an->answers.a[i]);
 	*wrote = 1;
 	return mmp_outfile_commit(&out, err);
 }

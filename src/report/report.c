@@ -139,9 +139,9 @@ static int same_pair(const struct mmp_answer *x, const struct mmp_answer *y)
 
 /* One job against one of its baseline jobs: the ratio answers, a block per
  * pair of jobs. */
-void mmp_report_ratios(FILE *out, const struct mmp_results *res)
+void mmp_report_ratios(FILE *out, const struct mmp_analysis *an)
 {
-	const struct mmp_answers *ans = &res->answers;
+	const struct mmp_answers *ans = &an->answers;
 	char iv[96], more[96], access[32];
 	for (size_t i = 0; i < ans->n; i++) {
 		const struct mmp_answer *head = &ans->a[i];

@@ -17,9 +17,9 @@ static const char *reads(const struct mmp_run_result *r, char *buf, size_t len)
 	return buf;
 }
 
-void mmp_report_models(FILE *out, const struct mmp_results *res)
+void mmp_report_models(FILE *out, const struct mmp_analysis *an)
 {
-	const struct mmp_answers *ans = &res->answers;
+	const struct mmp_answers *ans = &an->answers;
 	char pair[160], acc[32], thr[32], real[96], model[96], ratio[96], more[96];
 	size_t width = 0;
 	int header = 0;

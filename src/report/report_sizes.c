@@ -42,16 +42,17 @@ static void rate(const struct mmp_run_result *r, const char *column, char *buf, 
 }
 
 /* The fastest-method answer for this file's set. */
-static const struct mmp_answer *fastest(const struct mmp_results *res, size_t set)
+static const struct mmp_answer *fastest(const struct mmp_answers *ans, size_t set)
 {
-	for (size_t i = 0; i < res->answers.n; i++)
-		if (res->answers.a[i].kind == MMP_Q_FASTEST && res->answers.a[i].set == set)
-			return &res->answers.a[i];
+	for (size_t i = 0; i < ans->n; i++)
+		if (ans->a[i].kind == MMP_Q_FASTEST && ans->a[i].set == set)
+			return &ans->a[i];
 	return NULL;
 }
 
-static void one_size(FILE *out, const struct mmp_results *res, size_t set)
+static void one_size(FILE *out, const struct mmp_analysis *an, size_t set)
 {
+	const struct mmp_results *res = an->res;
 	const struct mmp_cset *cs = &res->plan->sets[set];
 	const struct mmp_run_result *col[256];
 	char head[256][LABEL], cell[32], size[32], iv[96], more[96];
@@ -95,7 +96,7 @@ static void one_size(FILE *out, const struct mmp_results *res, size_t set)
 	int wrong = 0;
 	for (size_t c = 0; c < ncol; c++)
 		wrong += mmp_result_has_data(col[c]) && !col[c]->results_ok;
-	const struct mmp_answer *a = fastest(res, set);
+	const struct mmp_answer *a = fastest(&an->answers, set);
 	if (!a) {
 		fprintf(out, "\n\nBetter method: none (no run read this file right)\n");
 		return;
@@ -115,8 +116,9 @@ static void one_size(FILE *out, const struct mmp_results *res, size_t set)
 	fprintf(out, "\n");
 }
 
-void mmp_report_sizes(FILE *out, const struct mmp_results *res)
+void mmp_report_sizes(FILE *out, const struct mmp_analysis *an)
 {
+	const struct mmp_results *res = an->res;
 	const struct mmp_plan *plan = res->plan;
 	size_t *order = malloc((plan->nsets + 1) * sizeof(*order));
 	size_t n = 0;
@@ -140,6 +142,6 @@ void mmp_report_sizes(FILE *out, const struct mmp_results *res)
 			order[k - 1] = t;
 		}
 	for (size_t k = 0; k < n; k++)
-		one_size(out, res, order[k]);
+		one_size(out, an, order[k]);
 	free(order);
 }

@@ -251,12 +251,13 @@ static void cause(struct mmp_json *j, const struct mmp_results *res,
 	mmp_json_close_object(j);
 }
 
-static void attribution(struct mmp_json *j, const struct mmp_results *res)
+static void attribution(struct mmp_json *j, const struct mmp_analysis *an)
 {
+	const struct mmp_results *res = an->res;
 	char buf[512];
 	mmp_json_open_array(j, "attribution");
 	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_attribution *a = &res->attr[i];
+		const struct mmp_attribution *a = &an->attr[i];
 		if (!a->job)
 			continue;
 		mmp_json_open_object(j, NULL);
@@ -320,7 +321,7 @@ static void answer(struct mmp_json *j, const struct mmp_answer *ans)
 
 int mmp_result_json_write(FILE *f, const struct mmp_result_json *in)
 {
-	const struct mmp_results *res = in->res;
+	const struct mmp_results *res = in->an->res;
 	struct mmp_json j;
 
 	mmp_json_init(&j, f);
@@ -345,10 +346,10 @@ int mmp_result_json_write(FILE *f, const struct mmp_result_json *in)
 	for (size_t i = 0; i < res->plan->nruns; i++)
 		run(&j, res, &res->run[i]);
 	mmp_json_close_array(&j);
-	attribution(&j, res);
+	attribution(&j, in->an);
 	mmp_json_open_array(&j, "answers");
-	for (size_t i = 0; i < res->answers.n; i++)
-		answer(&j, &res->answers.a[i]);
+	for (size_t i = 0; i < in->an->answers.n; i++)
+		answer(&j, &in->an->answers.a[i]);
 	mmp_json_close_array(&j);
 	mmp_json_close_object(&j);
 	return mmp_json_finish(&j);

@@ -346,11 +346,11 @@ static void print_steps(FILE *out, const struct mmp_results *res, const struct m
 	}
 }
 
-static void heading(FILE *out, const struct mmp_results *res, int full)
+static void heading(FILE *out, const struct mmp_analysis *an, int full)
 {
 	int limit = 0, unmeasurable = 0, together = 0, disturbed = 0;
-	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_attribution *a = &res->attr[i];
+	for (size_t i = 0; i < an->res->plan->nruns; i++) {
+		const struct mmp_attribution *a = &an->attr[i];
 		for (size_t c = 0; a->job && c < a->n; c++) {
 			limit |= is_limit(&a->cause[c]);
 			unmeasurable |= not_measurable(&a->cause[c]);
@@ -379,31 +379,33 @@ static void heading(FILE *out, const struct mmp_results *res, int full)
 		fprintf(out, "  (--explain JOB shows each control's step and every figure)\n");
 }
 
-void mmp_report_verdicts(FILE *out, const struct mmp_results *res)
+void mmp_report_verdicts(FILE *out, const struct mmp_analysis *an)
 {
+	const struct mmp_results *res = an->res;
 	int header = 0;
 	char label[320];
 	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_attribution *a = &res->attr[i];
+		const struct mmp_attribution *a = &an->attr[i];
 		struct mmp_verdict_in v;
 		if (!a->job)
 			continue;
 		if (!header)
-			heading(out, res, 0);
+			heading(out, an, 0);
 		header = 1;
 		verdict_in(res, a, 0, label, sizeof(label), &v);
 		mmp_report_cause_table(out, &v);
 		print_disturbed(out, a);
 	}
-	mmp_report_answers(out, res);
+	mmp_report_answers(out, an);
 }
 
-void mmp_report_brief(FILE *out, const struct mmp_results *res)
+void mmp_report_brief(FILE *out, const struct mmp_analysis *an)
 {
+	const struct mmp_results *res = an->res;
 	int header = 0;
 	char label[320];
 	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_attribution *a = &res->attr[i];
+		const struct mmp_attribution *a = &an->attr[i];
 		struct mmp_verdict_in v;
 		if (!a->job)
 			continue;
@@ -414,7 +416,7 @@ void mmp_report_brief(FILE *out, const struct mmp_results *res)
 		verdict_in(res, a, 0, label, sizeof(label), &v);
 		mmp_report_verdict_line(out, &v);
 	}
-	mmp_report_answers(out, res);
+	mmp_report_answers(out, an);
 }
 
 /* "JOB" or "JOB key=value ...": the job's name, then words its label
@@ -438,12 +440,13 @@ static int matches(const char *label, const char *spec)
 	return 1;
 }
 
-size_t mmp_report_explain(FILE *out, const struct mmp_results *res, const char *spec)
+size_t mmp_report_explain(FILE *out, const struct mmp_analysis *an, const char *spec)
 {
+	const struct mmp_results *res = an->res;
 	size_t found = 0;
 	char label[320];
 	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_attribution *a = &res->attr[i];
+		const struct mmp_attribution *a = &an->attr[i];
 		struct mmp_verdict_in v;
 		if (!a->job)
 			continue;
@@ -451,7 +454,7 @@ size_t mmp_report_explain(FILE *out, const struct mmp_results *res, const char *
 		if (!matches(label, spec))
 			continue;
 		if (!found)
-			heading(out, res, 1);
+			heading(out, an, 1);
 		found++;
 		verdict_in(res, a, 1, label, sizeof(label), &v);
 		mmp_report_cause_table(out, &v);
@@ -507,7 +510,7 @@ void mmp_report_answer_list(FILE *out, const struct mmp_answer *a, size_t n)
 	}
 }
 
-void mmp_report_answers(FILE *out, const struct mmp_results *res)
+void mmp_report_answers(FILE *out, const struct mmp_analysis *an)
 {
-	mmp_report_answer_list(out, res->answers.a, res->answers.n);
+	mmp_report_answer_list(out, an->answers.a, an->answers.n);
 }

@@ -65,8 +65,7 @@ int mmp_results_init(struct mmp_results *res, const struct mmp_plan *plan)
 	memset(res, 0, sizeof(*res));
 	res->plan = plan;
 	res->run = calloc(plan->nruns ? plan->nruns : 1, sizeof(*res->run));
-	res->attr = calloc(plan->nruns ? plan->nruns : 1, sizeof(*res->attr));
-	if (!res->run || !res->attr)
+	if (!res->run)
 		return -ENOMEM;
 	for (size_t i = 0; i < plan->nruns; i++) {
 		struct mmp_run_result *r = &res->run[i];
@@ -77,12 +76,6 @@ int mmp_results_init(struct mmp_results *res, const struct mmp_plan *plan)
 	}
 	res->varying = varying_keys(plan);
 	return 0;
-}
-
-static void free_attributions(struct mmp_results *res)
-{
-	for (size_t i = 0; res->attr && i < res->plan->nruns; i++)
-		mmp_attribution_free(&res->attr[i]);
 }
 
 void mmp_results_free(struct mmp_results *res)
@@ -100,10 +93,7 @@ void mmp_results_free(struct mmp_results *res)
 		free(res->run[i].profile);
 	}
 	mmp_symbols_free(res->symbols);
-	free_attributions(res);
 	free(res->run);
-	free(res->attr);
-	mmp_answers_free(&res->answers);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -393,14 +383,5 @@ int mmp_results_compute(struct mmp_results *res)
 		if (r->limit && mmp_result_has_data(r) && mmp_result_has_data(r->limit))
 			mmp_results_ratio(r, r->limit, &r->x_limit, &disturbed);
 	}
-	free_attributions(res);
-	for (size_t i = 0; i < plan->nruns; i++) {
-		if (plan->runs[i].rung || !plan->runs[i].nrungs)
-			continue;
-		int rc = mmp_attribute(res, i, &res->attr[i]);
-		if (rc == -ENOMEM)
-			return rc;
-	}
-	mmp_answers_free(&res->answers);
-	return mmp_answers_build(res, &res->answers);
+	return 0;
 }

@@ -370,10 +370,10 @@ static int want_more(struct set_ctx *c)
 		return 0;
 	if ((double)(mmp_now_ns() - c->t0) / 1e9 >= c->cs->max_time)
 		return 0;
-	if (mmp_results_compute(&c->out->res))
+	if (mmp_results_compute(&c->out->res) || mmp_analysis_compute(&c->out->an))
 		return 0;
 	return clean_rounds(c) < c->cs->rounds ||
-	       mmp_answers_undecided(&c->out->res.answers, c->set) > 0;
+	       mmp_answers_undecided(&c->out->an.answers, c->set) > 0;
 }
 
 static int run_set(struct set_ctx *c)
@@ -440,13 +440,13 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 	struct mmp_error err = { 0 };
 	int wrote = 0;
 	if (out->rows &&
-	    mmp_attribution_csv(s->files, &out->res, out->meta.run_id, &wrote, &err)) {
+	    mmp_attribution_csv(s->files, &out->an, out->meta.run_id, &wrote, &err)) {
 		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
 	out->wrote_attribution = wrote;
 	wrote = 0;
-	if (out->rows && mmp_answers_csv(s->files, &out->res, out->meta.run_id, &wrote, &err)) {
+	if (out->rows && mmp_answers_csv(s->files, &out->an, out->meta.run_id, &wrote, &err)) {
 		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
@@ -459,7 +459,7 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 	out->wrote_profile = wrote;
 	if (out->rows && s->json) {
 		struct mmp_result_json in = {
-			.res = &out->res, .meta = &out->meta, .topo = s->topo,
+			.an = &out->an, .meta = &out->meta, .topo = s->topo,
 			.config = s->cfg->path, .csv = s->files->path,
 			.interrupted = out->interrupted, .failed = out->failed,
 			.changed = out->changed, .wrong = out->wrong,
@@ -518,7 +518,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 			sizeof(out->attribution_path));
 	mmp_outset_path(s->files, MMP_OUT_ANSWERS, out->answers_path, sizeof(out->answers_path));
 	mmp_outset_path(s->files, MMP_OUT_PROFILE, out->profile_path, sizeof(out->profile_path));
-	if (mmp_results_init(&out->res, s->plan)) {
+	if (mmp_results_init(&out->res, s->plan) || mmp_analysis_init(&out->an, &out->res)) {
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_OUT_OF_MEMORY });
 		return -ENOMEM;
 	}
@@ -556,7 +556,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_ERRNO, .err = -rc });
 	if (rc && rc != -EINTR && rc != -ESTALE)
 		out->failed = 1;
-	if (mmp_results_compute(&out->res)) {
+	if (mmp_results_compute(&out->res) || mmp_analysis_compute(&out->an)) {
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_OUT_OF_MEMORY });
 		out->failed = 1;
 	}
@@ -567,6 +567,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 
 void mmp_session_out_free(struct mmp_session_out *out)
 {
+	mmp_analysis_free(&out->an);
 	mmp_results_free(&out->res);
 	mmp_datafiles_free(&out->files);
 	mmp_eventplan_free(&out->ep);

@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "mmprof/analysis.h"
 #include "mmprof/attribution.h"
 #include "mmprof/config.h"
 #include "mmprof/controls.h"
@@ -171,6 +172,7 @@ struct synthetic {
 	struct fixture f;
 	struct mmp_plan plan;
 	struct mmp_results res;
+	struct mmp_analysis an;
 	struct mmp_datafile df;
 };
 
@@ -179,6 +181,7 @@ static void synth_load(struct synthetic *s, const char *text)
 	load(&s->f, text);
 	assert_int_equal(mmp_plan_build(&s->f.cfg, &s->f.plan, s->f.topo, &s->plan), 0);
 	assert_int_equal(mmp_results_init(&s->res, &s->plan), 0);
+	assert_int_equal(mmp_analysis_init(&s->an, &s->res), 0);
 	s->df.size = 1 << 20;
 	for (size_t i = 0; i < s->plan.nruns; i++)
 		mmp_results_start(&s->res, i, &s->df, NULL);
@@ -205,10 +208,12 @@ static void synth_rounds(struct synthetic *s, const double *ns, size_t nrounds, 
 	for (size_t i = 0; i < s->plan.nruns; i++)
 		mmp_results_finish(&s->res, i, MMP_RUN_DONE, NULL);
 	assert_int_equal(mmp_results_compute(&s->res), 0);
+	assert_int_equal(mmp_analysis_compute(&s->an), 0);
 }
 
 static void synth_free(struct synthetic *s)
 {
+	mmp_analysis_free(&s->an);
 	mmp_results_free(&s->res);
 	mmp_plan_free(&s->plan);
 	unload(&s->f);
@@ -233,7 +238,7 @@ static void test_arithmetic(void **state)
 	assert_int_equal(s.plan.nruns, 7);
 	static const double ns[] = { 10.0, 9.6, 2.6, 2.4, 0.30, 0.29, 0.05 };
 	synth_rounds(&s, ns, 8, 0.02, -1);
-	const struct mmp_attribution *a = &s.res.attr[0];
+	const struct mmp_attribution *a = &s.an.attr[0];
 	assert_ptr_equal(a->job, &s.res.run[0]);
 	assert_int_equal(a->rounds, 8);
 	assert_false(a->disturbed);
@@ -271,7 +276,7 @@ static void test_interaction_merged(void **state)
 	assert_int_equal(s.plan.nruns, 3);
 	static const double ns[] = { 10.0, 15.3, 2.0 };
 	synth_rounds(&s, ns, 6, 0.02, -1);
-	const struct mmp_attribution *a = &s.res.attr[0];
+	const struct mmp_attribution *a = &s.an.attr[0];
 	assert_int_equal(a->n, 2);
 	assert_string_equal(a->cause[0].name, "true sharing + per-call");
 	assert_true(a->cause[0].interacting);
@@ -292,7 +297,7 @@ static void test_noise_decides_nothing(void **state)
 		       "[j]\nprobe = mmap_byte\n");
 	static const double ns[] = { 1.0, 0.99, 1.01 };
 	synth_rounds(&s, ns, 5, 0.3, -1);
-	const struct mmp_attribution *a = &s.res.attr[0];
+	const struct mmp_attribution *a = &s.an.attr[0];
 	assert_false(a->cause[0].significant);
 	assert_false(a->cause[1].significant);
 	assert_false(a->top_decided);
@@ -309,7 +314,7 @@ static void test_disturbed_rounds(void **state)
 		       "[j]\nprobe = accessor_byte\nthreads = 2\nprefault = yes\n");
 	static const double ns[] = { 10.0, 3.0 };
 	synth_rounds(&s, ns, 6, 0.02, 3); /* rounds 3, 4, 5 of the job disturbed */
-	const struct mmp_attribution *a = &s.res.attr[0];
+	const struct mmp_attribution *a = &s.an.attr[0];
 	assert_int_equal(a->rounds, 3);
 	assert_false(a->disturbed);
 	assert_false(a->cause[0].understated);
@@ -319,7 +324,7 @@ static void test_disturbed_rounds(void **state)
 	synth_load(&s, "[global]\nsize = 1M\ncontrols = private\n"
 		       "[j]\nprobe = accessor_byte\nthreads = 2\nprefault = yes\n");
 	synth_rounds(&s, ns, 6, 0.02, 1); /* only round 0 clean */
-	a = &s.res.attr[0];
+	a = &s.an.attr[0];
 	assert_int_equal(a->rounds, 6);
 	assert_true(a->disturbed);
 	assert_true(a->cause[0].understated);
@@ -352,6 +357,7 @@ static void synth_exec(struct synthetic *s, double cpu, double overlap, int apar
 	for (size_t i = 0; i < s->plan.nruns; i++)
 		mmp_results_finish(&s->res, i, MMP_RUN_DONE, NULL);
 	assert_int_equal(mmp_results_compute(&s->res), 0);
+	assert_int_equal(mmp_analysis_compute(&s->an), 0);
 }
 
 /* A program's loop is named only when the one-PU question is decided: the
@@ -365,7 +371,7 @@ static void test_exec_sharing_decided_first(void **state)
 	/* threads ran together, CPU time the same on 2 PUs as on one: the
 	 * loop (10 ns/B of its own work over limit's 1) is the largest */
 	synth_exec(&s, 1.0, 0.95, 0);
-	a = &s.res.attr[0];
+	a = &s.an.attr[0];
 	assert_string_equal(a->cause[0].name, "cross-core sharing");
 	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_NO);
 	assert_non_null(a->top);
@@ -376,7 +382,7 @@ static void test_exec_sharing_decided_first(void **state)
 	/* the same figures from rounds whose threads did not run at once:
 	 * nothing is named, and the sharing cause says why */
 	synth_exec(&s, 1.0, 0.1, 1);
-	a = &s.res.attr[0];
+	a = &s.an.attr[0];
 	assert_true(a->disturbed);
 	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_APART);
 	assert_non_null(strstr(a->cause[0].not_shown, "did not run at the same time (in 6 of the "
@@ -389,7 +395,7 @@ static void test_exec_sharing_decided_first(void **state)
 
 	/* not seen (no switch records): cannot tell either */
 	synth_exec(&s, 1.0, -1, 0);
-	a = &s.res.attr[0];
+	a = &s.an.attr[0];
 	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_UNSEEN);
 	assert_false(a->top_decided);
 	assert_non_null(strstr(a->doubt, "was not seen"));
@@ -398,7 +404,7 @@ static void test_exec_sharing_decided_first(void **state)
 	/* CPU time 3x on 2 PUs: more than 2 PUs could cost without sharing,
 	 * whatever was seen of the overlap -- the cause is named */
 	synth_exec(&s, 3.0, -1, 0);
-	a = &s.res.attr[0];
+	a = &s.an.attr[0];
 	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_NO);
 	assert_string_equal(a->cause[0].not_shown, "");
 	assert_ptr_equal(a->top, &a->cause[0]);

@@ -91,7 +91,7 @@ static void test_broken_probe_is_caught(void **state)
 	dup2(fe, 2);
 	assert_int_equal(mmp_session_run(&s, &so), 0);
 	mmp_report_table(stdout, &so.res);
-	mmp_report_sizes(stdout, &so.res);
+	mmp_report_sizes(stdout, &so.an);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(saved_out, 1);
