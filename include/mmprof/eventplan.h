@@ -8,10 +8,10 @@
 #include <stdio.h>
 
 #include "mmprof/config.h"
-#include "mmprof/plan.h"
+#include "mmprof/counters.h"
 #include "mmprof/events.h"
 #include "mmprof/observer.h"
-#include "mmprof/runner.h"
+#include "mmprof/plan.h"
 
 struct mmp_eventplan {
 	struct mmp_eventplan_set {
@@ -31,10 +31,12 @@ const struct mmp_event_set *mmp_eventplan_set(const struct mmp_eventplan *ep,
 					      const char *spec);
 /* Hardware events that need more than one group: tell obs, once. */
 void mmp_eventplan_notes(const struct mmp_eventplan *ep, const struct mmp_observer *obs);
-/* After a repetition: why an event of this run has no value (failed open,
- * or never on a counter), once per event and reason. */
-void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *info,
-			   const struct mmp_rep *rep, const struct mmp_observer *obs);
+/* After a repetition of a run of `job` counting `events`: why an event has
+ * no value (its open failed with open_error[i], or counts[i] never was on
+ * a counter), once per event and reason. */
+void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_event_set *events,
+			   const int *open_error, const struct mmp_count *counts,
+			   const char *job, const struct mmp_observer *obs);
 void mmp_eventplan_free(struct mmp_eventplan *ep);
 
 #endif

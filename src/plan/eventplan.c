@@ -109,21 +109,22 @@ static int no_pmu(const struct mmp_event *ev, int error)
 	       (error == ENOENT || error == ENODEV || error == EOPNOTSUPP);
 }
 
-void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *info,
-			   const struct mmp_rep *rep, const struct mmp_observer *obs)
+void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_event_set *events,
+			   const int *open_error, const struct mmp_count *counts,
+			   const char *job, const struct mmp_observer *obs)
 {
 	char why[400], nopmu[400] = "";
 	size_t nnopmu = 0;
 	int pmu = mmp_counters_have_pmu();
-	for (size_t i = 0; !pmu && info->events && i < info->events->n; i++)
-		pmu = info->events->ev[i].kind == MMP_EV_HARDWARE && !info->open_error[i];
-	for (size_t i = 0; info->events && i < info->events->n; i++) {
-		const struct mmp_event *ev = &info->events->ev[i];
-		const struct mmp_count *c = &rep->counts[i];
-		if (info->open_error[i]) {
+	for (size_t i = 0; !pmu && events && i < events->n; i++)
+		pmu = events->ev[i].kind == MMP_EV_HARDWARE && !open_error[i];
+	for (size_t i = 0; events && i < events->n; i++) {
+		const struct mmp_event *ev = &events->ev[i];
+		const struct mmp_count *c = &counts[i];
+		if (open_error[i]) {
 			if (!first_time(ep, ev->name, "open"))
 				continue;
-			if (!pmu && no_pmu(ev, info->open_error[i])) {
+			if (!pmu && no_pmu(ev, open_error[i])) {
 				/* Said once for all of them: a VM without a PMU would
 				 * otherwise open every run with a line per event. */
 				size_t used = strlen(nopmu);
@@ -132,7 +133,7 @@ void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *
 				nnopmu++;
 				continue;
 			}
-			mmp_counters_explain(ev, info->open_error[i], why, sizeof(why));
+			mmp_counters_explain(ev, open_error[i], why, sizeof(why));
 			mmp_observer_tell(obs, &(struct mmp_told){ .what = MMP_TELL_EVENT_NOT_OPENED,
 								   .text = why,
 								   .event = { .name = ev->name } });
@@ -143,7 +144,7 @@ void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_run_info *
 						       .what = MMP_TELL_EVENT_NOT_COUNTED,
 						       .event = { .name = ev->name,
 								  .state = mmp_count_state_name(c->state),
-								  .job = info->run->job->name } });
+								  .job = job } });
 		}
 	}
 	if (nnopmu)

@@ -270,7 +270,8 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 		tell(s, &t);
 		c->out->wrong = 1;
 	}
-	mmp_eventplan_explain(c->ep, info, rep, s->obs);
+	mmp_eventplan_explain(c->ep, info->events, info->open_error, rep->counts,
+			      info->run->job->name, s->obs);
 	progress(c, step, &res->run[i]);
 	if (rep->note[0])
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = rep->note });
