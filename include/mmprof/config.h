@@ -22,6 +22,7 @@
 #ifndef MMPROF_CONFIG_H
 #define MMPROF_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,25 +30,50 @@
 #include "mmprof/error.h"
 #include "mmprof/params.h"
 
-enum mmp_key_type {
-	MMP_T_STRING,    /* a path or name, taken as written */
-	MMP_T_SIZE,      /* bytes, with K/M/G/T binary suffixes */
-	MMP_T_UINT,      /* a plain count */
-	MMP_T_ENUM,      /* one of key->values */
-	MMP_T_BOOL,      /* yes/no */
-	MMP_T_PROBE,     /* a probe name from the registry */
-	MMP_T_PLACEMENT, /* compact | scatter | cores | pus:LIST | numa:N */
-	MMP_T_KEYLIST,   /* names of sweepable keys (zip) */
-	MMP_T_EVENTS,    /* event names and presets (see events.h) */
-	MMP_T_CONTROLS,  /* auto, none, or control names (see controls.h) */
-	MMP_T_REPEAT,    /* a count, or auto (stored as 0) */
-	MMP_T_PERCENT,   /* 5% or 0.05, stored as a fraction (double) */
-	MMP_T_SECONDS,   /* 90, 90s, 1.5m, 500ms, stored as seconds (double) */
-	MMP_T_MEMBIND,   /* firsttouch | local | node:N | interleave[:LIST] (memory.h) */
-	MMP_T_COMMAND,   /* an argv with {placeholders} (command.h), kept as written */
-	MMP_T_CAPTURE,   /* output:REGEX, or for time also wall (capture.h), as written */
-	MMP_T_RATE,      /* samples per second (1000, 1000Hz, 4kHz), or off (stored as 0) */
+struct mmp_key;
+
+/* A key's value type (fio's parse.h types, each with its callbacks): how
+ * the text of one value becomes the field of struct mmp_params, how the
+ * field is written back as a config would spell it, and what --help says
+ * it takes.  The module whose values they are owns a type: config's own
+ * are below, the rest are declared at the end of this header and defined
+ * beside what they parse (placement, memory, events, controls, command,
+ * capture), so config names them in its key table without knowing them. */
+struct mmp_key_type {
+	/* One value into dst (the field's storage): 0, or -EINVAL with a
+	 * message in err (-ENOMEM).  A value kept as text points into text,
+	 * which outlives dst. */
+	int (*parse)(const struct mmp_key *key, const char *text, void *dst, char *err,
+		     size_t errlen);
+	/* The field as text; "" for an unset value. */
+	void (*format)(const struct mmp_key *key, const void *src, char *buf, size_t len);
+	/* What it takes, for --help, --list-keys and the README table. */
+	void (*limits)(const struct mmp_key *key, char *buf, size_t len);
+	/* NULL, or whether the comma after prev is inside one value and next
+	 * goes on with it ("pus:0-3,8", "interleave:0,2"). */
+	bool (*list_continues)(const char *prev, const char *next);
+	/* Other keys this value needs in the run: check `what` (0 to
+	 * nneeds - 1, at most 8) gives a message when the run lacks them,
+	 * else NULL.  Each is said once per job, after its sweep. */
+	const char *(*needs)(const struct mmp_params *p, unsigned what, char *buf, size_t len);
+	unsigned nneeds;
+	/* The value is any text (a path, a name): a comma in it is written \,. */
+	bool verbatim;
 };
+
+/* Config's own types (config_types.c). */
+extern const struct mmp_key_type mmp_key_path;      /* a path, taken as written */
+extern const struct mmp_key_type mmp_key_jobs;      /* job names (one, or a list value) */
+extern const struct mmp_key_type mmp_key_size;      /* bytes, with K/M/G/T binary suffixes */
+extern const struct mmp_key_type mmp_key_uint;      /* a plain count */
+extern const struct mmp_key_type mmp_key_enum;      /* one of key->values */
+extern const struct mmp_key_type mmp_key_bool;      /* yes/no */
+extern const struct mmp_key_type mmp_key_probe;     /* a probe name from the registry */
+extern const struct mmp_key_type mmp_key_keylist;   /* names of sweepable keys (zip) */
+extern const struct mmp_key_type mmp_key_repeat;    /* a count, or auto (stored as 0) */
+extern const struct mmp_key_type mmp_key_percent;   /* 5% or 0.05, stored as a fraction (double) */
+extern const struct mmp_key_type mmp_key_seconds;   /* 90, 90s, 1.5m, 500ms, stored as seconds (double) */
+extern const struct mmp_key_type mmp_key_rate;      /* per second (1000, 4kHz), or off (stored as 0) */
 
 enum mmp_key_flags {
 	MMP_KEY_GLOBAL_ONLY = 1 << 0, /* only in [global]: one value per config */
@@ -85,12 +111,12 @@ uint64_t mmp_keys_with(unsigned roles);
 struct mmp_key {
 	const char *name;
 	enum mmp_key_id id;
-	enum mmp_key_type type;
+	const struct mmp_key_type *type;
 	size_t offset;             /* of the field in struct mmp_params */
-	size_t width;              /* sizeof that field (MMP_T_UINT) */
+	size_t width;              /* sizeof that field (mmp_key_uint: 4 or 8 bytes) */
 	const char *def;           /* default as text; NULL: not set */
-	uint64_t min, max;         /* MMP_T_SIZE, MMP_T_UINT */
-	const char *const *values; /* MMP_T_ENUM: NULL-terminated */
+	uint64_t min, max;         /* the numeric types' limits */
+	const char *const *values; /* mmp_key_enum: NULL-terminated */
 	unsigned flags;            /* enum mmp_key_flags */
 	unsigned roles;            /* enum mmp_key_role */
 	const char *group;         /* data, what runs, where, how, job, config */
@@ -229,10 +255,11 @@ const char *mmp_run_format(const struct mmp_run *run, enum mmp_key_id key, char 
 enum mmp_list_format { MMP_LIST_TEXT, MMP_LIST_MARKDOWN, MMP_LIST_ROLES };
 void mmp_keys_print(FILE *out, enum mmp_list_format format);
 
-/* Parse one value of a key into dst (the field's storage).  Returns 0, or
- * -EINVAL with a message in err (no file or line: the caller adds them).
- * String values point into text, which must outlive dst (a setting's text
- * lives as long as its config; defaults are static). */
+/* Parse one value of a key into dst (the field's storage), by its type.
+ * Returns 0, or -EINVAL with a message in err (no file or line: the
+ * caller adds them).  String values point into text, which must outlive
+ * dst (a setting's text lives as long as its config; defaults are
+ * static). */
 int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *err,
 		  size_t errlen);
 /* Format a field's value ("" for unset strings and sizes). */
@@ -242,6 +269,18 @@ const char *mmp_key_format(const struct mmp_key *key, const void *src, char *buf
  * together).  Returns the count, or -EINVAL for an empty value. */
 int mmp_key_split(const struct mmp_key *key, const char *text, char ***items);
 void mmp_key_free_items(char **items, size_t n);
+/* A value kept as the text written (a type's format). */
+void mmp_key_format_text(const struct mmp_key *key, const void *src, char *buf, size_t len);
+
+/* The types of values later stages own, defined beside what parses them
+ * (only the key table names them here). */
+extern const struct mmp_key_type mmp_key_placement; /* src/platform/placement.c */
+extern const struct mmp_key_type mmp_key_membind;   /* src/platform/memory.c */
+extern const struct mmp_key_type mmp_key_events;    /* src/platform/events.c: names and presets */
+extern const struct mmp_key_type mmp_key_controls;  /* src/plan/controls.c: auto, none, or names */
+extern const struct mmp_key_type mmp_key_command;   /* src/run/command.c: an argv with {placeholders} */
+extern const struct mmp_key_type mmp_key_time;      /* src/run/capture.c: wall or output:REGEX */
+extern const struct mmp_key_type mmp_key_capture;   /* src/run/capture.c: output:REGEX */
 
 
 #endif

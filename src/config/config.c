@@ -314,7 +314,7 @@ static int store_setting(struct parse_state *st, struct mmp_job *job,
 		mmp_key_free_items(items, (size_t)n);
 		mmp_config_diag(cfg, st->line, job->name, "%s takes one value, not a list%s",
 				key->name,
-				key->type == MMP_T_STRING ? " (write \\, for a comma in it)" : "");
+				key->type->verbatim ? " (write \\, for a comma in it)" : "");
 		return 1;
 	}
 	if (n < 0) {

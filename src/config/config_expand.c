@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/command.h"
 #include "mmprof/config.h"
 #include "mmprof/lists.h"
 #include "mmprof/probe.h"
@@ -293,10 +292,7 @@ static int too_many_runs(struct mmp_config *cfg, const struct mmp_job *job, uint
 	return 0;
 }
 
-/* A program needs its command; a command that passes {access} needs the
- * job to say what it is (it is also what the run is compared by).  One
- * that reads no data file (neither file nor size) has no {file} or {size}
- * to pass, and no reference to check a `result` against. */
+/* A program needs its command. */
 static void process_checks(struct mmp_config *cfg, const struct mmp_job *job,
 			   const struct mmp_run *run, const char *const *from, uint64_t *reported)
 {
@@ -308,31 +304,24 @@ static void process_checks(struct mmp_config *cfg, const struct mmp_job *job,
 				"docs/exec.md)",
 				run->p.probe->name);
 	}
-	if (run->p.command && !run->p.access && mmp_command_uses(run->p.command, "access") &&
-	    !(*reported & MMP_KEY_BIT(MMP_KEY_ACCESS))) {
-		*reported |= MMP_KEY_BIT(MMP_KEY_ACCESS);
-		mmp_config_diag(cfg, run->line[MMP_KEY_COMMAND], from[MMP_KEY_COMMAND],
-				"command passes {access}: set access = the bytes per call it "
-				"stands for");
+}
+
+/* A value that needs other keys of the run (its type's needs hooks: a
+ * command passing {access} needs access, one passing {file} a data
+ * file), each said once per job, at the value's line. */
+static void needs_checks(struct mmp_config *cfg, const struct mmp_run *run,
+			 const char *const *from, unsigned char *reported)
+{
+	char msg[320];
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+		const struct mmp_key_type *t = mmp_keys[k].type;
+		for (unsigned what = 0; what < t->nneeds && (run->applies & MMP_KEY_BIT(k)); what++) {
+			if ((reported[k] & (1u << what)) || !t->needs(&run->p, what, msg, sizeof(msg)))
+				continue;
+			reported[k] |= (unsigned char)(1u << what);
+			mmp_config_diag(cfg, run->line[k], from[k], "%s", msg);
+		}
 	}
-	if (mmp_run_reads_file(&run->p) || (*reported & MMP_KEY_BIT(MMP_KEY_FILE)))
-		return;
-	const char *uses = !run->p.command                          ? NULL
-			   : mmp_command_uses(run->p.command, "file") ? "{file}"
-			   : mmp_command_uses(run->p.command, "size") ? "{size}"
-								      : NULL;
-	if (uses || run->p.result)
-		*reported |= MMP_KEY_BIT(MMP_KEY_FILE);
-	if (uses)
-		mmp_config_diag(cfg, run->line[MMP_KEY_COMMAND], from[MMP_KEY_COMMAND],
-				"command passes %s, but the job has no data file: set file = "
-				"the file it reads, or size = the bytes of one to generate",
-				uses);
-	else if (run->p.result)
-		mmp_config_diag(cfg, run->line[MMP_KEY_RESULT], from[MMP_KEY_RESULT],
-				"result = is checked against the data file's reference, and the "
-				"job has none: set file or size, or leave result out (then nothing "
-				"is checked)");
 }
 
 static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params *def,
@@ -343,6 +332,7 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 	const char *from[MMP_KEY_COUNT];
 	size_t radix[MMP_KEY_COUNT], digit[MMP_KEY_COUNT] = { 0 };
 	uint64_t zip = 0, reported = 0, used = 0;
+	unsigned char needs_reported[MMP_KEY_COUNT] = { 0 };
 	const struct mmp_probe *ignored_by[MMP_KEY_COUNT] = { 0 };
 	size_t zip_len = 1;
 
@@ -444,6 +434,7 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 		}
 		if (run.p.probe && (run.p.probe->needs & MMP_NEEDS_PROCESS))
 			process_checks(cfg, job, &run, from, &reported);
+		needs_checks(cfg, &run, from, needs_reported);
 		if (run.p.size && run.p.threads > run.p.size &&
 		    !(reported & MMP_KEY_BIT(MMP_KEY_THREADS))) {
 			reported |= MMP_KEY_BIT(MMP_KEY_THREADS);

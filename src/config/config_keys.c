@@ -1,29 +1,14 @@
 /* The one table of config keys (fio's options.c idea): each row gives the
  * name, type, field, default, limits, allowed values and help, and drives
  * parsing, defaults, validation, --help, --list-keys and the README table.
- * The value types' parse and format functions are in config_types.c.
+ * A row names its value's type (struct mmp_key_type): config's own are in
+ * config_types.c and config_numbers.c, the others beside what they parse.
  */
 #include "mmprof/config.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-#include "mmprof/capture.h"
-#include "mmprof/command.h"
-#include "mmprof/controls.h"
-#include "mmprof/events.h"
-#include "mmprof/lists.h"
-#include "mmprof/memory.h"
-#include "mmprof/probe.h"
-#include "mmprof/suggest.h"
-#include "mmprof/topology.h"
-#include "mmprof/units.h"
 
 const char *const mmp_fill_names[] = { "random", "zero", NULL };
 const char *const mmp_kernel_names[] = { "zeros", "histogram", NULL };
@@ -49,7 +34,7 @@ const char *const mmp_advice_names[] = { "normal", "sequential", "random", "will
 
 const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 	[MMP_KEY_FILE] = {
-		.name = "file", .id = MMP_KEY_FILE, .type = MMP_T_STRING, FIELD(file),
+		.name = "file", .id = MMP_KEY_FILE, .type = &mmp_key_path, FIELD(file),
 		.roles = MMP_ROLE_RUN | MMP_ROLE_CONDITION | MMP_ROLE_LABEL | MMP_ROLE_HIDDEN,
 		.group = "data",
 		.help = "data file; created from size/fill/seed if missing, never "
@@ -57,38 +42,38 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.default_help = "generated in $MMPROF_DATA or ./data",
 	},
 	[MMP_KEY_SIZE] = {
-		.name = "size", .id = MMP_KEY_SIZE, .type = MMP_T_SIZE, FIELD(size),
+		.name = "size", .id = MMP_KEY_SIZE, .type = &mmp_key_size, FIELD(size),
 		.min = 1, .max = TIB, .roles = MMP_ROLE_RUN | MMP_ROLE_CONDITION | MMP_ROLE_LABEL,
 		.group = "data",
 		.help = "bytes of data (512, 4K, 100M, 1G: binary suffixes)",
 		.default_help = "size of an existing file",
 	},
 	[MMP_KEY_FILL] = {
-		.name = "fill", .id = MMP_KEY_FILL, .type = MMP_T_ENUM, FIELD(fill),
+		.name = "fill", .id = MMP_KEY_FILL, .type = &mmp_key_enum, FIELD(fill),
 		.def = "random", .values = mmp_fill_names, .roles = CONDITION_KEY,
 		.group = "data",
 		.help = "content of generated data: random bytes, or all zeros",
 	},
 	[MMP_KEY_SEED] = {
-		.name = "seed", .id = MMP_KEY_SEED, .type = MMP_T_UINT, FIELD(seed),
+		.name = "seed", .id = MMP_KEY_SEED, .type = &mmp_key_uint, FIELD(seed),
 		.def = "1", .min = 0, .max = UINT64_MAX, .roles = CONDITION_KEY,
 		.group = "data",
 		.help = "seed of the random fill: same seed, same bytes",
 	},
 	[MMP_KEY_PROBE] = {
-		.name = "probe", .id = MMP_KEY_PROBE, .type = MMP_T_PROBE, FIELD(probe),
+		.name = "probe", .id = MMP_KEY_PROBE, .type = &mmp_key_probe, FIELD(probe),
 		.roles = MMP_ROLE_RUN | MMP_ROLE_COMPARE,
 		.group = "what runs", .help = "access path to run (see --list-probes)",
 		.default_help = "required",
 	},
 	[MMP_KEY_KERNEL] = {
-		.name = "kernel", .id = MMP_KEY_KERNEL, .type = MMP_T_ENUM, FIELD(kernel),
+		.name = "kernel", .id = MMP_KEY_KERNEL, .type = &mmp_key_enum, FIELD(kernel),
 		.def = "zeros", .values = mmp_kernel_names, .roles = CONDITION_KEY,
 		.group = "what runs",
 		.help = "what the probe computes: count zero bytes, or a 256-bin histogram",
 	},
 	[MMP_KEY_ACCESS] = {
-		.name = "access", .id = MMP_KEY_ACCESS, .type = MMP_T_SIZE, FIELD(access),
+		.name = "access", .id = MMP_KEY_ACCESS, .type = &mmp_key_size, FIELD(access),
 		.min = 1, .max = KIB * KIB * KIB,
 		.roles = MMP_ROLE_RUN | MMP_ROLE_COMPARE | MMP_ROLE_CONDITION,
 		.group = "what runs",
@@ -96,13 +81,13 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.default_help = "4K for block probes; byte probes read 1",
 	},
 	[MMP_KEY_BUFFER] = {
-		.name = "buffer", .id = MMP_KEY_BUFFER, .type = MMP_T_SIZE, FIELD(buffer),
+		.name = "buffer", .id = MMP_KEY_BUFFER, .type = &mmp_key_size, FIELD(buffer),
 		.def = "4KiB", .min = 1, .max = KIB * KIB * KIB, .roles = PATH_KEY,
 		.group = "what runs",
 		.help = "bytes each read() asks for, or stdio's buffer (file probes)",
 	},
 	[MMP_KEY_REFCOUNT] = {
-		.name = "refcount", .id = MMP_KEY_REFCOUNT, .type = MMP_T_ENUM,
+		.name = "refcount", .id = MMP_KEY_REFCOUNT, .type = &mmp_key_enum,
 		FIELD(refcount), .def = "shared", .values = mmp_refcount_names,
 		.roles = PATH_KEY,
 		.group = "what runs",
@@ -110,7 +95,7 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"once per thread, or a count per thread (private)",
 	},
 	[MMP_KEY_TALLY] = {
-		.name = "tally", .id = MMP_KEY_TALLY, .type = MMP_T_ENUM, FIELD(tally),
+		.name = "tally", .id = MMP_KEY_TALLY, .type = &mmp_key_enum, FIELD(tally),
 		.def = "local", .values = mmp_tally_names, .roles = PATH_KEY,
 		.group = "what runs",
 		.help = "where hits are counted: one shared atomic; per-thread slots packed "
@@ -118,7 +103,7 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"same slots with c[t]++ (a load and a store, no atomic); or a local register",
 	},
 	[MMP_KEY_OPS] = {
-		.name = "ops", .id = MMP_KEY_OPS, .type = MMP_T_UINT, FIELD(ops),
+		.name = "ops", .id = MMP_KEY_OPS, .type = &mmp_key_uint, FIELD(ops),
 		.min = 2, .max = UINT64_C(1) << 40, .roles = CONDITION_KEY,
 		.group = "what runs",
 		.help = "operations per repetition of the probes that count them: pingpong's "
@@ -126,28 +111,28 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.default_help = "pingpong 200000, chase 1048576",
 	},
 	[MMP_KEY_TRANSFER] = {
-		.name = "transfer", .id = MMP_KEY_TRANSFER, .type = MMP_T_ENUM, FIELD(transfer),
+		.name = "transfer", .id = MMP_KEY_TRANSFER, .type = &mmp_key_enum, FIELD(transfer),
 		.def = "cas", .values = mmp_transfer_names, .roles = PATH_KEY,
 		.group = "what runs",
 		.help = "pingpong: one line compare-and-swapped in turn (cas), or two lines, "
 			"each thread storing to its own and reading the other's (store)",
 	},
 	[MMP_KEY_THREADS] = {
-		.name = "threads", .id = MMP_KEY_THREADS, .type = MMP_T_UINT, FIELD(threads),
+		.name = "threads", .id = MMP_KEY_THREADS, .type = &mmp_key_uint, FIELD(threads),
 		.def = "1", .min = 1, .max = 1024,
 		.roles = MMP_ROLE_RUN | MMP_ROLE_COMPARE | MMP_ROLE_CONDITION,
 		.group = "what runs",
 		.help = "threads, each over its own slice (size/threads, the last takes the rest)",
 	},
 	[MMP_KEY_PLACEMENT] = {
-		.name = "placement", .id = MMP_KEY_PLACEMENT, .type = MMP_T_PLACEMENT,
+		.name = "placement", .id = MMP_KEY_PLACEMENT, .type = &mmp_key_placement,
 		FIELD(placement), .def = "compact", .roles = CONDITION_KEY,
 		.group = "where",
 		.help = "where threads run (pus:0-3,8 names PUs; numa:* is a job point per NUMA "
 			"node; see docs/numa.md)",
 	},
 	[MMP_KEY_MEMBIND] = {
-		.name = "membind", .id = MMP_KEY_MEMBIND, .type = MMP_T_MEMBIND, FIELD(membind),
+		.name = "membind", .id = MMP_KEY_MEMBIND, .type = &mmp_key_membind, FIELD(membind),
 		.def = "firsttouch", .roles = CONDITION_KEY,
 		.group = "where",
 		.help = "where the run's memory lives: its shared state, its buffers and (data "
@@ -156,7 +141,7 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"point per node), interleave, interleave:LIST",
 	},
 	[MMP_KEY_BIND] = {
-		.name = "bind", .id = MMP_KEY_BIND, .type = MMP_T_ENUM, FIELD(bind),
+		.name = "bind", .id = MMP_KEY_BIND, .type = &mmp_key_enum, FIELD(bind),
 		.def = "strict", .values = bind_names, .roles = CONDITION_KEY,
 		.group = "where",
 		.help = "membind that cannot be had (or binding refused, as in containers "
@@ -164,14 +149,14 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"preference and a note (best-effort)",
 	},
 	[MMP_KEY_DATA] = {
-		.name = "data", .id = MMP_KEY_DATA, .type = MMP_T_ENUM, FIELD(data),
+		.name = "data", .id = MMP_KEY_DATA, .type = &mmp_key_enum, FIELD(data),
 		.def = "pagecache", .values = mmp_data_names, .roles = CONDITION_KEY,
 		.group = "where",
 		.help = "mapping probes read the file's page-cache pages (where the kernel put "
 			"them), or a copy in anonymous memory bound as membind says",
 	},
 	[MMP_KEY_HUGEPAGES] = {
-		.name = "hugepages", .id = MMP_KEY_HUGEPAGES, .type = MMP_T_BOOL,
+		.name = "hugepages", .id = MMP_KEY_HUGEPAGES, .type = &mmp_key_bool,
 		FIELD(hugepages), .def = "no", .roles = CONDITION_KEY,
 		.group = "where",
 		.help = "data = anon: back the copy with huge pages (reserved ones if there are "
@@ -179,27 +164,27 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"MADV_HUGEPAGE on the program's large mappings (the preload library)",
 	},
 	[MMP_KEY_PREFAULT] = {
-		.name = "prefault", .id = MMP_KEY_PREFAULT, .type = MMP_T_BOOL,
+		.name = "prefault", .id = MMP_KEY_PREFAULT, .type = &mmp_key_bool,
 		FIELD(prefault), .def = "no", .roles = CONDITION_KEY,
 		.group = "how",
 		.help = "map the pages in before timing (MAP_POPULATE); exec: on the program's "
 			"mappings, through the preload library",
 	},
 	[MMP_KEY_ADVICE] = {
-		.name = "advice", .id = MMP_KEY_ADVICE, .type = MMP_T_ENUM, FIELD(advice),
+		.name = "advice", .id = MMP_KEY_ADVICE, .type = &mmp_key_enum, FIELD(advice),
 		.def = "normal", .values = mmp_advice_names, .roles = CONDITION_KEY,
 		.group = "how",
 		.help = "madvise() on the mapping before timing",
 	},
 	[MMP_KEY_CACHE] = {
-		.name = "cache", .id = MMP_KEY_CACHE, .type = MMP_T_ENUM, FIELD(cache),
+		.name = "cache", .id = MMP_KEY_CACHE, .type = &mmp_key_enum, FIELD(cache),
 		.def = "warm", .values = mmp_cache_names, .roles = CONDITION_KEY,
 		.group = "how",
 		.help = "page cache before each repetition: warm, drop (evict the file's pages), "
 			"drop-all (also /proc/sys/vm/drop_caches, root)",
 	},
 	[MMP_KEY_REPEAT] = {
-		.name = "repeat", .id = MMP_KEY_REPEAT, .type = MMP_T_REPEAT, FIELD(repeat),
+		.name = "repeat", .id = MMP_KEY_REPEAT, .type = &mmp_key_repeat, FIELD(repeat),
 		.def = "5", .min = 1, .max = MMP_MAX_ROUNDS, .flags = MMP_KEY_NO_SWEEP,
 		.group = "how",
 		.help = "recorded rounds of each run, or auto: rounds are added until every "
@@ -207,65 +192,65 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"max_repeat, within max_time)",
 	},
 	[MMP_KEY_MAX_REPEAT] = {
-		.name = "max_repeat", .id = MMP_KEY_MAX_REPEAT, .type = MMP_T_UINT,
+		.name = "max_repeat", .id = MMP_KEY_MAX_REPEAT, .type = &mmp_key_uint,
 		FIELD(max_repeat), .def = "40", .min = 5, .max = MMP_MAX_ROUNDS,
 		.flags = MMP_KEY_NO_SWEEP, .group = "how",
 		.help = "repeat = auto: the most rounds a comparison set runs",
 	},
 	[MMP_KEY_MAX_TIME] = {
-		.name = "max_time", .id = MMP_KEY_MAX_TIME, .type = MMP_T_SECONDS,
+		.name = "max_time", .id = MMP_KEY_MAX_TIME, .type = &mmp_key_seconds,
 		FIELD(max_time), .def = "60s", .min = 1, .max = 7 * 24 * 3600,
 		.flags = MMP_KEY_NO_SWEEP, .group = "how",
 		.help = "repeat = auto: the time one comparison set may take before its "
 			"undecided answers are reported inconclusive",
 	},
 	[MMP_KEY_WARMUP] = {
-		.name = "warmup", .id = MMP_KEY_WARMUP, .type = MMP_T_UINT, FIELD(warmup),
+		.name = "warmup", .id = MMP_KEY_WARMUP, .type = &mmp_key_uint, FIELD(warmup),
 		.def = "1", .min = 0, .max = 1000, .flags = MMP_KEY_NO_SWEEP,
 		.group = "how", .help = "repetitions run first and not recorded",
 	},
 	[MMP_KEY_EVENTS] = {
-		.name = "events", .id = MMP_KEY_EVENTS, .type = MMP_T_EVENTS, FIELD(events),
+		.name = "events", .id = MMP_KEY_EVENTS, .type = &mmp_key_events, FIELD(events),
 		.def = "basic,faults,sched,syscalls,contention",
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "how",
 		.help = "what to count (perf names, PMU names, tracepoints, presets) or none",
 	},
 	[MMP_KEY_CONTROLS] = {
-		.name = "controls", .id = MMP_KEY_CONTROLS, .type = MMP_T_CONTROLS,
+		.name = "controls", .id = MMP_KEY_CONTROLS, .type = &mmp_key_controls,
 		FIELD(controls), .def = "none",
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "how",
 		.help = "variants run beside each job, in the same rounds, to attribute its "
 			"time to causes (mmprof --help lists them)",
 	},
 	[MMP_KEY_COMMAND] = {
-		.name = "command", .id = MMP_KEY_COMMAND, .type = MMP_T_COMMAND,
+		.name = "command", .id = MMP_KEY_COMMAND, .type = &mmp_key_command,
 		FIELD(command), .flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "exec",
 		.help = "probe = exec: the program and its arguments, split like a shell word "
 			"list (no shell), {file} {size} {threads} {access} {pus} ... filled in",
 		.default_help = "required for exec",
 	},
 	[MMP_KEY_TIME] = {
-		.name = "time", .id = MMP_KEY_TIME, .type = MMP_T_CAPTURE, FIELD(time),
+		.name = "time", .id = MMP_KEY_TIME, .type = &mmp_key_time, FIELD(time),
 		.def = "wall", .flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "exec",
 		.help = "probe = exec: wall (its exec to its exit), or output:REGEX (the time it "
 			"prints: 00:00:01.25, 12.5 ms; start-up and JIT left out)",
 	},
 	[MMP_KEY_RESULT] = {
-		.name = "result", .id = MMP_KEY_RESULT, .type = MMP_T_CAPTURE, FIELD(result),
+		.name = "result", .id = MMP_KEY_RESULT, .type = &mmp_key_capture, FIELD(result),
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "exec",
 		.help = "probe = exec: output:REGEX, the count it prints, checked against the "
 			"data file's reference like a probe's result",
 		.default_help = "not checked",
 	},
 	[MMP_KEY_TIMEOUT] = {
-		.name = "timeout", .id = MMP_KEY_TIMEOUT, .type = MMP_T_SECONDS, FIELD(timeout),
+		.name = "timeout", .id = MMP_KEY_TIMEOUT, .type = &mmp_key_seconds, FIELD(timeout),
 		.def = "600s", .min = 1, .max = 7 * 24 * 3600, .flags = MMP_KEY_NO_SWEEP,
 		.group = "exec",
 		.help = "probe = exec: a process still running after this is stopped (SIGTERM, "
 			"then SIGKILL) and its run fails",
 	},
 	[MMP_KEY_PROFILE] = {
-		.name = "profile", .id = MMP_KEY_PROFILE, .type = MMP_T_RATE, FIELD(profile),
+		.name = "profile", .id = MMP_KEY_PROFILE, .type = &mmp_key_rate, FIELD(profile),
 		.def = "1000", .min = 10, .max = 20000, .flags = MMP_KEY_NO_SWEEP,
 		.group = "exec",
 		.help = "probe = exec: samples per second of the program's CPU time (call "
@@ -273,40 +258,40 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"(docs/profile.md)",
 	},
 	[MMP_KEY_ZIP] = {
-		.name = "zip", .id = MMP_KEY_ZIP, .type = MMP_T_KEYLIST, FIELD(zip),
+		.name = "zip", .id = MMP_KEY_ZIP, .type = &mmp_key_keylist, FIELD(zip),
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",
 		.help = "keys whose lists advance together (probe, access: 1st with 1st) "
 			"instead of their product",
 		.default_help = "none",
 	},
 	[MMP_KEY_BASELINE] = {
-		.name = "baseline", .id = MMP_KEY_BASELINE, .type = MMP_T_STRING,
+		.name = "baseline", .id = MMP_KEY_BASELINE, .type = &mmp_key_jobs,
 		FIELD(baseline), .flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",
 		.help = "other jobs; prints this job's time as a ratio to each, run by run",
 		.default_help = "none",
 	},
 	[MMP_KEY_FIXES] = {
-		.name = "fixes", .id = MMP_KEY_FIXES, .type = MMP_T_STRING, FIELD(fixes),
+		.name = "fixes", .id = MMP_KEY_FIXES, .type = &mmp_key_jobs, FIELD(fixes),
 		.flags = MMP_KEY_NO_SWEEP, .group = "job",
 		.help = "the job this one fixes: answers whether it closes that job's gap "
 			"without slowing its multi-byte reads",
 		.default_help = "none",
 	},
 	[MMP_KEY_TOLERANCE] = {
-		.name = "tolerance", .id = MMP_KEY_TOLERANCE, .type = MMP_T_PERCENT,
+		.name = "tolerance", .id = MMP_KEY_TOLERANCE, .type = &mmp_key_percent,
 		FIELD(tolerance), .def = "5%", .min = 0, .max = 100, .flags = MMP_KEY_NO_SWEEP,
 		.group = "job",
 		.help = "ratios within 1 +- this are the same: no regression, a tie",
 	},
 	[MMP_KEY_MODEL] = {
-		.name = "model", .id = MMP_KEY_MODEL, .type = MMP_T_STRING, FIELD(model),
+		.name = "model", .id = MMP_KEY_MODEL, .type = &mmp_key_jobs, FIELD(model),
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",
 		.help = "jobs that model this one (a C model of a real program): run in the "
 			"same rounds, and its ratios to its baselines shown beside theirs",
 		.default_help = "none",
 	},
 	[MMP_KEY_TABLE] = {
-		.name = "table", .id = MMP_KEY_TABLE, .type = MMP_T_ENUM, FIELD(table),
+		.name = "table", .id = MMP_KEY_TABLE, .type = &mmp_key_enum, FIELD(table),
 		.def = "runs", .values = mmp_table_names,
 		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .roles = MMP_ROLE_HIDDEN,
 		.group = "config",
@@ -314,14 +299,14 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"(the read/mmap/fread seed's shape), or both",
 	},
 	[MMP_KEY_CSV] = {
-		.name = "csv", .id = MMP_KEY_CSV, .type = MMP_T_STRING, FIELD(csv),
+		.name = "csv", .id = MMP_KEY_CSV, .type = &mmp_key_path, FIELD(csv),
 		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .roles = MMP_ROLE_HIDDEN,
 		.group = "config",
 		.help = "CSV output path, {host} replaced by the host name (--csv overrides)",
 		.default_help = "results/CONFIG.csv",
 	},
 	[MMP_KEY_ORDER] = {
-		.name = "order", .id = MMP_KEY_ORDER, .type = MMP_T_ENUM, FIELD(order),
+		.name = "order", .id = MMP_KEY_ORDER, .type = &mmp_key_enum, FIELD(order),
 		.def = "interleaved", .values = mmp_order_names,
 		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .roles = MMP_ROLE_HIDDEN,
 		.group = "config",
@@ -329,7 +314,7 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"every round (interleaved), or every repetition of one run after another",
 	},
 	[MMP_KEY_ORDER_SEED] = {
-		.name = "order_seed", .id = MMP_KEY_ORDER_SEED, .type = MMP_T_UINT,
+		.name = "order_seed", .id = MMP_KEY_ORDER_SEED, .type = &mmp_key_uint,
 		FIELD(order_seed), .min = 1, .max = UINT64_MAX,
 		.flags = MMP_KEY_GLOBAL_ONLY | MMP_KEY_NO_SWEEP, .roles = MMP_ROLE_HIDDEN,
 		.group = "config",
@@ -358,81 +343,6 @@ const struct mmp_key *mmp_key_find(const char *name)
 		if (strcmp(mmp_keys[i].name, name) == 0)
 			return &mmp_keys[i];
 	return NULL;
-}
-
-static void limits_text(const struct mmp_key *k, char *buf, size_t len)
-{
-	char a[32], b[32];
-	size_t used = 0;
-
-	buf[0] = '\0';
-	switch (k->type) {
-	case MMP_T_ENUM:
-		for (int i = 0; k->values[i] && used < len; i++)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-						 k->values[i]);
-		break;
-	case MMP_T_SIZE:
-		snprintf(buf, len, "%s to %s", mmp_format_size(k->min, a, sizeof(a)),
-			 mmp_format_size(k->max, b, sizeof(b)));
-		break;
-	case MMP_T_UINT:
-		if (k->max == UINT64_MAX)
-			snprintf(buf, len, "any");
-		else
-			snprintf(buf, len, "%llu to %llu", (unsigned long long)k->min,
-				 (unsigned long long)k->max);
-		break;
-	case MMP_T_BOOL:
-		snprintf(buf, len, "yes, no");
-		break;
-	case MMP_T_PROBE:
-		snprintf(buf, len, "see --list-probes");
-		break;
-	case MMP_T_PLACEMENT:
-		mmp_placement_syntax(buf, len);
-		break;
-	case MMP_T_KEYLIST:
-		snprintf(buf, len, "key names");
-		break;
-	case MMP_T_STRING:
-		snprintf(buf, len, k->id == MMP_KEY_BASELINE || k->id == MMP_KEY_MODEL ? "job names"
-				   : k->id == MMP_KEY_FIXES			       ? "a job name"
-									       : "a path");
-		break;
-	case MMP_T_COMMAND:
-		snprintf(buf, len, "words; placeholders %s", mmp_command_placeholders());
-		break;
-	case MMP_T_CAPTURE:
-		snprintf(buf, len, "%soutput:REGEX (POSIX extended, \\d allowed)",
-			 k->id == MMP_KEY_TIME ? "wall, " : "");
-		break;
-	case MMP_T_EVENTS:
-		snprintf(buf, len, "names and presets, see --list-events; none");
-		break;
-	case MMP_T_CONTROLS:
-		snprintf(buf, len, "auto, none, or a list of: %s", mmp_controls_names());
-		break;
-	case MMP_T_REPEAT:
-		snprintf(buf, len, "auto, or %llu to %llu", (unsigned long long)k->min,
-			 (unsigned long long)k->max);
-		break;
-	case MMP_T_RATE:
-		snprintf(buf, len, "off, or %llu to %llu (Hz; 4kHz)", (unsigned long long)k->min,
-			 (unsigned long long)k->max);
-		break;
-	case MMP_T_PERCENT:
-		snprintf(buf, len, "%llu%% to %llu%%", (unsigned long long)k->min,
-			 (unsigned long long)k->max);
-		break;
-	case MMP_T_SECONDS:
-		snprintf(buf, len, "%llus to %llus", (unsigned long long)k->min,
-			 (unsigned long long)k->max);
-		break;
-	case MMP_T_MEMBIND:
-		snprintf(buf, len, "firsttouch, local, node:N, node:*, interleave[:LIST]");
-		break;
-	}
 }
 
 /* key TAB roles: what analysis/keys.tsv holds (scripts/update-docs.sh). */
@@ -468,7 +378,8 @@ void mmp_keys_print(FILE *out, enum mmp_list_format format)
 		const struct mmp_key *k = &mmp_keys[i];
 		const char *def = k->def ? k->def : k->default_help;
 		const char *sweep = (k->flags & MMP_KEY_NO_SWEEP) ? "no" : "yes";
-		limits_text(k, limits, sizeof(limits));
+		limits[0] = '\0';
+		k->type->limits(k, limits, sizeof(limits));
 		if (markdown) {
 			fprintf(out, "| `%s` | %s | %s | %s | %s%s |\n", k->name, def, limits,
 				sweep, k->help,
