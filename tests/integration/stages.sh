@@ -1,0 +1,86 @@
+# The stages include each other in one direction only: a file of a stage
+# includes the headers of its own and earlier stages, never of a later
+# one, in the order of docs/design.md's table of folders (so the table
+# stays true, and no two stages form a cycle: results once included
+# attribution and answers, which included results).
+#
+# A header's stage is the folder of its .c file (include/mmprof/plan.h is
+# src/plan/plan.c's); the few headers without one are named below.
+source "$(dirname "$0")/tap.bash"
+
+# Headers that no .c of the same name implements: their stage.
+HEADER_STAGES="params=probes probe=probes companions=report listing=report"
+
+# stages ORDER EXTRA: every include that goes to a later stage, one per
+# line ("src/result/result.c (result) includes analysis.h (analysis)"),
+# and every header or folder without a stage.  EXTRA is a planted
+# include ("FILE HEADER"), for the check of the check.
+stages() {
+	/usr/bin/python3 - "$1" "$HEADER_STAGES" "$2" <<'PY'
+import glob, os, re, sys
+order = sys.argv[1].split()
+rank = {s: i for i, s in enumerate(order)}
+stage_of = dict(kv.split("=") for kv in sys.argv[2].split())
+for c in glob.glob("src/*/*.c") + glob.glob("src/*/*.h") + glob.glob("probes/*.[ch]"):
+    folder = c.split("/")[1] if c.startswith("src/") else "probes"
+    stage_of.setdefault(os.path.splitext(os.path.basename(c))[0], folder)
+bad = []
+for f in sorted(set(stage_of.values()) - set(rank)):
+    bad.append(f"folder {f}/ is not in docs/design.md's table")
+includes = []
+for f in glob.glob("src/*/*.[ch]") + glob.glob("probes/*.[ch]") + glob.glob("include/mmprof/*.h"):
+    for line in open(f):
+        m = re.match(r'\s*#\s*include\s+"(?:mmprof/)?(\w+)\.h"', line)
+        if m:
+            includes.append((f, m.group(1)))
+if sys.argv[3]:
+    f, h = sys.argv[3].split()
+    includes.append((f, h))
+def stage(f):
+    if f.startswith("src/"):
+        return f.split("/")[1]
+    if f.startswith("probes/"):
+        return "probes"
+    return stage_of.get(os.path.splitext(os.path.basename(f))[0])
+for h in sorted(glob.glob("include/mmprof/*.h")):
+    if stage(h) is None:
+        bad.append(f"{h} has no stage (no .c of its name: add it to HEADER_STAGES)")
+for f, h in includes:
+    a, b = stage(f), stage_of.get(h)
+    if a in rank and b in rank and rank[b] > rank[a]:
+        bad.append(f"{f} ({a}) includes {h}.h ({b})")
+print("\n".join(bad))
+PY
+}
+
+# The order: docs/design.md's table of folders, top to bottom.
+order=$(sed -n 's/^| `\(src\/\)\{0,1\}\([a-z_]*\)\/` |.*/\2/p' docs/design.md | tr '\n' ' ')
+if [ -z "$order" ]; then
+	fail "docs/design.md has a table of folders"
+	done_testing
+	exit 0
+fi
+ok "stage order from docs/design.md: $order"
+for d in src/*/; do
+	d=${d#src/}
+	d=${d%/}
+	grep -qw "$d" <<<"$order" || fail "src/$d/ is a stage of docs/design.md's table"
+done
+
+found=$(stages "$order" "")
+if [ -z "$found" ]; then
+	ok "every include goes to the same or an earlier stage"
+else
+	mapfile -t lines <<<"$found"
+	fail "includes against the flow (${#lines[@]})" "${lines[@]}"
+fi
+
+# The check catches what it is for: results including the analysis
+# again, and a config file including a later stage's header.
+planted=$(stages "$order" "src/result/result.c answers")
+check "a planted result -> analysis include is caught" \
+	grep -q '^src/result/result.c (result) includes answers.h (analysis)$' <<<"$planted"
+planted=$(stages "$order" "src/config/config_keys.c controls")
+check "a planted config -> plan include is caught" \
+	grep -q '^src/config/config_keys.c (config) includes controls.h (plan)$' <<<"$planted"
+done_testing
