@@ -103,6 +103,7 @@ static int limit_run(const struct mmp_slice *s)
 const struct mmp_probe mmp_probe_limit = {
 	.name = "limit",
 	.summary = "the fastest honest vectorised scan of the same bytes: the ceiling",
+	.role = MMP_PROBE_CEILING,
 	.needs = MMP_NEEDS_MAP,
 	.uses = MMP_KEY_BIT(MMP_KEY_PREFAULT) | MMP_KEY_BIT(MMP_KEY_ADVICE),
 	.access_mode = MMP_ACCESS_WHOLE,

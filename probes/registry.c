@@ -28,6 +28,14 @@ const struct mmp_probe *mmp_probe_find(const char *name)
 	return NULL;
 }
 
+const struct mmp_probe *mmp_probe_ceiling(void)
+{
+	for (size_t i = 0; i < sizeof(registry) / sizeof(registry[0]); i++)
+		if (registry[i]->role == MMP_PROBE_CEILING)
+			return registry[i];
+	return NULL;
+}
+
 int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key)
 {
 	if (probe->ignores & MMP_KEY_BIT(key))

@@ -55,6 +55,7 @@ struct mmp_cause {
 	char name[96];     /* "true sharing", "true sharing + per-call", "limit" */
 	char detail[160];  /* "refcount, atomic tally" */
 	int interacting;   /* merged rungs */
+	int ceiling;       /* the remainder is the ceiling's own time (the last rung is its scan) */
 	unsigned first, last; /* rungs it spans: the cost of rung first-1 -> last */
 	struct mmp_interval cost; /* ns per byte of the job */
 	double share, share_low, share_high; /* of the job's mean */

@@ -97,6 +97,17 @@ struct mmp_probe_env {
 	void *alloc_ctx;
 };
 
+/* What a probe is to the other probes. */
+enum mmp_probe_role {
+	MMP_PROBE_PATH, /* an access path to measure (the default) */
+	/* The ceiling: the fastest honest scan of the same bytes.  Every job
+	 * point reading the same bytes is measured against it side by side
+	 * ("x limit": plan.h, mmp_plan_ceiling), the limit control swaps it
+	 * in, and a job of it has nothing to fix.  One probe has this role
+	 * (mmp_probe_ceiling). */
+	MMP_PROBE_CEILING,
+};
+
 /* Returns 0, or a negative errno when the modelled API reported an error
  * (a failed bounds check is a bug in the slice, never expected). */
 typedef int (*mmp_probe_run_fn)(const struct mmp_slice *slice);
@@ -105,6 +116,7 @@ struct mmp_probe {
 	const char *name;
 	const char *label;    /* the method in tables: "read" -> "read(4096)" */
 	const char *summary;  /* one line, for --list-probes */
+	enum mmp_probe_role role;
 	unsigned needs;       /* enum mmp_probe_needs */
 	int maps;             /* maps the file itself (advice = hugepage applies) */
 	uint64_t uses;        /* MMP_KEY_BIT of the probe-specific keys it reads */
@@ -115,8 +127,8 @@ struct mmp_probe {
 				     0: the run's `buffer` (fread: calls of a buffer) */
 	const char *shared_state; /* what `private` makes per-thread; NULL: none */
 	const char *bulk;         /* probe reading the same bytes in bulk; NULL: none */
-	/* What its loop does beyond limit's vectorised scan, for the cause the
-	 * limit control names ("a call, 4 checks and 2 CAS loops per byte"). */
+	/* What its loop does beyond the ceiling's vectorised scan, for the
+	 * cause the limit control names ("a call, 4 checks and 2 CAS loops per byte"). */
 	const char *loop;
 	mmp_probe_run_fn run;
 	/* Probes that count operations instead of reading bytes (pingpong's
@@ -167,6 +179,8 @@ struct mmp_probe {
 /* The registry (probes/registry.c, from probes/probes.def). */
 const struct mmp_probe *const *mmp_probe_all(size_t *count);
 const struct mmp_probe *mmp_probe_find(const char *name);
+/* The probe whose role is the ceiling. */
+const struct mmp_probe *mmp_probe_ceiling(void);
 
 /* Whether a key changes what this probe does. */
 int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key);

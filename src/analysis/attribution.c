@@ -428,6 +428,7 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 	memcpy(rest->per_round, times_of(&lt, k - 1), m * sizeof(double));
 	mmp_interval_mean(rest->per_round, m, &rest->cost);
 	if (last->added == MMP_CONTROL_LIMIT) {
+		rest->ceiling = 1;
 		snprintf(rest->name, sizeof(rest->name), "limit");
 		snprintf(rest->detail, sizeof(rest->detail),
 			 "the memory system: limit's vectorised scan of the same bytes");

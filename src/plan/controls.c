@@ -230,12 +230,12 @@ static int apply_limit(struct mmp_rung *r, const struct mmp_topology *topo,
 		       struct mmp_error *err)
 {
 	(void)topo, (void)err;
-	if (r->run.p.probe == mmp_probe_find("limit") && r->run.p.prefault)
+	if (r->run.p.probe->role == MMP_PROBE_CEILING && r->run.p.prefault)
 		return 0;
 	if (!mmp_run_reads_file(&r->run.p))
 		return 0; /* limit scans the data file: nothing to compare an operation, or a
 			     program that reads none, with */
-	swap_probe(&r->run, mmp_probe_find("limit"));
+	swap_probe(&r->run, mmp_probe_ceiling());
 	/* The ceiling never pays for faults: its pages are mapped in first. */
 	r->run.p.prefault = true;
 	/* Above one PU, the ladder's times are the job's wall times less the

@@ -335,7 +335,7 @@ static void unite(size_t *parent, size_t a, size_t b)
 
 static int is_limit(const struct mmp_planned *r)
 {
-	return strcmp(r->run.p.probe->name, "limit") == 0;
+	return r->run.p.probe->role == MMP_PROBE_CEILING;
 }
 
 static const struct mmp_plan *sort_plan; /* qsort has no context argument */

@@ -219,7 +219,7 @@ static int is_node_cell(const struct mmp_run_result *r)
 	const struct mmp_params *p = &r->run->p;
 	return p->placement.kind == MMP_PLACE_NUMA && !strchr(p->placement.spec, ',') &&
 	       !strchr(p->placement.spec, '-') && p->membind.kind == MMP_MEMBIND_NODE &&
-	       (r->ops || strcmp(p->probe->name, "limit") == 0);
+	       (r->ops || p->probe->role == MMP_PROBE_CEILING);
 }
 
 static void node_matrix(FILE *out, const struct mmp_results *res, const size_t *idx, size_t n)

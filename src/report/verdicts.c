@@ -32,10 +32,10 @@ static void put(char *cell, const char *s)
 	cell[n] = '\0';
 }
 
-/* The limit remainder: what the last step (the limit scan) still takes. */
+/* The limit remainder: what the last step (the ceiling's scan) still takes. */
 static int is_limit(const struct mmp_cause *c)
 {
-	return !c->control && strcmp(c->name, "limit") == 0;
+	return !c->control && c->ceiling;
 }
 
 /* A cause that cannot be told from no cost: its control's interval holds
@@ -266,7 +266,7 @@ static void verdict_in(const struct mmp_results *res, const struct mmp_attributi
 		.label = mmp_result_label(res, a->job, label, len),
 		.unit = a->job->ops || !a->job->bytes ? mmp_result_unit(a->job) : "B",
 		.a = a,
-		.limit_job = strcmp(a->job->run->p.probe->name, "limit") == 0,
+		.limit_job = a->job->run->p.probe->role == MMP_PROBE_CEILING,
 		.full = full,
 	};
 }

@@ -138,11 +138,20 @@ static void test_every_probe_every_sink(void **state)
 
 static void test_registry(void **state)
 {
-	size_t n;
+	size_t n, ceilings = 0;
 	const struct mmp_probe *const *all = mmp_probe_all(&n);
 	(void)state;
 	for (size_t i = 0; i < n; i++) {
 		assert_ptr_equal(mmp_probe_find(all[i]->name), all[i]);
+		/* The ceiling reads the same bytes as the jobs it serves, in one
+		 * scan, and is one probe: the plan and the reports find it by
+		 * its role. */
+		if (all[i]->role == MMP_PROBE_CEILING) {
+			ceilings++;
+			assert_ptr_equal(mmp_probe_ceiling(), all[i]);
+			assert_true(all[i]->needs & MMP_NEEDS_MAP);
+			assert_int_equal(all[i]->access_mode, MMP_ACCESS_WHOLE);
+		}
 		assert_non_null(all[i]->summary);
 		/* A probe has a loop, or runs a program (and then no loop). */
 		assert_true((all[i]->run != NULL) != !!(all[i]->needs & MMP_NEEDS_PROCESS));
@@ -154,6 +163,7 @@ static void test_registry(void **state)
 		for (size_t j = i + 1; j < n; j++)
 			assert_string_not_equal(all[i]->name, all[j]->name);
 	}
+	assert_int_equal(ceilings, 1);
 	assert_null(mmp_probe_find("nope"));
 	struct mmp_params p = { .probe = mmp_probe_find("mmap_byte"), .access = 4096 };
 	assert_int_equal(mmp_params_access(&p), 1);

@@ -15,6 +15,7 @@
 #include "mmprof/attribution.h"
 #include "mmprof/controls.h"
 #include "mmprof/csvread.h"
+#include "mmprof/probe.h"
 #include "mmprof/report.h"
 
 #define DIR "tests/recorded/byte_8t/"
@@ -75,7 +76,8 @@ static size_t load_points(struct point *p, struct mmp_csvread *t)
 				 *cell(t, r, "refcount") ? " refcount=" : "", cell(t, r, "refcount"));
 			snprintf(q->unit, sizeof(q->unit), "%s",
 				 strcmp(cell(t, r, "unit"), "byte") == 0 ? "B" : cell(t, r, "unit"));
-			q->limit_job = strcmp(cell(t, r, "probe"), "limit") == 0;
+			const struct mmp_probe *probe = mmp_probe_find(cell(t, r, "probe"));
+			q->limit_job = probe && probe->role == MMP_PROBE_CEILING;
 			q->a.rounds = (size_t)num(t, r, "rounds");
 			q->a.disturbed = yes(t, r, "disturbed");
 		}
@@ -86,6 +88,8 @@ static size_t load_points(struct point *p, struct mmp_csvread *t)
 		snprintf(c->detail, sizeof(c->detail), "%s", cell(t, r, "detail"));
 		c->control = control_named(cell(t, r, "controls"));
 		c->interacting = yes(t, r, "interacting");
+		/* the remainder after the limit rung: its name is the CSV's word for it */
+		c->ceiling = !c->control && strcmp(c->name, "limit") == 0;
 		c->cost.estimate = num(t, r, "ns_per_byte");
 		c->cost.valid = *cell(t, r, "ci_low") != '\0';
 		c->cost.low = num(t, r, "ci_low");
