@@ -27,8 +27,10 @@ int mmp_answers_csv(struct mmp_outset *set, const struct mmp_analysis *an, const
 int mmp_profile_csv(struct mmp_outset *set, const struct mmp_results *res, const char *run_id,
 		    int *wrote, struct mmp_error *err);
 
-/* Column names and meanings, for --list-columns. */
+/* Column names and meanings, for --list-columns: every companion's, or
+ * one's. */
 void mmp_companions_print_columns(FILE *out, int markdown);
+void mmp_answers_print_columns(FILE *out, int markdown);
 void mmp_profile_print_columns(FILE *out, int markdown);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "mmprof/csv_table.h"
 #include "mmprof/error.h"
 #include "mmprof/meta.h"
 #include "mmprof/outfile.h"
@@ -44,8 +45,5 @@ int mmp_csv_commit(struct mmp_csv *csv, struct mmp_error *err);
 /* The columns of NAME.csv (its metrics after result_ok), then of
  * NAME.events.csv and NAME.threads.csv (for --list-columns, docs, tests). */
 void mmp_csv_print_columns(FILE *out, int markdown);
-
-/* Write one field with RFC 4180 quoting when it needs it. */
-void mmp_csv_field(FILE *f, const char *value, int last);
 
 #endif

@@ -10,6 +10,7 @@
 #include "mmprof/metrics.h"
 #include "mmprof/paths.h"
 #include "mmprof/probe.h"
+#include "csv_impl.h"
 
 struct row {
 	const struct mmp_run_info *info;
@@ -20,17 +21,15 @@ struct row {
 	unsigned thread; /* per-thread file */
 };
 
-typedef void (*column_fn)(const struct row *r, char *buf, size_t len);
-
 static void key_value(const struct row *r, enum mmp_key_id k, char *buf, size_t len)
 {
 	mmp_run_format(r->info->run, k, buf, len);
 }
 
 #define KEY_COLUMN(fn, key)                                                    \
-	static void fn(const struct row *r, char *buf, size_t len)             \
+	static void fn(const void *row, char *buf, size_t len)                 \
 	{                                                                      \
-		key_value(r, key, buf, len);                                   \
+		key_value(row, key, buf, len);                                 \
 	}
 KEY_COLUMN(col_probe, MMP_KEY_PROBE)
 KEY_COLUMN(col_kernel, MMP_KEY_KERNEL)
@@ -50,8 +49,9 @@ KEY_COLUMN(col_data, MMP_KEY_DATA)
 KEY_COLUMN(col_hugepages, MMP_KEY_HUGEPAGES)
 
 /* "0:4096 1:0": pages of the data found on each node (of those examined). */
-static void col_data_nodes(const struct row *r, char *buf, size_t len)
+static void col_data_nodes(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	const struct mmp_census_record *c = r->rep->census;
 	size_t used = 0;
 	buf[0] = '\0';
@@ -65,55 +65,63 @@ static void col_data_nodes(const struct row *r, char *buf, size_t len)
 					 (unsigned long long)c->data.node[i].pages);
 }
 
-static void col_data_examined(const struct row *r, char *buf, size_t len)
+static void col_data_examined(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	const struct mmp_census_record *c = r->rep->census;
 	if (c && c->done && c->data.pages_total && !c->data.unknown)
 		snprintf(buf, len, "%llu", (unsigned long long)c->data.pages_examined);
 }
 
-static void col_data_pages(const struct row *r, char *buf, size_t len)
+static void col_data_pages(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	const struct mmp_census_record *c = r->rep->census;
 	if (c && c->done && c->data.pages_total)
 		snprintf(buf, len, "%llu", (unsigned long long)c->data.pages_total);
 }
 
-static void col_data_absent(const struct row *r, char *buf, size_t len)
+static void col_data_absent(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	const struct mmp_census_record *c = r->rep->census;
 	if (c && c->done && c->data.pages_total && !c->data.unknown)
 		snprintf(buf, len, "%llu", (unsigned long long)c->data.not_present);
 }
 
-static void col_state_node(const struct row *r, char *buf, size_t len)
+static void col_state_node(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	const struct mmp_census_record *c = r->rep->census;
 	if (c && c->done && c->state_node >= 0)
 		snprintf(buf, len, "%d", c->state_node);
 }
 
 /* What the preload library changed in a program (prefault, huge). */
-static void col_preload_loaded(const struct row *r, char *buf, size_t len)
+static void col_preload_loaded(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->preload_asked)
 		snprintf(buf, len, "%u", r->rep->preload.loaded);
 }
 
-static void col_preload_mappings(const struct row *r, char *buf, size_t len)
+static void col_preload_mappings(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->preload_asked)
 		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.mappings);
 }
 
-static void col_prefaulted(const struct row *r, char *buf, size_t len)
+static void col_prefaulted(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->preload_asked && r->info->run->p.prefault)
 		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.present);
 }
 
-static void col_huge_bytes(const struct row *r, char *buf, size_t len)
+static void col_huge_bytes(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	const struct mmp_census_record *c = r->rep->census;
 	if (r->rep->preload_asked) {
 		if (r->info->run->p.hugepages)
@@ -124,54 +132,61 @@ static void col_huge_bytes(const struct row *r, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)c->huge_bytes);
 }
 
-static void col_thread_node(const struct row *r, char *buf, size_t len)
+static void col_thread_node(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	const struct mmp_census_record *c = r->rep->census;
 	if (c && c->done && r->thread < c->nthreads && c->pu_node[r->thread] >= 0)
 		snprintf(buf, len, "%d", c->pu_node[r->thread]);
 }
 
-static void col_thread_remote(const struct row *r, char *buf, size_t len)
+static void col_thread_remote(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	const struct mmp_census_record *c = r->rep->census;
 	if (c && c->done && r->thread < c->nthreads && c->remote_share[r->thread] >= 0)
 		snprintf(buf, len, "%.4f", c->remote_share[r->thread]);
 }
 
-static void col_schema(const struct row *r, char *buf, size_t len)
+static void col_schema(const void *row, char *buf, size_t len)
 {
-	(void)r;
+	(void)row;
 	snprintf(buf, len, "%d", MMP_CSV_SCHEMA_VERSION);
 }
 
-static void col_job(const struct row *r, char *buf, size_t len)
+static void col_job(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->info->run->job->name);
 }
 
-static void col_buffer(const struct row *r, char *buf, size_t len)
+static void col_buffer(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->info->run->applies & MMP_KEY_BIT(MMP_KEY_BUFFER))
 		snprintf(buf, len, "%" PRIu64, r->info->run->p.buffer);
 	else
 		buf[0] = '\0';
 }
 
-static void col_access(const struct row *r, char *buf, size_t len)
+static void col_access(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->info->access)
 		snprintf(buf, len, "%" PRIu64, r->info->access);
 	else
 		buf[0] = '\0';
 }
 
-static void col_control(const struct row *r, char *buf, size_t len)
+static void col_control(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->info->run->control_name);
 }
 
-static void col_limit_run(const struct row *r, char *buf, size_t len)
+static void col_limit_run(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	long k = mmp_planned_is_point(r->planned)
 			 ? mmp_plan_ceiling(r->plan, r->planned->run.index)
 			 : -1;
@@ -179,197 +194,231 @@ static void col_limit_run(const struct row *r, char *buf, size_t len)
 		snprintf(buf, len, "%zu", r->plan->runs[k].run.index + 1);
 }
 
-static void col_rep(const struct row *r, char *buf, size_t len)
+static void col_rep(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%u", r->rep->index);
 }
 
-static void col_run(const struct row *r, char *buf, size_t len)
+static void col_run(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%zu", r->planned->run.index + 1);
 }
 
-static void col_parent(const struct row *r, char *buf, size_t len)
+static void col_parent(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	size_t parent = r->planned->copy_of >= 0 ? (size_t)r->planned->copy_of : r->planned->point;
 	snprintf(buf, len, "%zu", parent + 1);
 }
 
-static void col_set(const struct row *r, char *buf, size_t len)
+static void col_set(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%zu", r->planned->set + 1);
 }
 
-static void col_round(const struct row *r, char *buf, size_t len)
+static void col_round(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%u", r->rep->round);
 }
 
-static void col_position(const struct row *r, char *buf, size_t len)
+static void col_position(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%u", r->rep->position);
 }
 
-static void col_disturbed(const struct row *r, char *buf, size_t len)
+static void col_disturbed(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->rep->dist.disturbed ? "true" : "false");
 }
 
-static void col_disturbed_why(const struct row *r, char *buf, size_t len)
+static void col_disturbed_why(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->rep->dist.why);
 }
 
-static void col_overlap(const struct row *r, char *buf, size_t len)
+static void col_overlap(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->dist.overlap >= 0)
 		snprintf(buf, len, "%.4f", r->rep->dist.overlap);
 }
 
-static void col_wait(const struct row *r, char *buf, size_t len)
+static void col_wait(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->dist.wait_max >= 0)
 		snprintf(buf, len, "%.4f", r->rep->dist.wait_max);
 }
 
-static void col_busy(const struct row *r, char *buf, size_t len)
+static void col_busy(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->dist.busy >= 0)
 		snprintf(buf, len, "%.4f", r->rep->dist.busy);
 }
 
-static void col_pressure(const struct row *r, char *buf, size_t len)
+static void col_pressure(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->dist.pressure >= 0)
 		snprintf(buf, len, "%.4f", r->rep->dist.pressure);
 }
 
-static void col_nivcsw(const struct row *r, char *buf, size_t len)
+static void col_nivcsw(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%" PRIu64, r->rep->dist.nivcsw);
 }
 
-static void col_order_seed(const struct row *r, char *buf, size_t len)
+static void col_order_seed(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%" PRIu64, r->plan->seed);
 }
 
-static void col_bytes(const struct row *r, char *buf, size_t len)
+static void col_bytes(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%" PRIu64, r->rep->bytes);
 }
 
-static void col_elapsed(const struct row *r, char *buf, size_t len)
+static void col_elapsed(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%" PRIu64, r->rep->elapsed_ns);
 }
 
-static void col_ns_per_byte(const struct row *r, char *buf, size_t len)
+static void col_ns_per_byte(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	/* An operation-counting probe's time is per operation, not per byte. */
 	if (r->rep->bytes && !r->rep->ops)
 		snprintf(buf, len, "%.6g", (double)r->rep->elapsed_ns / (double)r->rep->bytes);
 }
 
-static void col_unit(const struct row *r, char *buf, size_t len)
+static void col_unit(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	const char *unit = r->info->run->p.probe->unit;
 	snprintf(buf, len, "%s", unit ? unit : "");
 }
 
-static void col_ops(const struct row *r, char *buf, size_t len)
+static void col_ops(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->ops)
 		snprintf(buf, len, "%" PRIu64, r->rep->ops);
 }
 
-static void col_ns_per_op(const struct row *r, char *buf, size_t len)
+static void col_ns_per_op(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->ops)
 		snprintf(buf, len, "%.6g", (double)r->rep->elapsed_ns / (double)r->rep->ops);
 }
 
-static void col_result(const struct row *r, char *buf, size_t len)
+static void col_result(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	/* A program without `result`: nothing read; one that printed no
 	 * count: nothing that is one. */
 	if (!r->rep->result_unchecked && !r->rep->result_text[0])
 		snprintf(buf, len, "%" PRIu64, r->rep->result);
 }
 
-static void col_result_ok(const struct row *r, char *buf, size_t len)
+static void col_result_ok(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (!r->rep->result_unchecked)
 		snprintf(buf, len, "%s", r->rep->result_ok && !r->rep->probe_rc ? "true" : "false");
 }
 
-static void col_log(const struct row *r, char *buf, size_t len)
+static void col_log(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->log)
 		snprintf(buf, len, "%s", r->rep->log);
 }
 
-static void col_wall(const struct row *r, char *buf, size_t len)
+static void col_wall(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->log)
 		snprintf(buf, len, "%" PRIu64, r->rep->wall_ns);
 }
 
-static void col_others(const struct row *r, char *buf, size_t len)
+static void col_others(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->rep->dist.others >= 0)
 		snprintf(buf, len, "%.4f", r->rep->dist.others);
 }
 
-static void col_oversubscribed(const struct row *r, char *buf, size_t len)
+static void col_oversubscribed(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->info->plan->oversubscribed ? "true" : "false");
 }
 
-static void col_run_id(const struct row *r, char *buf, size_t len)
+static void col_run_id(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->meta->run_id);
 }
 
-static void col_host(const struct row *r, char *buf, size_t len)
+static void col_host(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->meta->host);
 }
 
-static void col_cpu_model(const struct row *r, char *buf, size_t len)
+static void col_cpu_model(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->meta->cpu_model);
 }
 
-static void col_kernel_release(const struct row *r, char *buf, size_t len)
+static void col_kernel_release(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->meta->kernel_release);
 }
 
-static void col_version(const struct row *r, char *buf, size_t len)
+static void col_version(const void *row, char *buf, size_t len)
 {
-	(void)r;
+	(void)row;
 	snprintf(buf, len, "%s", MMPROF_VERSION);
 }
 
-static void col_started_at(const struct row *r, char *buf, size_t len)
+static void col_started_at(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->meta->started_at);
 }
 
-static void col_file(const struct row *r, char *buf, size_t len)
+static void col_file(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->info->data)
 		snprintf(buf, len, "%s", r->info->data->path);
 }
 
-static void col_pus_planned(const struct row *r, char *buf, size_t len)
+static void col_pus_planned(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	mmp_pin_plan_format(r->info->plan, buf, len);
 }
 
-static void col_pus_seen(const struct row *r, char *buf, size_t len)
+static void col_pus_seen(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	size_t used = 0;
 	buf[0] = '\0';
 	for (unsigned t = 0; t < r->info->plan->nthreads && used < len; t++)
@@ -378,55 +427,57 @@ static void col_pus_seen(const struct row *r, char *buf, size_t len)
 						 r->info->places[t].pu_seen);
 }
 
-static void col_npus(const struct row *r, char *buf, size_t len)
+static void col_npus(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%u", r->info->plan->npus);
 }
 
-static void col_thread_min(const struct row *r, char *buf, size_t len)
+static void col_thread_min(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%" PRIu64, r->rep->thread_min_ns);
 }
 
-static void col_thread_max(const struct row *r, char *buf, size_t len)
+static void col_thread_max(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%" PRIu64, r->rep->thread_max_ns);
 }
 
-static void col_thread(const struct row *r, char *buf, size_t len)
+static void col_thread(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%u", r->thread);
 }
 
-static void col_thread_pu_planned(const struct row *r, char *buf, size_t len)
+static void col_thread_pu_planned(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%d", r->info->places[r->thread].pu_planned);
 }
 
-static void col_thread_pu_seen(const struct row *r, char *buf, size_t len)
+static void col_thread_pu_seen(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	if (r->info->places[r->thread].pu_seen >= 0) /* -1: a program's thread */
 		snprintf(buf, len, "%d", r->info->places[r->thread].pu_seen);
 }
 
-static void col_thread_allowed(const struct row *r, char *buf, size_t len)
+static void col_thread_allowed(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%s", r->info->places[r->thread].allowed);
 }
 
-static void col_thread_ns(const struct row *r, char *buf, size_t len)
+static void col_thread_ns(const void *row, char *buf, size_t len)
 {
+	const struct row *r = row;
 	snprintf(buf, len, "%" PRIu64, r->rep->thread_ns[r->thread]);
 }
 
-struct column {
-	const char *name;
-	column_fn fn;
-	const char *help;
-};
-
 /* The main file.  Counter columns go right after result_ok. */
-static const struct column columns[] = {
+static const struct mmp_csv_column columns[] = {
 	{ "schema_version", col_schema, "version of this column layout" },
 	{ "job", col_job, "the config section" },
 	{ "probe", col_probe, "access path" },
@@ -499,12 +550,12 @@ static const struct column columns[] = {
 	{ "limit_run", col_limit_run, "the limit run (the ceiling) over the same bytes in the same rounds, as x_limit in the report and mmprof compare's machine-drift reference use it; empty: none" },
 };
 
-#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+static const struct mmp_csv_table main_table = MMP_CSV_TABLE(NULL, columns, MMP_CSV_CELL_MAX);
 /* The derived metrics (metrics.h) come right after this column. */
 #define METRICS_AFTER "result_ok"
 
 /* NAME.threads.csv (--per-thread): one row per thread of every row above. */
-static const struct column thread_columns[] = {
+static const struct mmp_csv_column thread_columns[] = {
 	{ "schema_version", col_schema, "version of this column layout" },
 	{ "run_id", col_run_id, "the mmprof invocation (as in NAME.csv)" },
 	{ "job", col_job, "the config section" },
@@ -521,58 +572,29 @@ static const struct column thread_columns[] = {
 	{ "remote_share", col_thread_remote, "share of its slice's pages on another node than its PU's" },
 	{ "thread_ns", col_thread_ns, "its own time, start of its slice to its end" },
 };
-#define NTHREAD_COLUMNS (sizeof(thread_columns) / sizeof(thread_columns[0]))
+static const struct mmp_csv_table thread_table =
+	MMP_CSV_TABLE("NAME.threads.csv", thread_columns, MMP_CSV_CELL_MAX);
 
-/* NAME.events.csv: every count of every repetition, long format, so that
- * NAME.csv has the same columns whatever a config counts and any event a
- * PMU offers fits. */
-static const struct column event_columns[] = {
-	{ "schema_version", NULL, "version of this column layout" },
-	{ "run_id", NULL, "the mmprof invocation (as in NAME.csv)" },
-	{ "run", NULL, "the run (NAME.csv's run)" },
-	{ "rep", NULL, "recorded repetition (NAME.csv's rep)" },
-	{ "thread", NULL, "empty: the sum over the run's threads; else the thread (--per-thread)" },
-	{ "event", NULL, "the event as the config names it" },
-	{ "value", NULL, "the count, scaled by enabled/running when multiplexed; empty unless counted" },
-	{ "raw", NULL, "the count as read" },
-	{ "enabled_ns", NULL, "time the event was enabled" },
-	{ "running_ns", NULL, "time it was on a counter" },
-	{ "state", NULL, "counted, scaled, not counted, not supported or denied" },
-};
-#define NEVENT_COLUMNS (sizeof(event_columns) / sizeof(event_columns[0]))
 
-void mmp_csv_field(FILE *f, const char *value, int last)
+
+/* Where the metrics go: after METRICS_AFTER. */
+static size_t metrics_at(void)
 {
-	if (strpbrk(value, ",\"\n\r")) {
-		fputc('"', f);
-		for (const char *p = value; *p; p++) {
-			if (*p == '"')
-				fputc('"', f);
-			fputc(*p, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(value, f);
-	}
-	fputc(last ? '\n' : ',', f);
-}
-
-static void header(FILE *f, const struct column *cols, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		mmp_csv_field(f, cols[i].name, i + 1 == n);
+	for (size_t i = 0; i < main_table.n; i++)
+		if (strcmp(columns[i].name, METRICS_AFTER) == 0)
+			return i + 1;
+	return main_table.n;
 }
 
 /* The main header: the columns, the metrics after result_ok. */
 static void main_header(FILE *f)
 {
-	size_t nm;
+	size_t nm, at = metrics_at();
 	const struct mmp_metric *m = mmp_metrics(&nm);
-	for (size_t i = 0; i < NCOLUMNS; i++) {
-		mmp_csv_field(f, columns[i].name, i + 1 == NCOLUMNS);
-		for (size_t k = 0; strcmp(columns[i].name, METRICS_AFTER) == 0 && k < nm; k++)
-			mmp_csv_field(f, m[k].column, 0);
-	}
+	mmp_csv_header_part(f, &main_table, 0, at, 0);
+	for (size_t k = 0; k < nm; k++)
+		mmp_csv_field(f, m[k].column, 0);
+	mmp_csv_header_part(f, &main_table, at, main_table.n, 1);
 }
 
 static void metric_cells(FILE *f, const struct mmp_run_info *info, const struct mmp_rep *rep)
@@ -586,32 +608,6 @@ static void metric_cells(FILE *f, const struct mmp_run_info *info, const struct 
 		if (mmp_metric_of_rep(&m[k], info->events, rep->counts, rep->bytes, &x))
 			snprintf(v, sizeof(v), "%.6g", x);
 		mmp_csv_field(f, v, 0);
-	}
-}
-
-static void event_rows(struct mmp_csv *csv, const struct mmp_run_info *info,
-		       const struct mmp_rep *rep, const struct mmp_count *counts, long thread)
-{
-	char v[NEVENT_COLUMNS][MMP_EVENT_NAME_MAX + 8];
-	for (size_t i = 0; i < info->events->n; i++) {
-		const struct mmp_count *c = &counts[i];
-		memset(v, 0, sizeof(v));
-		snprintf(v[0], sizeof(v[0]), "%d", MMP_CSV_SCHEMA_VERSION);
-		snprintf(v[1], sizeof(v[1]), "%s", csv->meta->run_id);
-		snprintf(v[2], sizeof(v[2]), "%zu", info->run->index + 1);
-		snprintf(v[3], sizeof(v[3]), "%u", rep->index);
-		if (thread >= 0)
-			snprintf(v[4], sizeof(v[4]), "%ld", thread);
-		snprintf(v[5], sizeof(v[5]), "%s", info->events->ev[i].name);
-		if (mmp_count_valid(c)) {
-			snprintf(v[6], sizeof(v[6]), "%.0f", c->value);
-			snprintf(v[7], sizeof(v[7]), "%" PRIu64, c->raw);
-			snprintf(v[8], sizeof(v[8]), "%" PRIu64, c->enabled);
-			snprintf(v[9], sizeof(v[9]), "%" PRIu64, c->running);
-		}
-		snprintf(v[10], sizeof(v[10]), "%s", mmp_count_state_name(c->state));
-		for (size_t k = 0; k < NEVENT_COLUMNS; k++)
-			mmp_csv_field(csv->ef, v[k], k + 1 == NEVENT_COLUMNS);
 	}
 }
 
@@ -632,7 +628,7 @@ int mmp_csv_open(struct mmp_csv *csv, struct mmp_outset *set, const struct mmp_m
 		if (rc)
 			goto fail;
 		csv->tf = csv->threads.f;
-		header(csv->tf, thread_columns, NTHREAD_COLUMNS);
+		mmp_csv_header(csv->tf, &thread_table);
 	}
 	csv->per_thread_events = per_thread;
 	if (counts && mmp_outset_has_companions(set)) {
@@ -640,7 +636,7 @@ int mmp_csv_open(struct mmp_csv *csv, struct mmp_outset *set, const struct mmp_m
 		if (rc)
 			goto fail;
 		csv->ef = csv->events.f;
-		header(csv->ef, event_columns, NEVENT_COLUMNS);
+		mmp_csv_header(csv->ef, &mmp_csv_event_table);
 	}
 	main_header(csv->f);
 	return mmp_outfile_flush(&csv->out, err);
@@ -655,33 +651,25 @@ int mmp_csv_row(struct mmp_csv *csv, const struct mmp_run_info *info,
 		const struct mmp_rep *rep, struct mmp_error *err)
 {
 	struct row r = { info, rep, csv->meta, &csv->plan->runs[info->run->index], csv->plan, 0 };
-	char buf[4096];
+	size_t at = metrics_at();
 	int rc;
 
-	for (size_t i = 0; i < NCOLUMNS; i++) {
-		buf[0] = '\0';
-		columns[i].fn(&r, buf, sizeof(buf));
-		mmp_csv_field(csv->f, buf, i + 1 == NCOLUMNS);
-		if (strcmp(columns[i].name, METRICS_AFTER) == 0)
-			metric_cells(csv->f, info, rep);
-	}
+	mmp_csv_row_part(csv->f, &main_table, 0, at, &r, 0);
+	metric_cells(csv->f, info, rep);
+	mmp_csv_row_part(csv->f, &main_table, at, main_table.n, &r, 1);
 	rc = mmp_outfile_flush(&csv->out, err);
 	if (rc)
 		return rc;
 	csv->rows++;
 	for (r.thread = 0; csv->tf && r.thread < info->plan->nthreads; r.thread++)
-		for (size_t i = 0; i < NTHREAD_COLUMNS; i++) {
-			buf[0] = '\0';
-			thread_columns[i].fn(&r, buf, sizeof(buf));
-			mmp_csv_field(csv->tf, buf, i + 1 == NTHREAD_COLUMNS);
-		}
+		mmp_csv_row_of(csv->tf, &thread_table, &r);
 	if (csv->tf && (rc = mmp_outfile_flush(&csv->threads, err)))
 		return rc;
 	if (!csv->ef || !info->events || !info->events->n)
 		return 0;
-	event_rows(csv, info, rep, rep->counts, -1);
+	mmp_csv_event_rows(csv, info, rep, rep->counts, -1);
 	for (unsigned t = 0; csv->per_thread_events && t < info->plan->nthreads; t++)
-		event_rows(csv, info, rep, rep->thread_counts + (size_t)t * info->events->n, t);
+		mmp_csv_event_rows(csv, info, rep, rep->thread_counts + (size_t)t * info->events->n, t);
 	return mmp_outfile_flush(&csv->events, err);
 }
 
@@ -711,37 +699,19 @@ int mmp_csv_commit(struct mmp_csv *csv, struct mmp_error *err)
 	return rc;
 }
 
-static void print_table(FILE *out, const char *file, const struct column *cols, size_t n,
-			int markdown, int metrics_after)
-{
-	size_t nm;
-	const struct mmp_metric *m = mmp_metrics(&nm);
-	if (file && markdown)
-		fprintf(out, "\n`%s`:\n\n", file);
-	else if (file)
-		fprintf(out, "\n%s:\n", file);
-	if (markdown)
-		fprintf(out, "| column | meaning |\n|---|---|\n");
-	for (size_t i = 0; i < n; i++) {
-		if (markdown)
-			fprintf(out, "| `%s` | %s |\n", cols[i].name, cols[i].help);
-		else
-			fprintf(out, "%s%-18s %s\n", file ? "  " : "", cols[i].name, cols[i].help);
-		for (size_t k = 0; metrics_after && strcmp(cols[i].name, METRICS_AFTER) == 0 && k < nm;
-		     k++) {
-			if (markdown)
-				fprintf(out, "| `%s` | %s; empty when not counted |\n", m[k].column,
-					m[k].help);
-			else
-				fprintf(out, "%-18s %s; empty when not counted\n", m[k].column,
-					m[k].help);
-		}
-	}
-}
-
 void mmp_csv_print_columns(FILE *out, int markdown)
 {
-	print_table(out, NULL, columns, NCOLUMNS, markdown, 1);
-	print_table(out, "NAME.events.csv", event_columns, NEVENT_COLUMNS, markdown, 0);
-	print_table(out, "NAME.threads.csv", thread_columns, NTHREAD_COLUMNS, markdown, 0);
+	size_t nm, at = metrics_at();
+	const struct mmp_metric *m = mmp_metrics(&nm);
+	mmp_csv_print_heading(out, &main_table, markdown);
+	mmp_csv_print_rows(out, &main_table, 0, at, markdown);
+	for (size_t k = 0; k < nm; k++) {
+		if (markdown)
+			fprintf(out, "| `%s` | %s; empty when not counted |\n", m[k].column, m[k].help);
+		else
+			fprintf(out, "%-18s %s; empty when not counted\n", m[k].column, m[k].help);
+	}
+	mmp_csv_print_rows(out, &main_table, at, main_table.n, markdown);
+	mmp_csv_print_table(out, &mmp_csv_event_table, markdown);
+	mmp_csv_print_table(out, &thread_table, markdown);
 }

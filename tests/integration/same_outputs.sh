@@ -59,5 +59,21 @@ for c in $configs; do
 		fail "$c: outputs differ from $REF's ($(grep -c '^[-+][^-+]' "$TMP/$name.diff") lines)" \
 			"$(head -20 "$TMP/$name.diff")"
 	fi
+	# Every row of every CSV has the cells its header names (each file is
+	# written from one table of columns, csv_table.h).
+	shapes=$(/usr/bin/python3 - "$TMP/new/$name" <<'PY'
+import csv, glob, sys
+for path in sorted(glob.glob(sys.argv[1] + "/*.csv")):
+    rows = list(csv.reader(open(path, newline="")))
+    bad = [i for i, r in enumerate(rows[1:], 2) if len(r) != len(rows[0])]
+    print(f"{path.split('/')[-1]}: {len(rows) - 1} rows of {len(rows[0])}"
+          + (f", line {bad[0]} has {len(rows[bad[0] - 1])}" if bad else ""))
+PY
+)
+	if grep -q ', line ' <<<"$shapes"; then
+		fail "$c: a row with more or fewer cells than its header" "$(grep ', line ' <<<"$shapes")"
+	else
+		ok "$c: every row has its header's cells ($(grep -c . <<<"$shapes") files)"
+	fi
 done
 done_testing
