@@ -1,5 +1,6 @@
 /* Answers: the questions a config asks, each yes, no or inconclusive, from
- * runs measured side by side in one comparison set.
+ * runs measured side by side in one comparison set.  Each question is a
+ * row of answers.c's table: its kind, its text, and how it is decided.
  *
  *   ratio       `baseline = B`: is this run slower than B's matching run?
  *               (verdict slower, same within tolerance, or faster); and

@@ -3,6 +3,7 @@
 #include "mmprof/answers.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <math.h>
@@ -15,15 +16,81 @@
 #include "mmprof/result.h"
 #include "mmprof/units.h"
 
+/* The band a ratio is held against, from the question's tolerance t. */
+enum band {
+	BAND_NONE,    /* decided otherwise (see the row) */
+	BAND_SAME,    /* 1/(1+t) .. 1+t: faster, the same, slower */
+	BAND_AT_MOST, /* 0 .. 1+t: at most t slower, or more */
+	BAND_FASTER,  /* 1/(1+t) .. infinity: faster by more than t, or not */
+};
+
+/* The questions, one row each: its kind (NAME.answers.csv's `kind`),
+ * its text with the words of the runs it asks about filled in ({job},
+ * {other}, {model}, {model_other}, {reads}, {threads}, {size}, {tol}: the
+ * tolerance in percent), and how it is decided: the band its interval is
+ * held against, the region that says yes, and the verdict in each region
+ * (below, within, above the band). */
+enum form { ASK_RATIO, ASK_GAP, ASK_GAP_CLOSES, ASK_CAUSE, ASK_FIX, ASK_REGRESSION, ASK_MATCH,
+	    ASK_FASTEST, ASK_MODEL, NFORMS };
+
+static const struct question {
+	enum mmp_question kind;
+	const char *name;
+	const char *text;
+	enum band band;
+	enum mmp_band yes_when;
+	const char *word[3];
+} questions[NFORMS] = {
+	/* `baseline = B` (and `model` jobs): is this run slower than B's? */
+	[ASK_RATIO] = { MMP_Q_RATIO, "ratio", "Is {job} slower than {other}, {reads} at {threads}?",
+			BAND_SAME, MMP_BAND_ABOVE, { "faster", "the same", "slower" } },
+	/* `fixes = T`, on T against its first baseline B: at 1 byte... */
+	[ASK_GAP] = { MMP_Q_GAP, "gap", "Is {job}'s gap to {other} reproduced, {reads} at {threads}?",
+		      BAND_AT_MOST, MMP_BAND_ABOVE, { "", "not reproduced", "reproduced" } },
+	/* ... and at more bytes per call. */
+	[ASK_GAP_CLOSES] = { MMP_Q_GAP, "gap",
+			     "Does the gap go away for {reads} at {threads} ({job} at most {tol}% "
+			     "slower than {other})?",
+			     BAND_AT_MOST, MMP_BAND_WITHIN, { "", "goes away", "remains" } },
+	/* T's attribution at 1 byte: yes when its top cause is decided
+	 * (attribution.h); the figure is the cause's share. */
+	[ASK_CAUSE] = { MMP_Q_CAUSE, "cause", "What causes {job}'s time, 1-byte reads at {threads}?",
+			BAND_NONE, MMP_BAND_WITHIN, { "" } },
+	/* The fixing job against T, at 1 byte and at more bytes per call,
+	 * and against B at 1 byte. */
+	[ASK_FIX] = { MMP_Q_FIX, "fix", "Is {job} faster than {other}, {reads} at {threads}?",
+		      BAND_FASTER, MMP_BAND_BELOW, { "faster", "not faster", "" } },
+	[ASK_REGRESSION] = { MMP_Q_REGRESSION, "regression",
+			     "Does {job} slow {reads} by more than {tol}% at {threads}?",
+			     BAND_AT_MOST, MMP_BAND_ABOVE, { "", "no regression", "REGRESSED" } },
+	[ASK_MATCH] = { MMP_Q_MATCH, "match",
+			"Does {job} match {other} (at most {tol}% slower), {reads} at {threads}?",
+			BAND_AT_MOST, MMP_BAND_WITHIN, { "", "matches", "still slower" } },
+	/* table = sizes: each method against the fastest, in the 0 .. 1+t
+	 * band (ask_fastest): one, a tie, or undecided. */
+	[ASK_FASTEST] = { MMP_Q_FASTEST, "fastest", "Is one method the fastest for {size}?",
+			  BAND_NONE, MMP_BAND_WITHIN, { "" } },
+	/* `model = M` on A with `baseline = B` whose model is MB. */
+	[ASK_MODEL] = { MMP_Q_MODEL, "model",
+			"Does the model {model}/{model_other} match {job}/{other} (within {tol}%), "
+			"{reads} at {threads}?",
+			BAND_SAME, MMP_BAND_WITHIN, { "understates", "agrees", "overstates" } },
+};
+
 const char *mmp_question_name(enum mmp_question q)
 {
-	static const char *const names[] = {
-		[MMP_Q_RATIO] = "ratio", [MMP_Q_GAP] = "gap",	  [MMP_Q_CAUSE] = "cause",
-		[MMP_Q_FIX] = "fix",	 [MMP_Q_MATCH] = "match", [MMP_Q_REGRESSION] = "regression",
-		[MMP_Q_FASTEST] = "fastest", [MMP_Q_MODEL] = "model",
-	};
-	return names[q];
+	for (size_t i = 0; i < NFORMS; i++)
+		if (questions[i].kind == q)
+			return questions[i].name;
+	return NULL;
 }
+
+/* The words a question's text is filled in with. */
+struct words {
+	const char *job, *other, *model, *model_other;
+	const char *reads, *threads, *size;
+	double tol; /* a fraction; {tol} is it in percent */
+};
 
 /* Questions and verdicts are cut at their buffer's length, as any line of
  * text here: job names are short in practice. */
@@ -34,6 +101,51 @@ __attribute__((format(printf, 3, 4))) static void say(char *buf, size_t len, con
 	va_start(ap, fmt);
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
+}
+
+static const char *word(const struct words *w, const char *name, size_t n, char *tol,
+			size_t tlen)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} fields[] = {
+		{ "job", offsetof(struct words, job) },
+		{ "other", offsetof(struct words, other) },
+		{ "model", offsetof(struct words, model) },
+		{ "model_other", offsetof(struct words, model_other) },
+		{ "reads", offsetof(struct words, reads) },
+		{ "threads", offsetof(struct words, threads) },
+		{ "size", offsetof(struct words, size) },
+	};
+	if (n == 3 && strncmp(name, "tol", 3) == 0) {
+		snprintf(tol, tlen, "%g", w->tol * 100);
+		return tol;
+	}
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (strlen(fields[i].name) == n && strncmp(fields[i].name, name, n) == 0) {
+			const char *v = *(const char *const *)((const char *)w + fields[i].off);
+			return v ? v : "";
+		}
+	return NULL;
+}
+
+/* ans->question: the row's text with its words filled in. */
+static void ask(struct mmp_answer *ans, enum form f, const struct words *w)
+{
+	char *out = ans->question, tol[32];
+	size_t len = sizeof(ans->question), used = 0;
+	for (const char *p = questions[f].text; *p && used + 1 < len;) {
+		const char *end = *p == '{' ? strchr(p, '}') : NULL;
+		const char *v = end ? word(w, p + 1, (size_t)(end - p - 1), tol, sizeof(tol)) : NULL;
+		if (v) {
+			used += (size_t)snprintf(out + used, len - used, "%s", v);
+			p = end + 1;
+		} else {
+			out[used++] = *p++;
+		}
+	}
+	out[used < len ? used : len - 1] = '\0';
 }
 
 static struct mmp_answer *add(struct mmp_answers *out, enum mmp_question kind)
@@ -77,31 +189,28 @@ static void compare(struct mmp_answer *ans, const struct mmp_run_result *a,
 	ans->disturbed = a->ndisturbed + b->ndisturbed;
 }
 
-/* The answer from where the interval lies against the band [lo, hi]:
- * yes when it lies in yes_when, no in another region, inconclusive across
- * a boundary.  words: what each region means for this question (below,
- * within, above). */
-static void decide(struct mmp_answer *ans, double lo, double hi, enum mmp_band yes_when,
-		   const char *below, const char *within, const char *above)
+/* The answer from where the interval lies against the row's band: yes
+ * when it lies in the region the row says, no in another region,
+ * inconclusive across a boundary; the verdict is the row's word for the
+ * region. */
+static void decide(struct mmp_answer *ans, enum form f)
 {
+	const struct question *q = &questions[f];
+	double t = ans->tolerance;
+	double lo = q->band == BAND_AT_MOST ? 0 : 1 / (1 + t);
+	double hi = q->band == BAND_FASTER ? INFINITY : 1 + t;
 	enum mmp_band band = mmp_interval_band(&ans->ratio, lo, hi);
-	const char *word = band == MMP_BAND_BELOW    ? below
-			   : band == MMP_BAND_WITHIN ? within
-			   : band == MMP_BAND_ABOVE  ? above
+	const char *word = band == MMP_BAND_BELOW    ? q->word[0]
+			   : band == MMP_BAND_WITHIN ? q->word[1]
+			   : band == MMP_BAND_ABOVE  ? q->word[2]
 						     : "inconclusive";
 	if (band == MMP_BAND_UNDECIDED) {
 		ans->outcome = MMP_OUTCOME_INCONCLUSIVE;
 		ans->more = mmp_interval_more(&ans->ratio, lo, hi, 1);
 	} else {
-		ans->outcome = band == yes_when ? MMP_OUTCOME_YES : MMP_OUTCOME_NO;
+		ans->outcome = band == q->yes_when ? MMP_OUTCOME_YES : MMP_OUTCOME_NO;
 	}
 	say(ans->verdict, sizeof(ans->verdict), "%s", word);
-}
-
-/* Is a slower than b?  Three regions: faster, the same, slower. */
-static void ask_slower(struct mmp_answer *ans, double tol)
-{
-	decide(ans, 1 / (1 + tol), 1 + tol, MMP_BAND_ABOVE, "faster", "the same", "slower");
 }
 
 /* The matching job point of another job in the same set: the same bytes
@@ -140,10 +249,11 @@ static int ask_ratios(const struct mmp_results *res, struct mmp_answers *out)
 			if (!ans)
 				return -ENOMEM;
 			compare(ans, r, b, r->run->p.tolerance);
-			say(ans->question, sizeof(ans->question),
-				 "Is %s slower than %s, %s at %s?", r->run->job->name, name,
-				 reads_text(r, rd, sizeof(rd)), threads_text(r, t, sizeof(t)));
-			ask_slower(ans, ans->tolerance);
+			ask(ans, ASK_RATIO,
+			    &(struct words){ .job = r->run->job->name, .other = name,
+					     .reads = reads_text(r, rd, sizeof(rd)),
+					     .threads = threads_text(r, t, sizeof(t)) });
+			decide(ans, ASK_RATIO);
 		}
 	}
 	return 0;
@@ -179,8 +289,8 @@ static int ask_cause(const struct mmp_results *res, const struct mmp_attribution
 	ans->used_disturbed = a->disturbed;
 	for (size_t k = 0; k <= r->planned->nrungs; k++)
 		ans->disturbed += res->run[i + k].ndisturbed;
-	say(ans->question, sizeof(ans->question), "What causes %s's time, 1-byte reads at %s?",
-		 r->run->job->name, threads_text(r, t, sizeof(t)));
+	ask(ans, ASK_CAUSE,
+	    &(struct words){ .job = r->run->job->name, .threads = threads_text(r, t, sizeof(t)) });
 	const struct mmp_cause *top = a->top;
 	if (top) {
 		ans->ratio = (struct mmp_interval){ .estimate = top->share,
@@ -225,21 +335,11 @@ static int ask_fix(const struct mmp_results *res, const struct mmp_attribution *
 				if (!ans)
 					return -ENOMEM;
 				compare(ans, r, b, r->run->p.tolerance);
-				double tol = ans->tolerance;
-				if (byte) {
-					say(ans->question, sizeof(ans->question),
-						 "Is %s's gap to %s reproduced, %s at %s?", target, base,
-						 rd, t);
-					decide(ans, 0, 1 + tol, MMP_BAND_ABOVE, "", "not reproduced",
-					       "reproduced");
-				} else {
-					say(ans->question, sizeof(ans->question),
-						 "Does the gap go away for %s at %s (%s at most %g%% "
-						 "slower than %s)?",
-						 rd, t, target, tol * 100, base);
-					decide(ans, 0, 1 + tol, MMP_BAND_WITHIN, "", "goes away",
-					       "remains");
-				}
+				enum form f = byte ? ASK_GAP : ASK_GAP_CLOSES;
+				ask(ans, f,
+				    &(struct words){ .job = target, .other = base, .reads = rd,
+						     .threads = t, .tol = ans->tolerance });
+				decide(ans, f);
 			}
 			if (byte && ask_cause(res, &attr[i], i, out))
 				return -ENOMEM;
@@ -253,19 +353,11 @@ static int ask_fix(const struct mmp_results *res, const struct mmp_attribution *
 			if (!ans)
 				return -ENOMEM;
 			compare(ans, r, like, r->run->p.tolerance);
-			double tol = ans->tolerance;
-			if (byte) {
-				say(ans->question, sizeof(ans->question),
-					 "Is %s faster than %s, %s at %s?", fix_job, target, rd, t);
-				decide(ans, 1 / (1 + tol), INFINITY, MMP_BAND_BELOW, "faster",
-				       "not faster", "");
-			} else {
-				say(ans->question, sizeof(ans->question),
-					 "Does %s slow %s by more than %g%% at %s?", fix_job, rd,
-					 tol * 100, t);
-				decide(ans, 0, 1 + tol, MMP_BAND_ABOVE, "", "no regression",
-				       "REGRESSED");
-			}
+			enum form f = byte ? ASK_FIX : ASK_REGRESSION;
+			ask(ans, f,
+			    &(struct words){ .job = fix_job, .other = target, .reads = rd, .threads = t,
+					     .tol = ans->tolerance });
+			decide(ans, f);
 		}
 		const struct mmp_run_result *b = byte && base ? match(res, r, base) : NULL;
 		if (b) {
@@ -273,11 +365,10 @@ static int ask_fix(const struct mmp_results *res, const struct mmp_attribution *
 			if (!ans)
 				return -ENOMEM;
 			compare(ans, r, b, r->run->p.tolerance);
-			say(ans->question, sizeof(ans->question),
-				 "Does %s match %s (at most %g%% slower), %s at %s?", fix_job, base,
-				 ans->tolerance * 100, rd, t);
-			decide(ans, 0, 1 + ans->tolerance, MMP_BAND_WITHIN, "", "matches",
-			       "still slower");
+			ask(ans, ASK_MATCH,
+			    &(struct words){ .job = fix_job, .other = base, .reads = rd, .threads = t,
+					     .tol = ans->tolerance });
+			decide(ans, ASK_MATCH);
 		}
 	}
 	return 0;
@@ -326,8 +417,8 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 	ans->a = best;
 	ans->set = set_index;
 	ans->tolerance = best->run->p.tolerance;
-	say(ans->question, sizeof(ans->question), "Is one method the fastest for %s?",
-		 mmp_format_size(best->bytes, size, sizeof(size)));
+	ask(ans, ASK_FASTEST,
+	    &(struct words){ .size = mmp_format_size(best->bytes, size, sizeof(size)) });
 	char ties[200] = "", open[200] = "";
 	size_t tu = 0, ou = 0;
 	size_t more = 0;
@@ -447,14 +538,13 @@ static int ask_models(const struct mmp_results *res, struct mmp_answers *out)
 						.tolerance = r->run->p.tolerance, .set = r->planned->set,
 					};
 					compare_models(ans);
-					say(ans->question, sizeof(ans->question),
-					    "Does the model %s/%s match %s/%s (within %g%%), %s at %s?",
-					    mname, mbname, r->run->job->name, bname,
-					    ans->tolerance * 100, reads_text(r, rd, sizeof(rd)),
-					    threads_text(r, t, sizeof(t)));
-					double tol = ans->tolerance;
-					decide(ans, 1 / (1 + tol), 1 + tol, MMP_BAND_WITHIN,
-					       "understates", "agrees", "overstates");
+					ask(ans, ASK_MODEL,
+					    &(struct words){ .job = r->run->job->name, .other = bname,
+							     .model = mname, .model_other = mbname,
+							     .reads = reads_text(r, rd, sizeof(rd)),
+							     .threads = threads_text(r, t, sizeof(t)),
+							     .tol = ans->tolerance });
+					decide(ans, ASK_MODEL);
 					say(ans->evidence, sizeof(ans->evidence),
 					    "real %s/%s %.3gx, model %s/%s %.3gx", r->run->job->name,
 					    bname, ans->real.estimate, mname, mbname,
