@@ -121,52 +121,55 @@ static const struct cli_option cli_options[] = {
 /* mmprof exec's options: most set the config key of the one job it runs,
  * so they are checked, defaulted and documented as that key is. */
 static const struct exec_option {
-	const char *name;
-	int has_arg;
-	int id;
-	const char *arg;
+	struct cli_option o;
 	const char *key; /* the config key it sets; NULL: the option's own */
-	const char *help;
 } exec_options[] = {
-	{ "file", required_argument, OPT_X_FILE, "F", "file",
+	{ { "file", required_argument, OPT_X_FILE, "F",
 	  "the data file it reads: {file}, and the reference --result is checked against "
-	  "(without it: no {file}, no --result, figures per run)" },
-	{ "repeat", required_argument, 'r', "N", "repeat",
-	  "recorded runs of the program (default 5; auto: until decided)" },
-	{ "warmup", required_argument, OPT_X_WARMUP, "N", "warmup",
-	  "runs first, not recorded (default 1)" },
-	{ "threads", required_argument, OPT_X_THREADS, "N", "threads",
-	  "{threads}, and the threads the placement plans PUs for (default 1)" },
-	{ "placement", required_argument, OPT_X_PLACEMENT, "P", "placement",
-	  "the PUs it is bound to (compact, scatter, pus:0-3, ...; default compact)" },
-	{ "access", required_argument, OPT_X_ACCESS, "N", "access", "{access}: bytes per call" },
-	{ "kernel", required_argument, OPT_X_KERNEL, "K", "kernel",
-	  "zeros (default) or histogram: the reference --result is compared with" },
-	{ "result", required_argument, OPT_X_RESULT, "REGEX", "result",
-	  "the count it prints: a POSIX ERE on each line (\\d allowed), its first group" },
-	{ "time", required_argument, OPT_X_TIME, "T", "time",
-	  "wall (default: exec to exit) or output:REGEX (the time it prints)" },
-	{ "events", required_argument, OPT_X_EVENTS, "E", "events",
-	  "what to count in it and every thread it starts (see --list-events)" },
-	{ "timeout", required_argument, OPT_X_TIMEOUT, "D", "timeout",
-	  "stop a run after D (default 600s): SIGTERM, then SIGKILL" },
-	{ "controls", required_argument, OPT_X_CONTROLS, "LIST", "controls",
+	  "(without it: no {file}, no --result, figures per run)" }, "file" },
+	{ { "repeat", required_argument, 'r', "N",
+	  "recorded runs of the program (default 5; auto: until decided)" }, "repeat" },
+	{ { "warmup", required_argument, OPT_X_WARMUP, "N",
+	  "runs first, not recorded (default 1)" }, "warmup" },
+	{ { "threads", required_argument, OPT_X_THREADS, "N",
+	  "{threads}, and the threads the placement plans PUs for (default 1)" }, "threads" },
+	{ { "placement", required_argument, OPT_X_PLACEMENT, "P",
+	  "the PUs it is bound to (compact, scatter, pus:0-3, ...; default compact)" }, "placement" },
+	{ { "access", required_argument, OPT_X_ACCESS, "N", "{access}: bytes per call" }, "access" },
+	{ { "kernel", required_argument, OPT_X_KERNEL, "K",
+	  "zeros (default) or histogram: the reference --result is compared with" }, "kernel" },
+	{ { "result", required_argument, OPT_X_RESULT, "REGEX",
+	  "the count it prints: a POSIX ERE on each line (\\d allowed), its first group" }, "result" },
+	{ { "time", required_argument, OPT_X_TIME, "T",
+	  "wall (default: exec to exit) or output:REGEX (the time it prints)" }, "time" },
+	{ { "events", required_argument, OPT_X_EVENTS, "E",
+	  "what to count in it and every thread it starts (see --list-events)" }, "events" },
+	{ { "timeout", required_argument, OPT_X_TIMEOUT, "D",
+	  "stop a run after D (default 600s): SIGTERM, then SIGKILL" }, "timeout" },
+	{ { "controls", required_argument, OPT_X_CONTROLS, "LIST",
 	  "auto or a list (onepu, prefault, huge, ...): rungs that each take one cause away "
-	  "from outside the program, in the same rounds, and a verdict" },
-	{ "membind", required_argument, OPT_X_MEMBIND, "M", "membind",
-	  "its memory policy: firsttouch (default), local, node:N, interleave" },
-	{ "profile", required_argument, OPT_X_PROFILE, "HZ", "profile",
+	  "from outside the program, in the same rounds, and a verdict" }, "controls" },
+	{ { "membind", required_argument, OPT_X_MEMBIND, "M",
+	  "its memory policy: firsttouch (default), local, node:N, interleave" }, "membind" },
+	{ { "profile", required_argument, OPT_X_PROFILE, "HZ",
 	  "samples per second of its CPU time (default 1000), or off: where its time "
-	  "goes and its faults land" },
-	{ "job", required_argument, OPT_X_JOB, "NAME", NULL,
-	  "its name in the table and the CSV (default: the program's)" },
-	{ "csv", required_argument, OPT_CSV, "PATH", NULL,
-	  "write rows to PATH (default results/exec.csv, logs in results/exec.logs/)" },
-	{ "dry-run", no_argument, OPT_DRY_RUN, NULL, NULL, "print the plan; run nothing" },
-	{ "quiet", no_argument, OPT_QUIET, NULL, NULL, "no progress, notes or warnings on stderr" },
-	{ "help", no_argument, OPT_HELP, NULL, NULL, "this help" },
+	  "goes and its faults land" }, "profile" },
+	{ { "job", required_argument, OPT_X_JOB, "NAME",
+	  "its name in the table and the CSV (default: the program's)" }, NULL },
+	{ { "csv", required_argument, OPT_CSV, "PATH",
+	  "write rows to PATH (default results/exec.csv, logs in results/exec.logs/)" }, NULL },
+	{ { "dry-run", no_argument, OPT_DRY_RUN, NULL, "print the plan; run nothing" }, NULL },
+	{ { "quiet", no_argument, OPT_QUIET, NULL, "no progress, notes or warnings on stderr" }, NULL },
+	{ { "help", no_argument, OPT_HELP, NULL, "this help" }, NULL },
 };
 #define NEXEC_OPTIONS (sizeof(exec_options) / sizeof(exec_options[0]))
+
+/* The exec options as the command line's option table has them. */
+static void exec_option_table(struct cli_option *table)
+{
+	for (size_t i = 0; i < NEXEC_OPTIONS; i++)
+		table[i] = exec_options[i].o;
+}
 
 struct cli {
 	const char *config;
@@ -211,12 +214,9 @@ static void exec_help(FILE *out)
 		     "In CMD, these placeholders are filled in ({{ and }} are literal braces):\n");
 	mmp_command_print_placeholders(out);
 	fprintf(out, "\nexec options:\n");
-	for (size_t i = 0; i < NEXEC_OPTIONS; i++) {
-		char left[64];
-		const struct exec_option *o = &exec_options[i];
-		mmp_cli_option_left(left, sizeof(left), o->name, o->id, o->has_arg, o->arg);
-		fprintf(out, "  %-26s %s\n", left, o->help);
-	}
+	struct cli_option table[NEXEC_OPTIONS];
+	exec_option_table(table);
+	mmp_cli_print_options(out, table, NEXEC_OPTIONS);
 	fprintf(out, "\nexample: mmprof exec -r 5 --placement compact --result 'Found (\\d+) zero' "
 		     "\\\n           --file data/X.bin -- dotnet build/repro/dotnet/MMapTest.dll "
 		     "{file} 1 1\n"
@@ -461,24 +461,15 @@ static void job_name(const char *program, char *buf, size_t len)
 static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_config *cfg)
 {
 	struct option longopts[NEXEC_OPTIONS + 1];
-	char shortopts[2 * NEXEC_OPTIONS + 2] = "+";
-	size_t ns = 1;
+	char shortopts[2 * NEXEC_OPTIONS + 2] = "+"; /* stop at CMD: its options are its own */
+	struct cli_option table[NEXEC_OPTIONS];
 	const char *value[NEXEC_OPTIONS] = { NULL };
 	int where[NEXEC_OPTIONS] = { 0 };
 	const char *job = NULL;
 	char name[64], command[8192], result[4096];
 
-	memset(longopts, 0, sizeof(longopts));
-	for (size_t i = 0; i < NEXEC_OPTIONS; i++) {
-		longopts[i] = (struct option){ exec_options[i].name, exec_options[i].has_arg, NULL,
-					       exec_options[i].id };
-		if (exec_options[i].id < 256) {
-			shortopts[ns++] = (char)exec_options[i].id;
-			if (exec_options[i].has_arg == required_argument)
-				shortopts[ns++] = ':';
-		}
-	}
-	shortopts[ns] = '\0';
+	exec_option_table(table);
+	mmp_cli_getopt_lists(table, NEXEC_OPTIONS, longopts, shortopts + 1);
 	memset(cli, 0, sizeof(*cli));
 	opterr = 0;
 	optind = 1;
@@ -487,7 +478,7 @@ static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_con
 		size_t i = 0;
 		if (c == -1)
 			break;
-		while (i < NEXEC_OPTIONS && exec_options[i].id != c)
+		while (i < NEXEC_OPTIONS && exec_options[i].o.id != c)
 			i++;
 		if (c == '?' || c == ':' || i == NEXEC_OPTIONS) {
 			fprintf(stderr, "mmprof exec: %s: unknown option or missing value\n",
@@ -543,7 +534,7 @@ static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_con
 		if (!v)
 			continue;
 		/* --result 'Found (\d+) zero': the key's output: is implied. */
-		if (exec_options[i].id == OPT_X_RESULT &&
+		if (exec_options[i].o.id == OPT_X_RESULT &&
 		    strncmp(v, MMP_CAPTURE_PREFIX, strlen(MMP_CAPTURE_PREFIX)) != 0) {
 			snprintf(result, sizeof(result), "%s%s", MMP_CAPTURE_PREFIX, v);
 			v = result;

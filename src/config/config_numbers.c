@@ -113,13 +113,19 @@ static int parse_repeat(const struct mmp_key *key, const char *text, void *dst, 
 	return parse_number(key, text, dst, 0, err, errlen);
 }
 
+/* repeat and profile: a count whose 0 is said in a word (auto, off). */
+static void format_count(const void *src, const char *zero, char *buf, size_t len)
+{
+	if (*(const uint32_t *)src == 0)
+		snprintf(buf, len, "%s", zero);
+	else
+		snprintf(buf, len, "%u", *(const uint32_t *)src);
+}
+
 static void format_repeat(const struct mmp_key *key, const void *src, char *buf, size_t len)
 {
 	(void)key;
-	if (*(const uint32_t *)src == 0)
-		snprintf(buf, len, "auto");
-	else
-		snprintf(buf, len, "%u", *(const uint32_t *)src);
+	format_count(src, "auto", buf, len);
 }
 
 static void limits_repeat(const struct mmp_key *k, char *buf, size_t len)
@@ -174,10 +180,7 @@ static int parse_rate(const struct mmp_key *key, const char *text, void *dst, ch
 static void format_rate(const struct mmp_key *key, const void *src, char *buf, size_t len)
 {
 	(void)key;
-	if (*(const uint32_t *)src == 0)
-		snprintf(buf, len, "off");
-	else
-		snprintf(buf, len, "%u", *(const uint32_t *)src);
+	format_count(src, "off", buf, len);
 }
 
 static void limits_rate(const struct mmp_key *k, char *buf, size_t len)

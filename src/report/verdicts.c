@@ -379,46 +379,6 @@ static void heading(FILE *out, const struct mmp_analysis *an, int full)
 		fprintf(out, "  (--explain JOB shows each control's step and every figure)\n");
 }
 
-void mmp_report_verdicts(FILE *out, const struct mmp_analysis *an)
-{
-	const struct mmp_results *res = an->res;
-	int header = 0;
-	char label[320];
-	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_attribution *a = &an->attr[i];
-		struct mmp_verdict_in v;
-		if (!a->job)
-			continue;
-		if (!header)
-			heading(out, an, 0);
-		header = 1;
-		verdict_in(res, a, 0, label, sizeof(label), &v);
-		mmp_report_cause_table(out, &v);
-		print_disturbed(out, a);
-	}
-	mmp_report_answers(out, an);
-}
-
-void mmp_report_brief(FILE *out, const struct mmp_analysis *an)
-{
-	const struct mmp_results *res = an->res;
-	int header = 0;
-	char label[320];
-	for (size_t i = 0; i < res->plan->nruns; i++) {
-		const struct mmp_attribution *a = &an->attr[i];
-		struct mmp_verdict_in v;
-		if (!a->job)
-			continue;
-		if (!header)
-			fprintf(out, "\nwhy (the largest cause of each job point's time, with its "
-				     "share and 95%% interval;\n--explain JOB shows all of them):\n");
-		header = 1;
-		verdict_in(res, a, 0, label, sizeof(label), &v);
-		mmp_report_verdict_line(out, &v);
-	}
-	mmp_report_answers(out, an);
-}
-
 /* "JOB" or "JOB key=value ...": the job's name, then words its label
  * must hold. */
 static int matches(const char *label, const char *spec)
@@ -440,7 +400,17 @@ static int matches(const char *label, const char *spec)
 	return 1;
 }
 
-size_t mmp_report_explain(FILE *out, const struct mmp_analysis *an, const char *spec)
+/* The blocks that print each job point split into causes. */
+enum block {
+	BLOCK_WHY,     /* its causes table and disturbance */
+	BLOCK_BRIEF,   /* --brief: one line */
+	BLOCK_EXPLAIN, /* --explain: every figure and step */
+};
+
+/* Each job point split into causes (for --explain, those spec names),
+ * under the block's heading once.  Returns how many were printed. */
+static size_t each_point(FILE *out, const struct mmp_analysis *an, enum block b,
+			 const char *spec)
 {
 	const struct mmp_results *res = an->res;
 	size_t found = 0;
@@ -450,18 +420,41 @@ size_t mmp_report_explain(FILE *out, const struct mmp_analysis *an, const char *
 		struct mmp_verdict_in v;
 		if (!a->job)
 			continue;
-		mmp_result_label(res, a->job, label, sizeof(label));
-		if (!matches(label, spec))
+		verdict_in(res, a, b == BLOCK_EXPLAIN, label, sizeof(label), &v);
+		if (spec && !matches(label, spec))
 			continue;
-		if (!found)
-			heading(out, an, 1);
-		found++;
-		verdict_in(res, a, 1, label, sizeof(label), &v);
+		if (!found++ && b == BLOCK_BRIEF)
+			fprintf(out, "\nwhy (the largest cause of each job point's time, with its "
+				     "share and 95%% interval;\n--explain JOB shows all of them):\n");
+		else if (found == 1) /* the first, in the other blocks */
+			heading(out, an, b == BLOCK_EXPLAIN);
+		if (b == BLOCK_BRIEF) {
+			mmp_report_verdict_line(out, &v);
+			continue;
+		}
 		mmp_report_cause_table(out, &v);
-		print_steps(out, res, a);
+		if (b == BLOCK_EXPLAIN)
+			print_steps(out, res, a);
 		print_disturbed(out, a);
 	}
 	return found;
+}
+
+void mmp_report_verdicts(FILE *out, const struct mmp_analysis *an)
+{
+	each_point(out, an, BLOCK_WHY, NULL);
+	mmp_report_answers(out, an);
+}
+
+void mmp_report_brief(FILE *out, const struct mmp_analysis *an)
+{
+	each_point(out, an, BLOCK_BRIEF, NULL);
+	mmp_report_answers(out, an);
+}
+
+size_t mmp_report_explain(FILE *out, const struct mmp_analysis *an, const char *spec)
+{
+	return each_point(out, an, BLOCK_EXPLAIN, spec);
 }
 
 void mmp_report_answer(FILE *out, const struct mmp_answer *a)
