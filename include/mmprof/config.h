@@ -35,10 +35,10 @@ struct mmp_key;
 /* A key's value type (fio's parse.h types, each with its callbacks): how
  * the text of one value becomes the field of struct mmp_params, how the
  * field is written back as a config would spell it, and what --help says
- * it takes.  The module whose values they are owns a type: config's own
+ * it takes.  The stage whose values they are owns a type: config's own
  * are below, the rest are declared at the end of this header and defined
- * beside what they parse (placement, memory, events, controls, command,
- * capture), so config names them in its key table without knowing them. */
+ * in that stage beside the parser they call, so config names them in its
+ * key table without including a later stage's header. */
 struct mmp_key_type {
 	/* One value into dst (the field's storage): 0, or -EINVAL with a
 	 * message in err (-ENOMEM).  A value kept as text points into text,
@@ -61,19 +61,19 @@ struct mmp_key_type {
 	bool verbatim;
 };
 
-/* Config's own types (config_types.c). */
-extern const struct mmp_key_type mmp_key_path;      /* a path, taken as written */
-extern const struct mmp_key_type mmp_key_jobs;      /* job names (one, or a list value) */
-extern const struct mmp_key_type mmp_key_size;      /* bytes, with K/M/G/T binary suffixes */
-extern const struct mmp_key_type mmp_key_uint;      /* a plain count */
-extern const struct mmp_key_type mmp_key_enum;      /* one of key->values */
-extern const struct mmp_key_type mmp_key_bool;      /* yes/no */
-extern const struct mmp_key_type mmp_key_probe;     /* a probe name from the registry */
-extern const struct mmp_key_type mmp_key_keylist;   /* names of sweepable keys (zip) */
-extern const struct mmp_key_type mmp_key_repeat;    /* a count, or auto (stored as 0) */
-extern const struct mmp_key_type mmp_key_percent;   /* 5% or 0.05, stored as a fraction (double) */
-extern const struct mmp_key_type mmp_key_seconds;   /* 90, 90s, 1.5m, 500ms, stored as seconds (double) */
-extern const struct mmp_key_type mmp_key_rate;      /* per second (1000, 4kHz), or off (stored as 0) */
+/* Config's own types (config_types.c, config_numbers.c). */
+extern const struct mmp_key_type mmp_key_path;    /* a path, taken as written */
+extern const struct mmp_key_type mmp_key_jobs;    /* job names (one, or a list value) */
+extern const struct mmp_key_type mmp_key_size;    /* bytes, K/M/G/T binary suffixes */
+extern const struct mmp_key_type mmp_key_uint;    /* a plain count */
+extern const struct mmp_key_type mmp_key_enum;    /* one of key->values */
+extern const struct mmp_key_type mmp_key_bool;    /* yes/no */
+extern const struct mmp_key_type mmp_key_probe;   /* a probe name from the registry */
+extern const struct mmp_key_type mmp_key_keylist; /* names of sweepable keys (zip) */
+extern const struct mmp_key_type mmp_key_repeat;  /* a count, or auto (stored as 0) */
+extern const struct mmp_key_type mmp_key_percent; /* 5% or 0.05, stored as a fraction */
+extern const struct mmp_key_type mmp_key_seconds; /* 90, 90s, 1.5m, 500ms, as seconds */
+extern const struct mmp_key_type mmp_key_rate;    /* per second (1000, 4kHz), or off (0) */
 
 enum mmp_key_flags {
 	MMP_KEY_GLOBAL_ONLY = 1 << 0, /* only in [global]: one value per config */
@@ -272,15 +272,15 @@ void mmp_key_free_items(char **items, size_t n);
 /* A value kept as the text written (a type's format). */
 void mmp_key_format_text(const struct mmp_key *key, const void *src, char *buf, size_t len);
 
-/* The types of values later stages own, defined beside what parses them
- * (only the key table names them here). */
-extern const struct mmp_key_type mmp_key_placement; /* src/platform/placement.c */
-extern const struct mmp_key_type mmp_key_membind;   /* src/platform/memory.c */
-extern const struct mmp_key_type mmp_key_events;    /* src/platform/events.c: names and presets */
-extern const struct mmp_key_type mmp_key_controls;  /* src/plan/controls.c: auto, none, or names */
-extern const struct mmp_key_type mmp_key_command;   /* src/run/command.c: an argv with {placeholders} */
-extern const struct mmp_key_type mmp_key_time;      /* src/run/capture.c: wall or output:REGEX */
-extern const struct mmp_key_type mmp_key_capture;   /* src/run/capture.c: output:REGEX */
+/* The types of values later stages own, each defined in its stage beside
+ * the parser it calls (only the key table names them here). */
+/* src/platform/platform_keys.c: placement, membind, events (names, presets) */
+extern const struct mmp_key_type mmp_key_placement, mmp_key_membind, mmp_key_events;
+/* src/plan/plan_keys.c: controls (auto, none, or names) */
+extern const struct mmp_key_type mmp_key_controls;
+/* src/run/run_keys.c: command (an argv with {placeholders}); time (wall or
+ * output:REGEX) and result (output:REGEX) */
+extern const struct mmp_key_type mmp_key_command, mmp_key_time, mmp_key_capture;
 
 
 #endif
