@@ -454,7 +454,7 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 	out->wrote_answers = wrote;
 	wrote = 0;
 	if (out->rows && mmp_profile_csv(s->files, &out->res, out->meta.run_id, &wrote, &err)) {
-		fprintf(stderr, "mmprof: error: %s\n", err.msg);
+		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
 	out->wrote_profile = wrote;
