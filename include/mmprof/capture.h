@@ -27,6 +27,8 @@
 #include <stdint.h>
 
 #define MMP_CAPTURE_PREFIX "output:"
+/* A line is matched on its first MMP_CAPTURE_LINE_MAX - 1 bytes. */
+#define MMP_CAPTURE_LINE_MAX 8192
 
 struct mmp_capture {
 	regex_t re;
@@ -42,6 +44,10 @@ int mmp_capture_check(const char *spec, int allow_wall, char *err, size_t errlen
  * message, or -ENOMEM. */
 int mmp_capture_compile(struct mmp_capture *c, const char *spec, char *err, size_t errlen);
 void mmp_capture_free(struct mmp_capture *c);
+
+/* The capture of one line (NUL-terminated, its line end removed) into
+ * buf (truncated to buflen).  1 when it matched, 0 when not. */
+int mmp_capture_line(const struct mmp_capture *c, const char *line, char *buf, size_t buflen);
 
 /* The capture of the last matching line of text[0, len) into buf
  * (truncated to buflen).  1 when a line matched, 0 when none did. */

@@ -8,7 +8,7 @@
  *           mmprof dies (PR_SET_PDEATHSIG), restores the default signal
  *           mask and dispositions, binds itself to the run's PUs with
  *           sched_setaffinity (checked: a cpuset may have narrowed the
- *           mask), takes /dev/null as stdin and the log as stdout and
+ *           mask), takes /dev/null as stdin and one pipe as stdout and
  *           stderr, marks every other descriptor close-on-exec, and waits
  *           for one byte on a pipe
  *   go      the byte; then returns when the exec happened (a close-on-exec
@@ -17,7 +17,11 @@
  *           that pipe, so the wall time starts at the exec however late the
  *           parent gets a CPU to read it
  *   wait    until the process exits (a pidfd), the timeout passes, or
- *           *stop is set; t_exit is when the parent saw it exit (late by
+ *           *stop is set, reading what it prints meanwhile and handing it
+ *           to the spec's watch (a program blocks on a full pipe: the
+ *           reader must keep up for as long as anything of it may write,
+ *           the grace after SIGTERM included, and the last bytes are read
+ *           after the group is gone); t_exit is when the parent saw it exit (late by
  *           the parent's wake-up, a few microseconds on an idle CPU, more
  *           on a loaded one: docs/exec.md).  A stop or a timeout
  *           sends SIGTERM to the group, then SIGKILL after MMP_CHILD_GRACE
@@ -40,12 +44,25 @@
 #include "mmprof/error.h"
 
 #define MMP_CHILD_GRACE 2.0 /* seconds between SIGTERM and SIGKILL */
+/* The output pipe's size asked for (F_SETPIPE_SZ; 1 MiB is what an
+ * unprivileged process may ask by default): a program that prints in
+ * bursts seldom waits for mmprof to read. */
+#define MMP_CHILD_PIPE_BYTES (1 << 20)
+
+/* Who reads what the program prints. */
+struct mmp_exec_watch {
+	/* Its stdout and stderr, one stream, piece by piece as they come. */
+	void (*output)(void *ctx, const char *buf, size_t n);
+	void *ctx;
+};
 
 struct mmp_exec_child {
 	pid_t pid;        /* also its process group; 0: none */
 	int pidfd;
 	int go_fd;        /* write end of the release pipe */
 	int status_fd;    /* read end: the child's errno, or EOF at its exec */
+	int out_fd;       /* read end of its stdout and stderr (non-blocking) */
+	const struct mmp_exec_watch *watch; /* the spec's */
 	uint64_t t_fork, t_exec, t_exit; /* monotonic ns */
 	int status;       /* wait4's */
 	struct rusage ru; /* the child and what it reaped */
@@ -59,7 +76,7 @@ struct mmp_exec_spec {
 	char *const *argv;   /* NULL-terminated */
 	const int *pus;      /* OS PU numbers to bind to */
 	unsigned npus;
-	int out_fd;          /* stdout and stderr */
+	const struct mmp_exec_watch *watch; /* its output goes there; NULL: read and dropped */
 	int mpol;            /* set_mempolicy mode the program runs under; -1: inherit mmprof's */
 	const unsigned long *nodemask; /* its nodes, MMP_NODEMASK_BITS bits */
 	char *const *envp;   /* its environment; NULL: mmprof's */

@@ -9,8 +9,9 @@
  *           argv and PUs), the child started and held before its exec
  *           (exec_child.h), its counters opened on it (inherited by every
  *           thread it starts, enabled at the exec: counters.h), released,
- *           waited for with the timeout; then the counters read, the
- *           output read for the result and the time, and the repetition
+ *           waited for with the timeout while its output streams through
+ *           output_log.h (into the log, every line matched for the result
+ *           and the time); then the counters read, and the repetition
  *           judged (disturbance.h: the time other tasks took on its PUs)
  *
  * A failed process (an exit status other than 0, a signal, a timeout, no

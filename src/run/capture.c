@@ -162,10 +162,20 @@ int mmp_capture_check(const char *spec, int allow_wall, char *err, size_t errlen
 	return rc;
 }
 
+int mmp_capture_line(const struct mmp_capture *c, const char *line, char *buf, size_t buflen)
+{
+	regmatch_t m[2];
+	if (regexec(&c->re, line, 2, m, 0) != 0)
+		return 0;
+	regmatch_t *g = c->groups && m[1].rm_so >= 0 ? &m[1] : &m[0];
+	snprintf(buf, buflen, "%.*s", (int)(g->rm_eo - g->rm_so), line + g->rm_so);
+	return 1;
+}
+
 int mmp_capture_find(const struct mmp_capture *c, const char *text, size_t len, char *buf,
 		     size_t buflen)
 {
-	char line[8192];
+	char line[MMP_CAPTURE_LINE_MAX];
 	int found = 0;
 	const char *p = text, *end = text + len;
 
@@ -177,12 +187,7 @@ int mmp_capture_find(const struct mmp_capture *c, const char *text, size_t len, 
 		/* Longer lines are matched on their first 8 KiB. */
 		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1),
 			 p);
-		regmatch_t m[2];
-		if (regexec(&c->re, line, 2, m, 0) == 0) {
-			regmatch_t *g = c->groups && m[1].rm_so >= 0 ? &m[1] : &m[0];
-			snprintf(buf, buflen, "%.*s", (int)(g->rm_eo - g->rm_so), line + g->rm_so);
-			found = 1;
-		}
+		found |= mmp_capture_line(c, line, buf, buflen);
 		p = nl ? nl + 1 : end;
 	}
 	return found;

@@ -82,7 +82,7 @@ static void report(int fd, int step, int error)
 /* In the child: only async-signal-safe calls until the exec (mmprof has
  * threads; another one may have held malloc's lock at the fork). */
 static void child_main(const struct mmp_exec_spec *spec, int go_fd, int status_fd,
-		       int null_fd, pid_t parent)
+		       int null_fd, int out_fd, pid_t parent)
 {
 	cpu_set_t want, got;
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
@@ -127,7 +127,7 @@ static void child_main(const struct mmp_exec_spec *spec, int go_fd, int status_f
 		report(status_fd, STEP_MEMBIND, errno);
 		_exit(127);
 	}
-	if (dup2(null_fd, 0) < 0 || dup2(spec->out_fd, 1) < 0 || dup2(spec->out_fd, 2) < 0) {
+	if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0) {
 		report(status_fd, STEP_STDIO, errno);
 		_exit(127);
 	}
@@ -150,42 +150,53 @@ static void child_main(const struct mmp_exec_spec *spec, int go_fd, int status_f
 	_exit(127);
 }
 
+static void close_pair(int fd[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+}
+
 int mmp_exec_child_start(struct mmp_exec_child *c, const struct mmp_exec_spec *spec,
 			 struct mmp_error *err)
 {
-	int go[2] = { -1, -1 }, status[2] = { -1, -1 };
+	int go[2] = { -1, -1 }, status[2] = { -1, -1 }, out[2] = { -1, -1 };
 	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	pid_t parent = getpid();
 
 	memset(c, 0, sizeof(*c));
-	c->pidfd = c->go_fd = c->status_fd = -1;
+	c->pidfd = c->go_fd = c->status_fd = c->out_fd = -1;
+	c->watch = spec->watch;
 	/* A process the program starts and leaves behind becomes our child
 	 * when the program dies, so that reap() can wait for it. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (null_fd < 0)
 		return mmp_error_errno(err, -errno, "open /dev/null");
-	if (pipe2(go, O_CLOEXEC) || pipe2(status, O_CLOEXEC)) {
+	if (pipe2(go, O_CLOEXEC) || pipe2(status, O_CLOEXEC) || pipe2(out, O_CLOEXEC)) {
 		int rc = mmp_error_errno(err, -errno, "pipe");
 		close(null_fd);
-		for (int i = 0; i < 2; i++) {
-			if (go[i] >= 0)
-				close(go[i]);
-			if (status[i] >= 0)
-				close(status[i]);
-		}
+		close_pair(go);
+		close_pair(status);
+		close_pair(out);
 		return rc;
 	}
+	/* Best effort: a smaller pipe only means more wake-ups. */
+	(void)fcntl(out[0], F_SETPIPE_SZ, MMP_CHILD_PIPE_BYTES);
 	c->t_fork = mmp_now_ns();
 	pid_t pid = fork();
 	if (pid == 0)
-		child_main(spec, go[0], status[1], null_fd, parent);
+		child_main(spec, go[0], status[1], null_fd, out[1], parent);
 	int fork_errno = errno;
 	close(go[0]);
 	close(status[1]);
+	/* Ours closed, the pipe reads EOF once every process of the program
+	 * that holds it (its children inherit it) is gone. */
+	close(out[1]);
 	close(null_fd);
 	if (pid < 0) {
 		close(go[1]);
 		close(status[0]);
+		close(out[0]);
 		return mmp_error_errno(err, -fork_errno, "fork");
 	}
 	/* Both sides set the group, so it exists whichever runs first. */
@@ -194,11 +205,41 @@ int mmp_exec_child_start(struct mmp_exec_child *c, const struct mmp_exec_spec *s
 	running_group = pid;
 	c->go_fd = go[1];
 	c->status_fd = status[0];
+	c->out_fd = out[0];
+	(void)fcntl(c->out_fd, F_SETFL, O_NONBLOCK);
 	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (c->pidfd < 0) {
 		int rc = mmp_error_errno(err, -errno, "pidfd_open");
 		mmp_exec_child_kill(c);
 		return rc;
+	}
+	return 0;
+}
+
+/* What the program printed and mmprof has not read, up to max bytes (a
+ * program that prints faster than this reads must not keep the reader
+ * from its deadline): to the watch, or dropped.  1 at EOF (no process
+ * of it holds the pipe any more), else 0. */
+static int drain(struct mmp_exec_child *c, size_t max)
+{
+	char buf[65536];
+	size_t done = 0;
+	if (c->out_fd < 0)
+		return 1;
+	while (done < max) {
+		ssize_t n = read(c->out_fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return 0; /* EAGAIN: nothing more for now */
+		if (n == 0) {
+			close(c->out_fd);
+			c->out_fd = -1;
+			return 1;
+		}
+		if (c->watch && c->watch->output)
+			c->watch->output(c->watch->ctx, buf, (size_t)n);
+		done += (size_t)n;
 	}
 	return 0;
 }
@@ -295,11 +336,20 @@ static void reap(struct mmp_exec_child *c)
 	}
 	end_leftovers(c);
 	running_group = 0;
+	/* Every writer is gone: what is left in the pipe is the last of its
+	 * output, read to EOF -- or for a second at most, should a process
+	 * mmprof could not end still hold it. */
+	deadline = mmp_now_ns() + 1000000000u;
+	while (!drain(c, MMP_CHILD_PIPE_BYTES) && mmp_now_ns() < deadline) {
+		struct pollfd p = { .fd = c->out_fd, .events = POLLIN };
+		if (poll(&p, 1, 100) <= 0)
+			break;
+	}
 }
 
-/* Wait for the pidfd: 1 exited, 0 timed out, -EINTR stop. */
-static int wait_exit(const struct mmp_exec_child *c, double seconds,
-		     const volatile sig_atomic_t *stop)
+/* Wait for the pidfd, reading its output meanwhile: 1 exited, 0 timed
+ * out, -EINTR stop. */
+static int wait_exit(struct mmp_exec_child *c, double seconds, const volatile sig_atomic_t *stop)
 {
 	uint64_t deadline = mmp_now_ns() + (uint64_t)(seconds * 1e9);
 	for (;;) {
@@ -311,10 +361,13 @@ static int wait_exit(const struct mmp_exec_child *c, double seconds,
 		/* Slices of 250 ms: a Ctrl-C that lands just before poll() is
 		 * seen within one, and the wakeups cost the program nothing. */
 		uint64_t left_ms = (deadline - now) / 1000000 + 1;
-		struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
-		int r = poll(&p, 1, (int)(left_ms < 250 ? left_ms : 250));
-		if (r > 0)
+		struct pollfd p[2] = { { .fd = c->pidfd, .events = POLLIN },
+				       { .fd = c->out_fd, .events = POLLIN } };
+		int r = poll(p, c->out_fd >= 0 ? 2 : 1, (int)(left_ms < 250 ? left_ms : 250));
+		if (r > 0 && (p[0].revents & POLLIN))
 			return 1;
+		if (r > 0 && c->out_fd >= 0 && p[1].revents)
+			drain(c, MMP_CHILD_PIPE_BYTES);
 	}
 }
 
@@ -397,7 +450,9 @@ void mmp_exec_child_close(struct mmp_exec_child *c)
 		close(c->pidfd);
 	if (c->status_fd >= 0)
 		close(c->status_fd);
-	c->pidfd = c->status_fd = -1;
+	if (c->out_fd >= 0)
+		close(c->out_fd);
+	c->pidfd = c->status_fd = c->out_fd = -1;
 	c->pid = 0;
 }
 

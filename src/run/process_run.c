@@ -16,13 +16,10 @@
 #include "mmprof/concurrency.h"
 #include "mmprof/exec_child.h"
 #include "mmprof/memory.h"
+#include "mmprof/output_log.h"
 #include "mmprof/preload.h"
 #include "mmprof/probe.h"
 #include "mmprof/sampling.h"
-
-/* Output read for the result and the time: its last 8 MiB (a program
- * that prints more has printed its result at the end, if anywhere). */
-#define OUTPUT_MAX (8u << 20)
 
 struct mmp_process_run {
 	const struct mmp_runner_item *item;
@@ -180,48 +177,24 @@ void mmp_process_run_close(struct mmp_process_run *p)
 	free(p);
 }
 
-/* What the program printed after mmprof's first line, at most the last
- * OUTPUT_MAX bytes; NUL-terminated, *len without it. */
-static char *read_output(int fd, off_t from, size_t *len)
-{
-	off_t end = lseek(fd, 0, SEEK_END);
-	if (end < from)
-		end = from;
-	if (end - from > (off_t)OUTPUT_MAX)
-		from = end - (off_t)OUTPUT_MAX;
-	size_t n = (size_t)(end - from);
-	char *buf = malloc(n + 1);
-	if (!buf)
-		return NULL;
-	ssize_t got = n ? pread(fd, buf, n, from) : 0;
-	*len = got > 0 ? (size_t)got : 0;
-	buf[*len] = '\0';
-	return buf;
-}
-
-/* The result and the time from what the program printed. */
-static int read_figures(struct mmp_process_run *p, int fd, off_t from, struct mmp_rep *rep,
-			struct mmp_error *err)
+/* The result and the time from what the program printed (the last line
+ * each regex matched, read as the output streamed). */
+static int read_figures(struct mmp_process_run *p, const struct mmp_output_log *out,
+			struct mmp_rep *rep, struct mmp_error *err)
 {
 	const struct mmp_params *par = &p->item->run->p;
-	char cap[1024], msg[256];
-	size_t len;
-	int rc = 0;
-	char *out = read_output(fd, from, &len);
+	const char *cap;
+	char msg[256];
 
-	if (!out)
-		return mmp_error_set(err, -ENOMEM, "out of memory");
 	rep->result = 0;
 	rep->result_ok = 1;
 	rep->result_text[0] = '\0';
 	rep->result_unchecked = !p->check_result;
 	if (p->check_result) {
-		if (!mmp_capture_find(&p->result, out, len, cap, sizeof(cap))) {
-			rc = mmp_error_set(err, -ENODATA,
-					   "no line of its output matches result = %s (log: %s)",
-					   par->result, p->log);
-			goto out;
-		}
+		if (!(cap = mmp_output_log_found(out, 0)))
+			return mmp_error_set(err, -ENODATA,
+					     "no line of its output matches result = %s (log: %s)",
+					     par->result, p->log);
 		const char *why = NULL;
 		if (mmp_capture_count(cap, &rep->result, &why)) {
 			/* Not a count is a wrong answer, shown as printed. */
@@ -236,38 +209,28 @@ static int read_figures(struct mmp_process_run *p, int fd, off_t from, struct mm
 	rep->elapsed_ns = rep->wall_ns;
 	if (p->own_time) {
 		uint64_t ns;
-		if (!mmp_capture_find(&p->time, out, len, cap, sizeof(cap))) {
-			rc = mmp_error_set(err, -ENODATA,
-					   "no line of its output matches time = %s (log: %s)",
-					   par->time, p->log);
-			goto out;
-		}
-		if (mmp_capture_duration(cap, &ns, msg, sizeof(msg))) {
-			rc = mmp_error_set(err, -ENODATA, "time = %s: %s (log: %s)", par->time,
-					   msg, p->log);
-			goto out;
-		}
+		if (!(cap = mmp_output_log_found(out, 1)))
+			return mmp_error_set(err, -ENODATA,
+					     "no line of its output matches time = %s (log: %s)",
+					     par->time, p->log);
+		if (mmp_capture_duration(cap, &ns, msg, sizeof(msg)))
+			return mmp_error_set(err, -ENODATA, "time = %s: %s (log: %s)", par->time,
+					     msg, p->log);
 		/* Its own clock runs inside its life: a longer time is a unit
 		 * read wrong; a zero is below its clock's resolution. */
-		if (ns > rep->wall_ns + 1000000) {
-			rc = mmp_error_set(err, -ERANGE,
-					   "time = %s read %.6f s, longer than the %.6f s the "
-					   "process lived (another unit?) (log: %s)",
-					   par->time, ns / 1e9, rep->wall_ns / 1e9, p->log);
-			goto out;
-		}
-		if (ns == 0) {
-			rc = mmp_error_set(err, -ERANGE,
-					   "time = %s read 0: below the program's clock resolution "
-					   "(use time = wall or more data) (log: %s)",
-					   par->time, p->log);
-			goto out;
-		}
+		if (ns > rep->wall_ns + 1000000)
+			return mmp_error_set(err, -ERANGE,
+					     "time = %s read %.6f s, longer than the %.6f s the "
+					     "process lived (another unit?) (log: %s)",
+					     par->time, ns / 1e9, rep->wall_ns / 1e9, p->log);
+		if (ns == 0)
+			return mmp_error_set(err, -ERANGE,
+					     "time = %s read 0: below the program's clock resolution "
+					     "(use time = wall or more data) (log: %s)",
+					     par->time, p->log);
 		rep->elapsed_ns = ns;
 	}
-out:
-	free(out);
-	return rc;
+	return 0;
 }
 
 static void fill_counts(struct mmp_process_run *p, struct mmp_counters *ctr, int counted,
@@ -300,17 +263,16 @@ static uint64_t task_clock(const struct mmp_process_run *p, int counted, const s
 	return rusage_ns;
 }
 
-static int open_log(struct mmp_process_run *p, off_t *header, struct mmp_error *err)
+static int open_log(struct mmp_process_run *p, struct mmp_error *err)
 {
 	const struct mmp_run *run = p->item->run;
 	snprintf(p->log, sizeof(p->log), "%s/run%zu-%s.%u.log", p->item->logs, run->index + 1,
 		 run->job->name, p->seq++);
-	int fd = open(p->log, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	int fd = open(p->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return mmp_error_errno(err, -errno, "creating the log %s", p->log);
 	dprintf(fd, "# mmprof: run %zu [%s] process %u on PUs %s: %s\n", run->index + 1,
 		run->job->name, p->seq - 1, p->pulist, p->line);
-	*header = lseek(fd, 0, SEEK_CUR);
 	return fd;
 }
 
@@ -324,8 +286,8 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	int counted = 0;
 	uint64_t idle0 = 0, idle1 = 0;
 	char how[96];
-	off_t header = 0;
-	int fd = open_log(p, &header, err);
+	struct mmp_output_log out;
+	int fd = open_log(p, err);
 
 	if (fd < 0)
 		return fd;
@@ -334,8 +296,13 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	rep->samples = NULL;
 	rep->samples_why = NULL;
 	mmp_samples_free(&p->samples);
+	const struct mmp_capture *caps[MMP_OUTPUT_CAPTURES] = {
+		p->check_result ? &p->result : NULL, p->own_time ? &p->time : NULL
+	};
+	mmp_output_log_init(&out, fd, caps);
+	const struct mmp_exec_watch watch = { .output = mmp_output_log_take, .ctx = &out };
 	struct mmp_exec_spec spec = {
-		.path = p->exe, .argv = p->argv.v, .pus = p->pus, .npus = p->npus, .out_fd = fd,
+		.path = p->exe, .argv = p->argv.v, .pus = p->pus, .npus = p->npus, .watch = &watch,
 		.mpol = p->mpol, .nodemask = p->nodemask,
 	};
 	char report[sizeof(p->log) + 16];
@@ -391,6 +358,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 		sampler = NULL;
 	}
 	rc = mmp_exec_child_wait(&child, item->run->p.timeout, item->stop);
+	int log_rc = mmp_output_log_finish(&out);
 	if (child.nleft) {
 		snprintf(rep->note, sizeof(rep->note),
 			 "%.100s left %u process(es) running outside its process group (a "
@@ -398,6 +366,15 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 			 p->argv.v[0], child.nleft, child.left, child.nleft > 4 ? ", ..." : "",
 			 p->log);
 		dprintf(fd, "\n# mmprof: %s\n", rep->note);
+	}
+	if (log_rc) {
+		/* The figures were read from the stream, not from the file: the
+		 * repetition stands, its log does not. */
+		size_t used = strlen(rep->note);
+		snprintf(rep->note + used, sizeof(rep->note) - used,
+			 "%sthe log %.400s is incomplete: %s (the result and time were read as "
+			 "the output came)",
+			 used ? "; " : "", p->log, strerror(-log_rc));
 	}
 	int64_t psi1 = mmp_pressure_read(p->pressure_fd);
 	have_idle = have_idle && mmp_cpu_idle_ns(p->pus, p->npus, &idle1) == 0 && idle1 >= idle0;
@@ -418,7 +395,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	rep->wall_ns = child.t_exit - child.t_exec;
 	rep->bytes = p->end;
 	rep->probe_rc = 0;
-	rc = read_figures(p, fd, header, rep, err);
+	rc = read_figures(p, &out, rep, err);
 	if (rc)
 		goto out_counters;
 	fill_counts(p, &ctr, counted, rep);

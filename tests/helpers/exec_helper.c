@@ -14,6 +14,9 @@
  *   argv ARGS...      each argument as "arg[i]=...", then "pus=LIST" (its
  *                     CPU affinity) and "pgid=own" when it leads its group
  *   print LINE...     each argument as a line of its own
+ *   flood FILE MIB    "Found N zero bytes in FILE", then MIB MiB of numbered
+ *                     64-byte filler lines, then "flood ends" (a result line
+ *                     followed by more output than mmprof keeps)
  *   daemon PIDFILE    count nothing; start "sleep 300" in a session of its
  *                     own (setsid), write its PID to PIDFILE, exit 0
  *   stopparent MS FILE  count, stop its parent (mmprof) with SIGSTOP, sleep
@@ -197,6 +200,15 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "print")) {
 		for (int i = 2; i < argc; i++)
 			printf("%s\n", argv[i]);
+		return 0;
+	}
+	if (!strcmp(mode, "flood")) {
+		unsigned long long zeros = count_zeros(argv[2]);
+		unsigned long long lines = strtoull(argv[3], NULL, 10) * (1u << 20) / 64;
+		printf("Found %llu zero bytes in %s\n", zeros, argv[2]);
+		for (unsigned long long i = 0; i < lines; i++)
+			printf("filler line %020llu ..............................\n", i);
+		printf("flood ends\n");
 		return 0;
 	}
 	if (!strcmp(mode, "exit"))

@@ -1,0 +1,54 @@
+/* What a program of the exec probe prints, as it streams.  mmprof reads
+ * the program's stdout and stderr from a pipe while it runs
+ * (exec_child.h) and hands each piece here, which
+ *
+ *   - matches every line against the run's regexes (capture.h's rule:
+ *     each line on its own, its first MMP_CAPTURE_LINE_MAX - 1 bytes, a \r
+ *     before its \n dropped; a last line without \n counts at the end)
+ *     and keeps the last match of each, however much was printed after
+ *     it: nothing is read back from the log, so no window of it can miss
+ *     the line;
+ *   - writes the output to the log, after mmprof's own first line.
+ *
+ * A write error of the log (a full disk, ulimit -f) does not stop the
+ * matching: the figures are read from the stream, not from the file.
+ */
+#ifndef MMPROF_OUTPUT_LOG_H
+#define MMPROF_OUTPUT_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmprof/capture.h"
+
+#define MMP_OUTPUT_CAPTURES 2 /* result and time */
+#define MMP_OUTPUT_FOUND_MAX 1024
+
+struct mmp_output_log {
+	int fd; /* the log */
+	const struct mmp_capture *cap[MMP_OUTPUT_CAPTURES]; /* NULL: not looked for */
+	char found[MMP_OUTPUT_CAPTURES][MMP_OUTPUT_FOUND_MAX];
+	int matched[MMP_OUTPUT_CAPTURES];
+	char line[MMP_CAPTURE_LINE_MAX]; /* the line being read, its first bytes */
+	size_t line_len;
+	int line_started;  /* bytes of a line not yet ended were seen */
+	uint64_t total;    /* bytes the program printed */
+	int write_errno;   /* the log's first write error */
+};
+
+/* Start on the log fd (open, positioned after mmprof's first line),
+ * looking for cap[i] (NULL: nothing). */
+void mmp_output_log_init(struct mmp_output_log *o, int fd,
+			 const struct mmp_capture *const cap[MMP_OUTPUT_CAPTURES]);
+
+/* n more bytes of the output (exec_child.h's watch->output). */
+void mmp_output_log_take(void *o, const char *buf, size_t n);
+
+/* The output ended: its last line (without \n) matched, the rest of the
+ * log written.  0, or the log's first write error (negative errno). */
+int mmp_output_log_finish(struct mmp_output_log *o);
+
+/* The capture of the last line that matched cap[i], or NULL. */
+const char *mmp_output_log_found(const struct mmp_output_log *o, size_t i);
+
+#endif
