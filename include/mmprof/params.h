@@ -54,6 +54,7 @@ enum mmp_key_id {
 	MMP_KEY_RESULT,
 	MMP_KEY_TIMEOUT,
 	MMP_KEY_PROFILE,
+	MMP_KEY_LOG_MAX,
 	/* the job itself */
 	MMP_KEY_ZIP,
 	MMP_KEY_BASELINE,
@@ -215,6 +216,7 @@ struct mmp_params {
 	const char *result;   /* output:REGEX; NULL: not checked */
 	double timeout;       /* seconds a process may run */
 	uint32_t profile;     /* cpu samples per second of its CPU time (sampling.h); 0: off */
+	uint64_t log_max;     /* bytes of its output a log keeps: first and last halves */
 	/* the job */
 	uint64_t zip;         /* MMP_KEY_BIT set of keys whose lists advance together */
 	const char *baseline; /* jobs to print ratios against, NULL: none */

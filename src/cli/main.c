@@ -68,6 +68,7 @@ enum opt_id {
 	OPT_X_CONTROLS,
 	OPT_X_MEMBIND,
 	OPT_X_PROFILE,
+	OPT_X_LOG_MAX,
 	OPT_X_JOB,
 };
 
@@ -154,6 +155,8 @@ static const struct exec_option {
 	{ { "profile", required_argument, OPT_X_PROFILE, "HZ",
 	  "samples per second of its CPU time (default 1000), or off: where its time "
 	  "goes and its faults land" }, "profile" },
+	{ { "log-max", required_argument, OPT_X_LOG_MAX, "SIZE",
+	  "the most of each run's output its log keeps, first and last halves (default 1MiB)" }, "log_max" },
 	{ { "job", required_argument, OPT_X_JOB, "NAME",
 	  "its name in the table and the CSV (default: the program's)" }, NULL },
 	{ { "csv", required_argument, OPT_CSV, "PATH",

@@ -257,6 +257,14 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 			"chains, and one page fault in 64 with its address), or off "
 			"(docs/profile.md)",
 	},
+	[MMP_KEY_LOG_MAX] = {
+		.name = "log_max", .id = MMP_KEY_LOG_MAX, .type = &mmp_key_size, FIELD(log_max),
+		.def = "1MiB", .min = 4 * KIB, .max = KIB * KIB * KIB, .flags = MMP_KEY_NO_SWEEP,
+		.group = "exec",
+		.help = "probe = exec: the most of each process's output its log keeps, its "
+			"first and last halves, with the bytes left out between them said there "
+			"(the result and time are read from all of it)",
+	},
 	[MMP_KEY_ZIP] = {
 		.name = "zip", .id = MMP_KEY_ZIP, .type = &mmp_key_keylist, FIELD(zip),
 		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .group = "job",

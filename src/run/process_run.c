@@ -49,6 +49,11 @@ struct mmp_process_run {
 	 * sampling was refused. */
 	struct mmp_samples samples;
 	char samples_why[320];
+	/* The last half of each log's output passes through here
+	 * (output_log.h), log_max / 2 bytes, touched only by a program that
+	 * prints more than the other half. */
+	char *ring;
+	size_t ring_len;
 };
 
 static uint64_t expected_result(const struct mmp_runner_item *item)
@@ -156,6 +161,13 @@ int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_i
 		else
 			mmp_preload_why_not(p->exe, p->preload_why, sizeof(p->preload_why));
 	}
+	p->ring_len = (size_t)(par->log_max / 2);
+	p->ring = p->ring_len ? malloc(p->ring_len) : NULL;
+	if (p->ring_len && !p->ring) {
+		rc = mmp_error_set(err, -ENOMEM, "out of memory for log_max = %" PRIu64 " bytes",
+				   par->log_max);
+		goto fail;
+	}
 	p->pressure_fd = mmp_pressure_open();
 	*out = p;
 	return 0;
@@ -174,6 +186,7 @@ void mmp_process_run_close(struct mmp_process_run *p)
 	if (p->pressure_fd >= 0)
 		close(p->pressure_fd);
 	mmp_samples_free(&p->samples);
+	free(p->ring);
 	free(p);
 }
 
@@ -299,7 +312,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	const struct mmp_capture *caps[MMP_OUTPUT_CAPTURES] = {
 		p->check_result ? &p->result : NULL, p->own_time ? &p->time : NULL
 	};
-	mmp_output_log_init(&out, fd, caps);
+	mmp_output_log_init(&out, fd, caps, item->run->p.log_max, p->ring, p->ring_len);
 	const struct mmp_exec_watch watch = { .output = mmp_output_log_take, .ctx = &out };
 	struct mmp_exec_spec spec = {
 		.path = p->exe, .argv = p->argv.v, .pus = p->pus, .npus = p->npus, .watch = &watch,

@@ -4,8 +4,9 @@ builds that plan and label alike print the same text
 (tests/integration/same_outputs.sh).
 
     normalise_outputs.py DIR [COLUMN...]   every *.csv and *.json under DIR,
-                                          the COLUMNs (added since the
-                                          reference) left out
+                                          the COLUMNs (CSV columns and JSON
+                                          members, as config keys, added
+                                          since the reference) left out
 
 What is masked is what a run measures or draws: times, counts, ratios,
 the verdicts decided from them, disturbance, the PUs a thread was found
@@ -84,7 +85,7 @@ def mask(value):
     if isinstance(value, dict):
         chosen = value.get("kind") in PICKED_KINDS
         return {k: ("*" if k in MEASURED_MEMBERS or (chosen and k in PICKED) else mask(v))
-                for k, v in value.items()}
+                for k, v in value.items() if k not in DROPPED}
     if isinstance(value, list):
         return [mask(v) for v in value]
     if isinstance(value, float):

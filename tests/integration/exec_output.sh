@@ -1,6 +1,7 @@
 # What a program prints under probe = exec (docs/exec.md, "Output" and
 # "Logs"): read whole as it streams, so a result line followed by more
-# output than any buffer is still read.
+# output than any buffer is still read; its log capped at log_max (head
+# and tail kept, what was left out said).
 source "$(dirname "$0")/tap.bash"
 BUILD=${BUILD:-build}
 HELPER=$PWD/$BUILD/tests/exec_helper
@@ -30,5 +31,40 @@ check "a result line followed by 12 MiB of output is read: exit 0 ($rc), result_
 check "...the count read is tr's ($zeros)" \
 	test "$(csv_col "$TMP/flood.csv" result 2>/dev/null)" = "$zeros"
 check "...and no 'no line of its output matches'" bash -c '! grep -q "no line of its output" <<<"$1"' _ "$err"
+
+# The log of 12 MiB of output: log_max (1 MiB by default) of it, head
+# and tail.
+run_job big "$TMP/big.csv" "command = $HELPER flood {file} 12"
+log=$(csv_col "$TMP/big.csv" log 2>/dev/null)
+size=$(stat -c %s "$log" 2>/dev/null || echo 0)
+check "the log of 12 MiB of output is capped: $size bytes, at most 1 MiB and a few lines" \
+	test "$size" -gt 1000000 -a "$size" -le $((1048576 + 1024))
+check "...mmprof's line first, then the program's first line" \
+	bash -c 'sed -n 1p "$1" | grep -q "^# mmprof: run 1 \[big\]" && sed -n 2p "$1" | grep -q "^Found $2 zero bytes"' _ "$log" "$zeros"
+check "...its last line is the program's last" test "$(tail -1 "$log" 2>/dev/null)" = "flood ends"
+printed=$((12 * 1048576 + $(printf 'Found %s zero bytes in %s\nflood ends\n' "$zeros" "$data" | wc -c)))
+check "...and one line says how much was left out, of the $printed bytes printed" \
+	bash -c 'n=$(grep -c "^# mmprof: [0-9]* bytes of its output left out here (log_max = 1MiB: its first 524288 and last [0-9]* bytes are kept; it printed $2 bytes)$" "$1"); [ "$n" -eq 1 ]' _ "$log" "$printed"
+
+# log_max and --log-max.
+run_job small "$TMP/small.csv" "command = $HELPER flood {file} 2" "result = output:^Found (\\d+) zero" \
+	"log_max = 64K"
+log=$(csv_col "$TMP/small.csv" log 2>/dev/null)
+check "log_max = 64K: the log is $(stat -c %s "$log" 2>/dev/null) bytes, the result still read" \
+	test "$rc" -eq 0 -a "$(stat -c %s "$log" 2>/dev/null || echo 0)" -le $((65536 + 1024)) -a \
+	"$(csv_col "$TMP/small.csv" result_ok 2>/dev/null)" = true
+run_mmprof exec -r 1 --warmup 0 --log-max 16K --file "$data" --csv "$TMP/x.csv" -- "$HELPER" flood {file} 1
+log=$(csv_col "$TMP/x.csv" log 2>/dev/null)
+check "mmprof exec --log-max 16K: the log is $(stat -c %s "$log" 2>/dev/null) bytes" \
+	test "$rc" -eq 0 -a "$(stat -c %s "$log" 2>/dev/null || echo 0)" -le $((16384 + 1024))
+check "...and says so in it" grep -q 'left out here (log_max = 16KiB: ' "$log"
+printf '[j]\nprobe = exec\nsize = 64K\ncommand = true\nlog_max = 1K\n' >"$TMP/tiny.ini"
+run_mmprof --config "$TMP/tiny.ini" --dry-run
+check "log_max = 1K: a config error (exit 2), naming the key" \
+	test "$rc" -eq 2 -a -n "$(grep "tiny.ini:5: \[j\] .*log_max" <<<"$err")"
+printf '[j]\nprobe = mmap_byte\nsize = 64K\nlog_max = 1M\n' >"$TMP/notexec.ini"
+run_mmprof --config "$TMP/notexec.ini" --dry-run
+check "log_max on a C probe: exit 2, 'does not use'" \
+	test "$rc" -eq 2 -a -n "$(grep "probe 'mmap_byte' does not use 'log_max'" <<<"$err")"
 
 done_testing

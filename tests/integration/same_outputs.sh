@@ -12,8 +12,10 @@ source "$(dirname "$0")/tap.bash"
 REF=${MMPROF_SAME_REV:-a5e140e}
 ref_dir=build/ref-$REF
 # Columns added since REF (docs/csv.md: columns are added at the end of
-# their group), left out of this binary's outputs before the comparison.
-ADDED="limit_run"
+# their group), and config keys (the JSON's jobs list them), left out of
+# both sides' outputs before the comparison (the reference has none of
+# them, apart from JSON members of the same name, which go from both).
+ADDED="limit_run log_max"
 
 if ! git rev-parse -q --verify "$REF^{commit}" >/dev/null 2>&1; then
 	skip_rest "reference revision $REF is not in this checkout (a tarball, or a shallow clone)"
@@ -48,7 +50,7 @@ for c in $configs; do
 	name=$(basename "$c" .ini)
 	outputs "$ref_dir/mmprof" "$TMP/ref/$name" "$c"
 	outputs "$MMPROF" "$TMP/new/$name" "$c"
-	/usr/bin/python3 tests/helpers/normalise_outputs.py "$TMP/ref/$name" |
+	/usr/bin/python3 tests/helpers/normalise_outputs.py "$TMP/ref/$name" $ADDED |
 		sed "s|$TMP/ref/|DIR/|g" >"$TMP/$name.ref"
 	/usr/bin/python3 tests/helpers/normalise_outputs.py "$TMP/new/$name" $ADDED |
 		sed "s|$TMP/new/|DIR/|g" >"$TMP/$name.new"

@@ -1,5 +1,6 @@
 /* A program's output as it streams (output_log.h): every line matched
- * whatever the pieces it comes in, the last match kept, and the log. */
+ * whatever the pieces it comes in, the last match kept, and the log: all
+ * of it up to log_max, else its head, what was left out, and its tail. */
 #include "helpers.h"
 
 #include <errno.h>
@@ -72,7 +73,8 @@ static void test_pieces(void **state)
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 		struct mmp_output_log o;
 		int fd = temp_log(path, sizeof(path));
-		mmp_output_log_init(&o, fd, caps);
+		char ring[1 << 16];
+		mmp_output_log_init(&o, fd, caps, 1 << 17, ring, sizeof(ring));
 		for (size_t at = 0; at < len; at += sizes[s])
 			mmp_output_log_take(&o, text + at, len - at < sizes[s] ? len - at : sizes[s]);
 		assert_int_equal(mmp_output_log_finish(&o), 0);
@@ -102,7 +104,7 @@ static void test_no_match(void **state)
 	assert_int_equal(mmp_capture_compile(&c, "output:Found (\\d+) ones", err, sizeof(err)), 0);
 	const struct mmp_capture *caps[MMP_OUTPUT_CAPTURES] = { &c, NULL };
 	int fd = temp_log(path, sizeof(path));
-	mmp_output_log_init(&o, fd, caps);
+	mmp_output_log_init(&o, fd, caps, 8192, NULL, 0);
 	mmp_output_log_take(&o, "Found 3 zeros\n", 14);
 	assert_int_equal(mmp_output_log_finish(&o), 0);
 	assert_null(mmp_output_log_found(&o, 0));
@@ -124,12 +126,96 @@ static void test_write_error(void **state)
 		skip();
 	assert_int_equal(mmp_capture_compile(&c, "output:Found (\\d+)", err, sizeof(err)), 0);
 	const struct mmp_capture *caps[MMP_OUTPUT_CAPTURES] = { &c, NULL };
-	mmp_output_log_init(&o, fd, caps);
+	mmp_output_log_init(&o, fd, caps, 8192, NULL, 0);
 	mmp_output_log_take(&o, "Found 5\n", 8);
 	assert_int_equal(mmp_output_log_finish(&o), -ENOSPC);
 	assert_string_equal(mmp_output_log_found(&o, 0), "5");
 	close(fd);
 	mmp_capture_free(&c);
+}
+
+/* lines lines of width bytes each ("line N" padded with dots), a result
+ * line first. */
+static char *lines_text(unsigned lines, unsigned width, size_t *len)
+{
+	char *t = malloc((size_t)lines * width + 64);
+	size_t n = (size_t)sprintf(t, "Found 7 zero bytes\n");
+	assert_non_null(t);
+	for (unsigned i = 0; i < lines; i++) {
+		int w = sprintf(t + n, "line %06u ", i);
+		memset(t + n + w, '.', width - 1 - (size_t)w);
+		t[n + width - 1] = '\n';
+		n += width;
+	}
+	*len = n;
+	return t;
+}
+
+/* Feed text in pieces of size with log_max and return the log. */
+static char *capped(const char *text, size_t len, size_t piece, uint64_t log_max,
+		    const struct mmp_capture *result, size_t *got_len)
+{
+	char path[600], *ring = malloc(log_max / 2);
+	struct mmp_output_log o;
+	const struct mmp_capture *caps[MMP_OUTPUT_CAPTURES] = { result, NULL };
+	int fd = temp_log(path, sizeof(path));
+	assert_non_null(ring);
+	memset(ring, 'X', log_max / 2); /* a reused ring holds an earlier process's bytes */
+	mmp_output_log_init(&o, fd, caps, log_max, ring, log_max / 2);
+	for (size_t at = 0; at < len; at += piece)
+		mmp_output_log_take(&o, text + at, len - at < piece ? len - at : piece);
+	assert_int_equal(mmp_output_log_finish(&o), 0);
+	assert_string_equal(mmp_output_log_found(&o, 0), "7"); /* read, though not kept */
+	close(fd);
+	free(ring);
+	char *log = slurp(path, got_len);
+	unlink(path);
+	return log;
+}
+
+/* 1000 lines through log_max = 8 KiB: the first 4096 bytes, a note of
+ * what was left out, the last 4096 -- the same in any pieces.  The head
+ * ends mid-line (the note starts a line of its own); lines of 64 bytes
+ * put the tail at a line's start, lines of 100 mid-line, where the tail
+ * opens at the next line's start and the partial one is left out too. */
+static void test_head_and_tail(void **state)
+{
+	static const size_t pieces[] = { 1, 3, 64, 1000, 5000, 1 << 20 };
+	static const unsigned widths[] = { 64, 100 };
+	struct mmp_capture result;
+	char err[256], want[8192 + 512];
+	size_t len, got_len;
+	(void)state;
+	assert_int_equal(mmp_capture_compile(&result, "output:^Found (\\d+) zero", err, sizeof(err)), 0);
+	for (size_t w = 0; w < 2; w++) {
+		char *text = lines_text(1000, widths[w], &len);
+		size_t tail_from = len - 4096, skip = 0;
+		while (text[tail_from + skip - 1] != '\n')
+			skip++;
+		assert_true(widths[w] == 64 ? skip == 0 : skip > 0);
+		int n = snprintf(want, sizeof(want),
+				 "%.4096s\n# mmprof: %zu bytes of its output left out here (log_max = "
+				 "8KiB: its first 4096 and last %zu bytes are kept; it printed %zu "
+				 "bytes)\n",
+				 text, len - 8192 + skip, 4096 - skip, len);
+		memcpy(want + n, text + tail_from + skip, 4096 - skip);
+		size_t want_len = (size_t)n + 4096 - skip;
+		for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
+			char *log = capped(text, len, pieces[i], 8192, &result, &got_len);
+			assert_int_equal(got_len, want_len);
+			assert_memory_equal(log, want, want_len);
+			free(log);
+		}
+		free(text);
+	}
+	/* Output that fits is kept whole, ring or not. */
+	char *text = lines_text(100, 64, &len);
+	char *log = capped(text, len, 7, 1 << 14, &result, &got_len);
+	assert_int_equal(got_len, len);
+	assert_memory_equal(log, text, len);
+	free(log);
+	free(text);
+	mmp_capture_free(&result);
 }
 
 int main(void)
@@ -138,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_pieces),
 		cmocka_unit_test(test_no_match),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_head_and_tail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
