@@ -56,9 +56,9 @@ struct mmp_session_out {
 	char json_path[4096]; /* where the JSON went */
 	int wrote_csv; /* NAME.csv is this run's (rows were measured and kept) */
 	int wrote_attribution, wrote_answers, wrote_json, wrote_profile;
-	/* The programs' logs (probe = exec): NAME.logs/ beside NAME.csv, or a
-	 * directory under $TMPDIR when NAME.csv is a device; "" when the plan
-	 * runs no program. */
+	/* This invocation's programs' logs (probe = exec, logdir.h):
+	 * NAME.logs/RUNID/ beside NAME.csv, or a directory under $TMPDIR when
+	 * NAME.csv is a device; "" when the plan runs no program. */
 	char logs_path[4096];
 };
 

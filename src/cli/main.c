@@ -674,6 +674,11 @@ static void not_written(const struct mmp_session *s, const struct mmp_session_ou
 	else
 		fprintf(stderr, "mmprof: %s no row was measured: %s was not written (%s)\n", lead,
 			s->files->path, there);
+	/* The logs go with the rows (logdir.h): an earlier run's stay with
+	 * its file; this run's are where its messages said. */
+	if (so->logs_path[0] && !s->files->special)
+		fprintf(stderr, "mmprof: this run's program logs are in %s%s\n", so->logs_path,
+			earlier ? " (the earlier file's rows name its own, which stay)" : "");
 }
 
 static void summary(const struct mmp_session *s, const struct mmp_session_out *so, int quiet)

@@ -518,7 +518,7 @@ static const struct mmp_csv_column columns[] = {
 	{ "started_at", col_started_at, "invocation start, ISO 8601 UTC" },
 	{ "order_seed", col_order_seed, "seed of the rounds' shuffled order (order_seed = this repeats it)" },
 	{ "file", col_file, "data file read" },
-	{ "log", col_log, "exec: the process's stdout and stderr (NAME.logs/run<N>-<job>.<k>.log); empty for probes" },
+	{ "log", col_log, "exec: the process's stdout and stderr, log_max of it (NAME.logs/RUNID/run<N>-<job>.<k>.log); empty for probes" },
 	{ "wall_ns", col_wall, "exec: its exec to its exit (elapsed_ns is its own printed time with time = output:...); empty for probes" },
 	{ "fill", col_fill, "fill of generated data" },
 	{ "seed", col_seed, "seed of generated data" },

@@ -11,8 +11,8 @@
 #include "mmprof/companions.h"
 #include "mmprof/csv.h"
 #include "mmprof/eventplan.h"
+#include "mmprof/logdir.h"
 #include "mmprof/observer.h"
-#include "mmprof/paths.h"
 #include "mmprof/probe.h"
 #include "mmprof/result_json.h"
 #include "mmprof/runner.h"
@@ -481,10 +481,13 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 	} else {
 		out->wrote_csv = kept > 0; /* none: the previous file stays */
 	}
+	/* The logs go with the rows that name them: an earlier invocation's
+	 * leave with its rows, and stay while they do. */
+	if (out->wrote_csv)
+		mmp_logdir_keep_only(s->files, out->meta.run_id);
 }
 
-/* Where the programs' logs go: NAME.logs/ beside NAME.csv, made now; a
- * device has no "beside", so a fresh directory under $TMPDIR. */
+/* Where the programs' logs go (logdir.h), made now when a run needs it. */
 static int logs_dir(const struct mmp_session *s, struct mmp_session_out *out,
 		    struct mmp_error *err)
 {
@@ -493,14 +496,8 @@ static int logs_dir(const struct mmp_session *s, struct mmp_session_out *out,
 		any = (s->plan->runs[i].run.p.probe->needs & MMP_NEEDS_PROCESS) != 0;
 	if (!any)
 		return 0;
-	if (mmp_outset_has_companions(s->files)) {
-		mmp_sibling_path(s->files->path, ".logs", out->logs_path, sizeof(out->logs_path));
-		return mmp_mkdirs(out->logs_path, err);
-	}
-	const char *tmp = getenv("TMPDIR");
-	snprintf(out->logs_path, sizeof(out->logs_path), "%s/mmprof-%s.logs",
-		 tmp && *tmp ? tmp : "/tmp", out->meta.run_id);
-	return mmp_mkdirs(out->logs_path, err);
+	return mmp_logdir_make(s->files, out->meta.run_id, out->logs_path, sizeof(out->logs_path),
+			       err);
 }
 
 int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)

@@ -10,14 +10,17 @@ builds that plan and label alike print the same text
 
 What is masked is what a run measures or draws: times, counts, ratios,
 the verdicts decided from them, disturbance, the PUs a thread was found
-on, the run id and start time, and the shuffled order (position and its
-seed; rows are sorted so the order of rounds does not matter).  Everything
+on, the run id and start time (also where it names a directory: an exec
+row's log is NAME.logs/RUNID/..., compared without the RUNID/), and the
+shuffled order (position and its seed; rows are sorted so the order of
+rounds does not matter).  Everything
 else (columns, runs, parameters, labels, questions, sets, file names) must
 match byte for byte.
 """
 import csv
 import json
 import os
+import re
 import sys
 
 # Columns of any of the CSVs whose cells are measured or drawn.
@@ -42,6 +45,9 @@ MEASURED_COLUMNS = {
     "share_high", "significant", "understated", "interacting",
     "evidence_before", "evidence_after",
 }
+# Columns that name a file under the invocation's run id (logdir.h).
+RUN_ID_DIR = re.compile(r"/[0-9a-f]{16}/")
+UNDER_RUN_ID = {"log"}
 # An answer of these kinds names the runs its measurement picked.
 PICKED_KINDS = {"fastest"}
 PICKED = {"job", "other", "run", "other_run", "access"}
@@ -66,6 +72,7 @@ def normalise_csv(path, out):
     rows = [[row[i] for i in keep if i < len(row)] for row in rows]
     header = rows[0]
     masked = [i for i, n in enumerate(header) if n in MEASURED_COLUMNS]
+    run_id_dirs = [i for i, n in enumerate(header) if n in UNDER_RUN_ID]
     picked = [i for i, n in enumerate(header) if n in PICKED]
     kind = header.index("kind") if "kind" in header else None
     out.write("%s: %s\n" % (os.path.basename(path), ",".join(header)))
@@ -76,6 +83,9 @@ def normalise_csv(path, out):
         for i in masked + (picked if chosen else []):
             if i < len(cells):
                 cells[i] = "*"
+        for i in run_id_dirs:
+            if i < len(cells):
+                cells[i] = RUN_ID_DIR.sub("/", cells[i])
         lines.append(",".join(cells))
     for line in sorted(lines):
         out.write(line + "\n")

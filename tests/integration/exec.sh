@@ -43,11 +43,12 @@ check "time = wall: elapsed_ns is wall_ns" \
 	test "$(csv_rows "$csv" elapsed_ns wall_ns | awk -F'|' '$1 != $2' | wc -l)" -eq 0 -a \
 	"$(col wall_ns | head -1)" -gt 0
 log=$(col log | head -1)
-check "the log is named in the CSV, beside it" test -f "$log" -a "$(dirname "$log")" = "$TMP/right.logs"
+check "the log is named in the CSV, beside it in the invocation's directory" \
+	test -f "$log" -a "$(dirname "$log")" = "$TMP/right.logs/$(col run_id | head -1)"
 check "the log: mmprof's line, then the program's output" \
 	bash -c 'head -1 "$1" | grep -q "^# mmprof: run 1 \[right\] process 0 on PUs 0: .*exec_helper count " &&
 		grep -q "^Found $2 zero bytes in " "$1"' _ "$log" "$zeros"
-check "one log per process (2 repetitions)" test "$(ls "$TMP/right.logs" | wc -l)" -eq 2
+check "one log per process (2 repetitions)" test "$(ls "$(dirname "$log")" | wc -l)" -eq 2
 check "counters: task-clock counted in the program" \
 	test "$(counts "$csv" task-clock | awk '$1 > 0' | wc -l)" -eq 2
 check "others_busy recorded" test -n "$(col others_busy | head -1)"
@@ -113,7 +114,7 @@ run_config wrong "command = $HELPER wrong {file}" "result = output:Found ([0-9]+
 check "wrong result: result_ok false, exit 1" test "$rc" -eq 1 -a "$(col result_ok | sort -u)" = false
 check "wrong result: the table says WRONG" grep -Eq '^wrong +exec .* WRONG$' <<<"$out"
 check "wrong result: stderr names the count and the log" \
-	grep -q "the program printed $((zeros + 1)), which differs from the reference (zeros of $data) (log: $TMP/wrong.logs/run1-wrong.0.log)" <<<"$err"
+	grep -q "the program printed $((zeros + 1)), which differs from the reference (zeros of $data) (log: $TMP/wrong.logs/$(col run_id | head -1)/run1-wrong.0.log)" <<<"$err"
 # Only a whole decimal token is a count: the right digits inside
 # something else are WRONG, shown as printed, never read as right.
 for printed in "-$zeros" "${zeros}e3" "$zeros.7" "${zeros}abc" "1,$zeros" "0x$zeros"; do
@@ -126,7 +127,7 @@ for printed in "-$zeros" "${zeros}e3" "$zeros.7" "${zeros}abc" "1,$zeros" "0x$ze
 done
 run_config nomatch "command = $HELPER count {file}" "result = output:Found ([0-9]+) ones"
 check "no line matches result: the run fails with the log" \
-	grep -q "no line of its output matches result = output:Found (\[0-9\]+) ones (log: $TMP/nomatch.logs/run1-nomatch.0.log)" <<<"$err"
+	grep -q "no line of its output matches result = output:Found (\[0-9\]+) ones (log: $TMP/nomatch.logs/[0-9a-f]*/run1-nomatch.0.log)" <<<"$err"
 check "...and exit 1, FAILED in the table" test "$rc" -eq 1 -a -n "$(grep FAILED <<<"$out")"
 
 # A daemon the program starts in a session of its own (setsid) escapes
@@ -143,7 +144,7 @@ check "...and mmprof says it ended it, with its pid" \
 # Failures: exit status, signal, missing program, timeout.
 run_config ex "command = $HELPER exit 3"
 check "exit 3: the run fails: 'exited with status 3' and the log" \
-	grep -q "exec_helper exited with status 3 (log: $TMP/ex.logs/run1-ex.0.log)" <<<"$err"
+	grep -q "exec_helper exited with status 3 (log: $TMP/ex.logs/[0-9a-f]*/run1-ex.0.log)" <<<"$err"
 check "exit 3: mmprof exits 1" test "$rc" -eq 1
 run_config sig "command = $HELPER signal 11"
 check "a signal: 'killed by SIGSEGV'" grep -q "killed by SIGSEGV" <<<"$err"
@@ -216,7 +217,7 @@ run_mmprof exec -r 3 --placement compact --result 'Found (\d+) zero' --file "$da
 check "mmprof exec: exit 0, one row ok" test "$rc" -eq 0 -a -n "$(grep -E '^exec_helper +exec .* ok$' <<<"$out")"
 check "mmprof exec: 3 rows, results right" \
 	test "$(csv_col "$TMP/x.csv" result_ok | grep -c true)" -eq 3
-check "mmprof exec: logs beside its CSV" test "$(ls "$TMP/x.logs" | wc -l)" -eq 4
+check "mmprof exec: logs beside its CSV" test "$(find "$TMP/x.logs" -name '*.log' | wc -l)" -eq 4
 # A path with a comma is one file when it exists (not a list of two).
 mkdir -p "$TMP/a,b"
 cp "$data" "$TMP/a,b/d.bin"
@@ -248,7 +249,7 @@ for mb in node:0 interleave firsttouch; do
 	printf '[p]\nprobe = exec\nsize = 1M\nrepeat = 1\nwarmup = 0\nevents = none\nmembind = %s\ncommand = sh -c %s\n' \
 		"$mb" "'grep -m1 -oE \"(bind|interleave|local|prefer)[:0-9-]*\" /proc/self/numa_maps'" >"$TMP/mb.ini"
 	run_mmprof --config "$TMP/mb.ini" --csv "$TMP/mb.csv" --quiet
-	policy=$(tail -1 "$TMP"/mb.logs/*.log 2>/dev/null)
+	policy=$(tail -1 "$TMP"/mb.logs/*/*.log 2>/dev/null)
 	case $mb in node:0) want=bind:0 ;; interleave) want=interleave:0 ;; *) want=local ;; esac
 	check "membind = $mb: the program's memory policy is $want ($policy)" test "$policy" = "$want"
 	rm -rf "$TMP/mb.logs"

@@ -1,7 +1,8 @@
 # What a program prints under probe = exec (docs/exec.md, "Output" and
 # "Logs"): read whole as it streams, so a result line followed by more
 # output than any buffer is still read; its log capped at log_max (head
-# and tail kept, what was left out said).
+# and tail kept, what was left out said), and kept with the invocation
+# whose rows NAME.csv keeps.
 source "$(dirname "$0")/tap.bash"
 BUILD=${BUILD:-build}
 HELPER=$PWD/$BUILD/tests/exec_helper
@@ -66,5 +67,27 @@ printf '[j]\nprobe = mmap_byte\nsize = 64K\nlog_max = 1M\n' >"$TMP/notexec.ini"
 run_mmprof --config "$TMP/notexec.ini" --dry-run
 check "log_max on a C probe: exit 2, 'does not use'" \
 	test "$rc" -eq 2 -a -n "$(grep "probe 'mmap_byte' does not use 'log_max'" <<<"$err")"
+
+# Logs belong to the invocation whose rows are kept: a rerun that
+# measures nothing leaves NAME.csv and the logs its rows name as they
+# were; a rerun that replaces NAME.csv replaces them.
+run_job keep "$TMP/keep.csv" "command = $HELPER print 'invocation one'"
+first=$(csv_col "$TMP/keep.csv" log 2>/dev/null)
+check "a first run: its row's log holds its output" grep -qx 'invocation one' "$first"
+run_job keep "$TMP/keep.csv" "command = $HELPER exit 3"
+check "a rerun that fails: exit 1, NAME.csv still the first run's" \
+	test "$rc" -eq 1 -a "$(csv_col "$TMP/keep.csv" log 2>/dev/null)" = "$first"
+check "...and the log its row names is still the first run's output" \
+	grep -qx 'invocation one' "$first"
+failed=$(sed -n 's/.*exited with status 3 (log: \(.*\))$/\1/p' <<<"$err")
+check "...the failure names a log of its own, which is there ($failed)" \
+	bash -c '[ -n "$1" ] && [ "$1" != "$2" ] && grep -q "exec_helper exit 3" "$1"' _ "$failed" "$first"
+check "...and the summary says where this run's logs are" \
+	grep -qF "mmprof: this run's program logs are in $(dirname "$failed") (the earlier file's rows name its own, which stay)" <<<"$err"
+run_job keep "$TMP/keep.csv" "command = $HELPER print 'invocation three'"
+third=$(csv_col "$TMP/keep.csv" log 2>/dev/null)
+check "a rerun that measures: its rows' log holds its output" grep -qx 'invocation three' "$third"
+check "...and the earlier runs' logs are gone (NAME.logs holds one run's)" \
+	test ! -e "$first" -a ! -e "$failed" -a "$(find "$TMP/keep.logs" -type f | wc -l)" -eq 1
 
 done_testing

@@ -1,0 +1,104 @@
+/* The programs' logs of one invocation (see logdir.h). */
+#include "mmprof/logdir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mmprof/paths.h"
+
+int mmp_logdir_make(const struct mmp_outset *set, const char *run_id, char *path, size_t len,
+		    struct mmp_error *err)
+{
+	int n;
+	if (mmp_outset_has_companions(set)) {
+		char root[MMP_OUT_PATH_MAX];
+		mmp_sibling_path(set->path, ".logs", root, sizeof(root));
+		n = snprintf(path, len, "%s/%s", root, run_id);
+	} else {
+		const char *tmp = getenv("TMPDIR");
+		n = snprintf(path, len, "%s/mmprof-%s.logs", tmp && *tmp ? tmp : "/tmp", run_id);
+	}
+	if (n < 0 || (size_t)n >= len)
+		return mmp_error_set(err, -ENAMETOOLONG, "path too long for the logs of %s",
+				     set->path);
+	return mmp_mkdirs(path, err);
+}
+
+/* What process_run.c names a log: run<N>-<job>.<k>.log, and the preload
+ * library's report beside it (.log.preload). */
+static int is_log_name(const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(name, "run", 3) != 0)
+		return 0;
+	return (n > 4 && strcmp(name + n - 4, ".log") == 0) ||
+	       (n > 12 && strcmp(name + n - 12, ".log.preload") == 0);
+}
+
+/* A run id as mmp_meta_collect makes it: 16 lowercase hex digits. */
+static int is_run_id(const char *name)
+{
+	size_t n = strspn(name, "0123456789abcdef");
+	return n == 16 && name[n] == '\0';
+}
+
+static int is_regular(int dirfd, const char *name)
+{
+	struct stat st;
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Its log files, then the directory if that emptied it.  1 when it went. */
+static int remove_run(int rootfd, const char *name)
+{
+	int fd = openat(rootfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	for (struct dirent *e; (e = readdir(d));)
+		if (is_log_name(e->d_name) && is_regular(fd, e->d_name))
+			unlinkat(fd, e->d_name, 0);
+	closedir(d);
+	return unlinkat(rootfd, name, AT_REMOVEDIR) == 0;
+}
+
+unsigned mmp_logdir_keep_only(const struct mmp_outset *set, const char *run_id)
+{
+	char root[MMP_OUT_PATH_MAX];
+	unsigned removed = 0;
+	int flat = 0; /* an earlier version's logs, straight in NAME.logs */
+	if (!mmp_outset_has_companions(set))
+		return 0;
+	mmp_sibling_path(set->path, ".logs", root, sizeof(root));
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	for (struct dirent *e; (e = readdir(d));) {
+		if (strcmp(e->d_name, run_id) == 0)
+			continue;
+		if (is_run_id(e->d_name))
+			removed += (unsigned)remove_run(fd, e->d_name);
+		else if (is_log_name(e->d_name) && is_regular(fd, e->d_name) &&
+			 unlinkat(fd, e->d_name, 0) == 0)
+			flat = 1;
+	}
+	closedir(d);
+	/* This invocation ran no program and nothing else is there. */
+	(void)rmdir(root);
+	return removed + (unsigned)flat;
+}
