@@ -54,7 +54,9 @@
  * two of it is not a run's worth); or when mmprof was stopped (stops,
  * above: its clock kept running while it could not see the exit).
  * Off-CPU time is not judged (a program may sleep by design); involuntary
- * context switches (rusage) and pressure are recorded, not judged.
+ * context switches (rusage) and pressure are recorded, not judged.  A
+ * program that ran outside its planned PUs (it widened its own affinity:
+ * pu_watch.h) is disturbed too, for that reason above any other.
  */
 #ifndef MMPROF_DISTURBANCE_H
 #define MMPROF_DISTURBANCE_H
@@ -88,7 +90,7 @@ struct mmp_disturbance {
 	uint64_t nivcsw;
 	double others;    /* programs: other tasks' share of its PUs; < 0 otherwise */
 	int disturbed;
-	char why[96];     /* "threads overlapped 48% of the time" */
+	char why[192];    /* "threads overlapped 48% of the time" */
 };
 
 /* may_sleep: the probe may block (cache = drop: it reads from the disk),

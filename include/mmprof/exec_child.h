@@ -49,11 +49,16 @@
  * bursts seldom waits for mmprof to read. */
 #define MMP_CHILD_PIPE_BYTES (1 << 20)
 
-/* Who reads what the program prints. */
+/* Who reads what the program prints, and looks at it while it runs. */
 struct mmp_exec_watch {
 	/* Its stdout and stderr, one stream, piece by piece as they come. */
 	void (*output)(void *ctx, const char *buf, size_t n);
 	void *ctx;
+	/* Called as the wait starts and every tick_ms while the program runs
+	 * (not in a stop's grace); NULL: never. */
+	void (*tick)(void *tick_ctx);
+	void *tick_ctx;
+	unsigned tick_ms;
 };
 
 struct mmp_exec_child {

@@ -20,6 +20,7 @@ enum mmp_tell {
 	MMP_TELL_EVENT_NOT_OPENED, /* event (why in text): its cells stay empty */
 	MMP_TELL_NO_PMU,           /* nopmu: hardware events no PMU here counts */
 	MMP_TELL_EVENT_NOT_COUNTED, /* event: opened, never on a counter */
+	MMP_TELL_ESCAPED,          /* run, rep, text: a program ran outside its PUs */
 	/* errors */
 	MMP_TELL_RUN_FAILED,     /* run, text: the run is given up */
 	MMP_TELL_PROBE_FAILED,   /* run, rep: the probe returned an error */

@@ -52,7 +52,7 @@ struct mmp_run_result {
 	double *overlap; /* the threads' overlap (disturbance.h); < 0: not measured */
 	size_t n, cap;
 	unsigned ndisturbed;
-	char disturbed_why[96];
+	char disturbed_why[192];
 	struct mmp_stats st; /* of every recorded round */
 	int results_ok;      /* every recorded repetition matched the reference */
 	int unchecked;       /* a program without `result`: nothing was compared */

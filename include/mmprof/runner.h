@@ -53,6 +53,10 @@ struct mmp_rep {
 	int result_unchecked; /* no `result`: result and result_ok say nothing */
 	char result_text[160]; /* what it printed when that is not a count ('...': why) */
 	char note[1024];       /* "" or what mmprof did about it (ended a daemon it left) */
+	/* It ran outside its planned PUs (pu_watch.h), and where its threads
+	 * were found ("" when never sampled). */
+	int escaped;
+	char pus_ran[MMP_CPULIST_MAX];
 	/* CPU time of all its threads: task-clock when counted, else wait4's
 	 * rusage (the one-PU control's evidence); 0: not known. */
 	uint64_t cpu_ns;

@@ -5,6 +5,7 @@
 #define MMPROF_THREAD_POOL_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -15,6 +16,8 @@
 #include "mmprof/topology.h"
 
 #define MMP_CPULIST_MAX 128
+/* A CPU set as a list, "0-3,8" (truncated to len). */
+void mmp_cpulist_format(const cpu_set_t *set, char *buf, size_t len);
 /* 128 bytes, not 64: the L2 adjacent-line prefetcher pulls cache lines in
  * pairs, so two words 64 bytes apart still ping-pong between cores. */
 #define MMP_PAD 128

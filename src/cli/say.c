@@ -76,6 +76,14 @@ static void w_not_counted(FILE *f, const struct mmp_told *t)
 		t->event.name, t->event.state, t->event.job);
 }
 
+static void w_escaped(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f,
+		"mmprof: warning: %s %s %u: %s; its repetitions that do are marked disturbed (the "
+		"CSV's escaped, pus_ran and disturbed_why; said once per run)\n",
+		t->run, phase(t), t->rep.index, t->text);
+}
+
 static void w_run_failed(FILE *f, const struct mmp_told *t)
 {
 	fprintf(f, "mmprof: error: %s: %s\n", t->run, t->text);
@@ -149,6 +157,7 @@ static void (*const words[])(FILE *, const struct mmp_told *) = {
 	[MMP_TELL_EVENT_NOT_OPENED] = w_not_opened,
 	[MMP_TELL_NO_PMU] = w_no_pmu,
 	[MMP_TELL_EVENT_NOT_COUNTED] = w_not_counted,
+	[MMP_TELL_ESCAPED] = w_escaped,
 	[MMP_TELL_RUN_FAILED] = w_run_failed,
 	[MMP_TELL_PROBE_FAILED] = w_probe_failed,
 	[MMP_TELL_OUTPUT_WRONG] = w_output_wrong,

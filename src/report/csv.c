@@ -361,6 +361,20 @@ static void col_others(const void *row, char *buf, size_t len)
 		snprintf(buf, len, "%.4f", r->rep->dist.others);
 }
 
+static void col_escaped(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->log) /* a program's row */
+		snprintf(buf, len, "%s", r->rep->escaped ? "true" : "false");
+}
+
+static void col_pus_ran(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->log)
+		snprintf(buf, len, "%s", r->rep->pus_ran);
+}
+
 static void col_oversubscribed(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
@@ -502,13 +516,14 @@ static const struct mmp_csv_column columns[] = {
 	{ "result_ok", col_result_ok, "result equal to the reference scan, bin for bin (exec: to its count or byte sum, empty when not checked; pingpong, chase: to the operations asked for)" },
 	{ "oversubscribed", col_oversubscribed, "more threads than PUs in the placement" },
 	{ "disturbed", col_disturbed, "the threads did not run together undisturbed (see disturbed_why)" },
-	{ "disturbed_why", col_disturbed_why, "why: threads overlapped N% of the time, a thread waited N% of its time for a CPU, or the PUs were N% busy with its threads (exec: other tasks took N% of its PUs, its threads ran at once N% of the time two were ready)" },
+	{ "disturbed_why", col_disturbed_why, "why: threads overlapped N% of the time, a thread waited N% of its time for a CPU, the PUs were N% busy with its threads, a thread was off-CPU, mmprof was stopped (exec: other tasks took N% of its PUs, its threads ran at once N% of the time two were ready, its threads left its PUs)" },
 	{ "overlap", col_overlap, "share of the shortest thread's time during which every thread was inside its slice (exec: of the time two of its threads were ready to run, the share two ran at once; empty: not measured)" },
 	{ "wait_max", col_wait, "largest share of a thread's time spent runnable but waiting for a CPU (schedstat); empty: unknown" },
 	{ "busy", col_busy, "oversubscribed runs: threads' CPU time / (PUs x elapsed); empty otherwise" },
 	{ "cpu_pressure", col_pressure, "/proc/pressure/cpu some: share of the repetition some task on the machine waited for a CPU; empty: no PSI" },
 	{ "nivcsw", col_nivcsw, "involuntary context switches of the run's threads (exec: of the process, from wait4)" },
 	{ "others_busy", col_others, "exec: CPU time other tasks took on the process's PUs while it ran, as a share of those PUs' time; empty for probes" },
+	{ "escaped", col_escaped, "exec: the program ran outside its planned PUs (a thread of it found on or allowed another PU, or CPU time above PUs x wall): it widened its own CPU affinity, and the repetition is disturbed; empty for probes" },
 	{ "run_id", col_run_id, "random id of this mmprof invocation" },
 	{ "host", col_host, "host name" },
 	{ "cpu_model", col_cpu_model, "from /proc/cpuinfo" },
@@ -541,6 +556,7 @@ static const struct mmp_csv_column columns[] = {
 	{ "npus", col_npus, "distinct PUs the placement offers" },
 	{ "pus_planned", col_pus_planned, "planned PU of each thread" },
 	{ "pus_seen", col_pus_seen, "PU each thread found itself on after binding" },
+	{ "pus_ran", col_pus_ran, "exec: the PUs the program's threads were found on while it ran (sampled every 20 ms; empty when it ended before a sample, and for probes)" },
 	{ "thread_ns_min", col_thread_min, "fastest thread's own time" },
 	{ "thread_ns_max", col_thread_max, "slowest thread's own time" },
 	{ "unit", col_unit, "the operation of the probes that count them: transfer (pingpong), load (chase); empty: byte probes" },

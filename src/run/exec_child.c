@@ -347,23 +347,35 @@ static void reap(struct mmp_exec_child *c)
 	}
 }
 
-/* Wait for the pidfd, reading its output meanwhile: 1 exited, 0 timed
- * out, -EINTR stop. */
-static int wait_exit(struct mmp_exec_child *c, double seconds, const volatile sig_atomic_t *stop)
+/* Wait for the pidfd, reading its output meanwhile (and with ticking,
+ * calling the watch's tick): 1 exited, 0 timed out, -EINTR stop. */
+static int wait_exit(struct mmp_exec_child *c, double seconds, const volatile sig_atomic_t *stop,
+		     int ticking)
 {
 	uint64_t deadline = mmp_now_ns() + (uint64_t)(seconds * 1e9);
+	const struct mmp_exec_watch *w = c->watch;
+	uint64_t next_tick = 0;
+	ticking = ticking && w && w->tick && w->tick_ms;
 	for (;;) {
 		if (stop && *stop)
 			return -EINTR;
 		uint64_t now = mmp_now_ns();
 		if (now >= deadline)
 			return 0;
+		if (ticking && now >= next_tick) {
+			w->tick(w->tick_ctx);
+			next_tick = mmp_now_ns() + (uint64_t)w->tick_ms * 1000000;
+		}
 		/* Slices of 250 ms: a Ctrl-C that lands just before poll() is
 		 * seen within one, and the wakeups cost the program nothing. */
 		uint64_t left_ms = (deadline - now) / 1000000 + 1;
+		if (left_ms > 250)
+			left_ms = 250;
+		if (ticking && left_ms > (next_tick - now) / 1000000 + 1)
+			left_ms = (next_tick - now) / 1000000 + 1;
 		struct pollfd p[2] = { { .fd = c->pidfd, .events = POLLIN },
 				       { .fd = c->out_fd, .events = POLLIN } };
-		int r = poll(p, c->out_fd >= 0 ? 2 : 1, (int)(left_ms < 250 ? left_ms : 250));
+		int r = poll(p, c->out_fd >= 0 ? 2 : 1, (int)left_ms);
 		if (r > 0 && (p[0].revents & POLLIN))
 			return 1;
 		if (r > 0 && c->out_fd >= 0 && p[1].revents)
@@ -376,7 +388,7 @@ static void stop_group(struct mmp_exec_child *c)
 	if (!c->pid || c->reaped)
 		return;
 	kill(-c->pid, SIGTERM);
-	if (wait_exit(c, MMP_CHILD_GRACE, NULL) != 1)
+	if (wait_exit(c, MMP_CHILD_GRACE, NULL, 0) != 1)
 		kill(-c->pid, SIGKILL);
 	reap(c);
 }
@@ -423,7 +435,7 @@ int mmp_exec_child_go(struct mmp_exec_child *c, const char *path, struct mmp_err
 int mmp_exec_child_wait(struct mmp_exec_child *c, double timeout_s,
 			const volatile sig_atomic_t *stop)
 {
-	int r = wait_exit(c, timeout_s, stop);
+	int r = wait_exit(c, timeout_s, stop, 1);
 	if (r == 1) {
 		c->t_exit = mmp_now_ns();
 		reap(c);

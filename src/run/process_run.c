@@ -19,6 +19,7 @@
 #include "mmprof/output_log.h"
 #include "mmprof/preload.h"
 #include "mmprof/probe.h"
+#include "mmprof/pu_watch.h"
 #include "mmprof/sampling.h"
 
 struct mmp_process_run {
@@ -300,12 +301,16 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	uint64_t idle0 = 0, idle1 = 0;
 	char how[96];
 	struct mmp_output_log out;
+	struct mmp_pu_watch pw;
+	struct mmp_pu_escape esc;
 	int fd = open_log(p, err);
 
 	if (fd < 0)
 		return fd;
 	rep->log = p->log;
 	rep->note[0] = '\0';
+	rep->escaped = 0;
+	rep->pus_ran[0] = '\0';
 	rep->samples = NULL;
 	rep->samples_why = NULL;
 	mmp_samples_free(&p->samples);
@@ -313,7 +318,9 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 		p->check_result ? &p->result : NULL, p->own_time ? &p->time : NULL
 	};
 	mmp_output_log_init(&out, fd, caps, item->run->p.log_max, p->ring, p->ring_len);
-	const struct mmp_exec_watch watch = { .output = mmp_output_log_take, .ctx = &out };
+	const struct mmp_exec_watch watch = { .output = mmp_output_log_take, .ctx = &out,
+					      .tick = mmp_pu_watch_sample, .tick_ctx = &pw,
+					      .tick_ms = MMP_PU_WATCH_MS };
 	struct mmp_exec_spec spec = {
 		.path = p->exe, .argv = p->argv.v, .pus = p->pus, .npus = p->npus, .watch = &watch,
 		.mpol = p->mpol, .nodemask = p->nodemask,
@@ -337,6 +344,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	int rc = mmp_exec_child_start(&child, &spec, err);
 	if (rc)
 		goto out_fd;
+	mmp_pu_watch_start(&pw, child.pid, p->pus, p->npus);
 	if (events && events->n) {
 		rc = mmp_counters_open_child(&ctr, events, child.pid);
 		if (rc) {
@@ -443,6 +451,15 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 				      cpu_ns, (uint64_t)child.ru.ru_nivcsw, pressure, &rep->dist);
 	mmp_disturbance_judge_overlap(have_conc ? &conc : NULL, &rep->dist);
 	mmp_disturbance_check_stops(stops, &rep->dist);
+	/* Last: a program that left its PUs did not run the planned run,
+	 * whatever else was in its way. */
+	mmp_pu_watch_judge(&pw, rep->cpu_ns, rep->wall_ns, &esc);
+	rep->escaped = esc.escaped;
+	snprintf(rep->pus_ran, sizeof(rep->pus_ran), "%s", esc.seen);
+	if (esc.escaped) {
+		rep->dist.disturbed = 1;
+		snprintf(rep->dist.why, sizeof(rep->dist.why), "%s", esc.why);
+	}
 out_counters:
 	mmp_sampler_close(sampler);
 	if (counted)

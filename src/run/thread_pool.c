@@ -13,7 +13,7 @@
 
 #include "mmprof/units.h"
 
-static void cpulist(const cpu_set_t *set, char *buf, size_t len)
+void mmp_cpulist_format(const cpu_set_t *set, char *buf, size_t len)
 {
 	size_t used = 0;
 	buf[0] = '\0';
@@ -46,7 +46,7 @@ static void worker_setup(struct mmp_worker *w)
 	w->schedstat_fd = mmp_schedstat_open();
 	CPU_ZERO(&set);
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		cpulist(&set, w->place.allowed, sizeof(w->place.allowed));
+		mmp_cpulist_format(&set, w->place.allowed, sizeof(w->place.allowed));
 	if (pool->buffer_bytes) {
 		/* Page-aligned: a copy's speed must not depend on where malloc
 		 * happened to put the buffer relative to the source (4K

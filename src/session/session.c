@@ -40,6 +40,7 @@ struct set_ctx {
 	struct mmp_runner_item *items;
 	uint64_t (*refs)[256]; /* references of runs that read part of the file */
 	int *dead;             /* [n]: the run failed, skip it */
+	int *escaped;          /* [n]: its program left its PUs, said once */
 	uint64_t t0;
 	unsigned rounds_done;  /* recorded rounds */
 	unsigned planned;      /* rounds to run, as known now */
@@ -270,6 +271,12 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 		tell(s, &t);
 		c->out->wrong = 1;
 	}
+	if (rep->escaped && !c->escaped[k]++)
+		tell(s, &(struct mmp_told){
+				.what = MMP_TELL_ESCAPED,
+				.run = mmp_result_label(res, &res->run[i], label, sizeof(label)),
+				.text = rep->dist.why,
+				.rep = { .warmup = rep->warmup, .index = rep->index } });
 	mmp_eventplan_explain(c->ep, info->events, info->open_error, rep->counts,
 			      info->run->job->name, s->obs);
 	progress(c, step, &res->run[i]);
@@ -387,7 +394,8 @@ static int run_set(struct set_ctx *c)
 	c->items = calloc(n, sizeof(*c->items));
 	c->refs = calloc(n, sizeof(*c->refs));
 	c->dead = calloc(n, sizeof(*c->dead));
-	if (!c->items || !c->refs || !c->dead) {
+	c->escaped = calloc(n, sizeof(*c->escaped));
+	if (!c->items || !c->refs || !c->dead || !c->escaped) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -429,6 +437,7 @@ out:
 	free(c->items);
 	free(c->refs);
 	free(c->dead);
+	free(c->escaped);
 	return rc;
 }
 

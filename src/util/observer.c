@@ -9,7 +9,7 @@ void mmp_observer_tell(const struct mmp_observer *obs, const struct mmp_told *t)
 	if (!obs)
 		return;
 	cb = t->what <= MMP_TELL_NO_DATA	   ? obs->note
-	     : t->what <= MMP_TELL_EVENT_NOT_COUNTED ? obs->warn
+	     : t->what <= MMP_TELL_ESCAPED	     ? obs->warn
 						     : obs->error;
 	if (cb)
 		cb(obs->ctx, t);
