@@ -47,6 +47,16 @@ printed=$((12 * 1048576 + $(printf 'Found %s zero bytes in %s\nflood ends\n' "$z
 check "...and one line says how much was left out, of the $printed bytes printed" \
 	bash -c 'n=$(grep -c "^# mmprof: [0-9]* bytes of its output left out here (log_max = 1MiB: its first 524288 and last [0-9]* bytes are kept; it printed $2 bytes)$" "$1"); [ "$n" -eq 1 ]' _ "$log" "$printed"
 
+# A program that prints without end: read as fast as it writes, stopped
+# by the timeout all the same, its log capped.
+start=$SECONDS
+run_job yes "$TMP/yes.csv" "command = yes a line printed again and again" "timeout = 2s"
+log=$(ls "$TMP"/yes.logs/*/run1-yes.0.log 2>/dev/null)
+check "yes(1) with timeout = 2s: timed out in $((SECONDS - start)) s, the run failed" \
+	test "$rc" -eq 1 -a -n "$(grep 'timed out after 2 s, stopped (log: ' <<<"$err")" -a $((SECONDS - start)) -lt 20
+check "...its log capped ($(stat -c %s "$log" 2>/dev/null) bytes), what was left out said" \
+	bash -c '[ "$(stat -c %s "$1")" -le $((1048576 + 1024)) ] && grep -q "bytes of its output left out here" "$1"' _ "$log"
+
 # log_max and --log-max.
 run_job small "$TMP/small.csv" "command = $HELPER flood {file} 2" "result = output:^Found (\\d+) zero" \
 	"log_max = 64K"
