@@ -378,8 +378,11 @@ static int wait_exit(struct mmp_exec_child *c, double seconds, const volatile si
 		int r = poll(p, c->out_fd >= 0 ? 2 : 1, (int)left_ms);
 		if (r > 0 && (p[0].revents & POLLIN))
 			return 1;
+		/* One read per wake-up: the exit is seen between two reads, so
+		 * a program printing as it ends has its wall time late by the
+		 * matching of one piece (64 KiB), not of the whole pipe. */
 		if (r > 0 && c->out_fd >= 0 && p[1].revents)
-			drain(c, MMP_CHILD_PIPE_BYTES);
+			drain(c, 1);
 	}
 }
 
