@@ -99,6 +99,12 @@ int mmp_counters_open_sampler(struct perf_event_attr *attr, pid_t pid, int cpu);
  * with the reason in why (for --list-events). */
 int mmp_counters_try(const struct mmp_event *ev, char *why, size_t wlen);
 
+/* Why perf_event_open answers ENOSYS: no event of any kind can be opened,
+ * which is the machine's state (like no PMU), not the event's. */
+#define MMP_NO_PERF_EVENT_OPEN                                                                 \
+	"this kernel has no perf events (built without CONFIG_PERF_EVENTS), or an emulator "   \
+	"such as qemu-user does not pass perf_event_open through; nothing can be counted here"
+
 /* The reason an open failed, in words: the errno, the state, and what to
  * do (perf_event_paranoid, no PMU in a VM, tracefs). */
 void mmp_counters_explain(const struct mmp_event *ev, int error, char *buf, size_t len);

@@ -19,6 +19,7 @@ enum mmp_tell {
 	MMP_TELL_OVERSUBSCRIBED,   /* oversub */
 	MMP_TELL_EVENT_NOT_OPENED, /* event (why in text): its cells stay empty */
 	MMP_TELL_NO_PMU,           /* nopmu: hardware events no PMU here counts */
+	MMP_TELL_NO_PERF_EVENTS,   /* nopmu: events of any kind, perf_event_open ENOSYS */
 	MMP_TELL_EVENT_NOT_COUNTED, /* event: opened, never on a counter */
 	MMP_TELL_ESCAPED,          /* run, rep, text: a program ran outside its PUs */
 	/* errors */
@@ -59,7 +60,7 @@ struct mmp_told {
 			const char *name, *state, *job;
 		} event;
 		struct {
-			size_t n;           /* hardware events not opened for want of a PMU */
+			size_t n;           /* events not opened for want of a PMU (or of perf) */
 			const char *names;  /* their names, comma separated */
 		} nopmu;
 		struct {

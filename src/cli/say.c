@@ -4,6 +4,7 @@
  * here, and the progress line is cleared here before any other line. */
 #include "say.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -65,6 +66,15 @@ static void w_no_pmu(FILE *f, const struct mmp_told *t)
 		"counters only (their CSV cells stay empty; --list-events and NAME.events.csv "
 		"say why for each)\n",
 		t->nopmu.n, t->nopmu.n == 1 ? "" : "s", t->nopmu.names);
+}
+
+static void w_no_perf_events(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f,
+		"mmprof: no perf_event_open here (%s: a kernel without perf events, or an "
+		"emulator such as qemu-user): %zu event%s not counted (%s); their CSV cells stay "
+		"empty\n",
+		strerror(ENOSYS), t->nopmu.n, t->nopmu.n == 1 ? "" : "s", t->nopmu.names);
 }
 
 static void w_not_counted(FILE *f, const struct mmp_told *t)
@@ -156,6 +166,7 @@ static void (*const words[])(FILE *, const struct mmp_told *) = {
 	[MMP_TELL_OVERSUBSCRIBED] = w_oversubscribed,
 	[MMP_TELL_EVENT_NOT_OPENED] = w_not_opened,
 	[MMP_TELL_NO_PMU] = w_no_pmu,
+	[MMP_TELL_NO_PERF_EVENTS] = w_no_perf_events,
 	[MMP_TELL_EVENT_NOT_COUNTED] = w_not_counted,
 	[MMP_TELL_ESCAPED] = w_escaped,
 	[MMP_TELL_RUN_FAILED] = w_run_failed,

@@ -2,6 +2,7 @@
 #include "mmprof/eventplan.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,31 +110,47 @@ static int no_pmu(const struct mmp_event *ev, int error)
 	       (error == ENOENT || error == ENODEV || error == EOPNOTSUPP);
 }
 
+/* Events said together in one line: "cycles, instructions". */
+struct said_together {
+	char names[400];
+	size_t n;
+};
+
+static void say_with(struct said_together *s, const char *name)
+{
+	size_t used = strlen(s->names);
+	snprintf(s->names + used, sizeof(s->names) - used, "%s%s", s->n ? ", " : "", name);
+	s->n++;
+}
+
 void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_event_set *events,
 			   const int *open_error, const struct mmp_count *counts,
 			   const char *job, const struct mmp_observer *obs)
 {
-	char why[400], nopmu[400] = "";
-	size_t nnopmu = 0;
+	char why[400];
+	struct said_together nopmu = { "", 0 }, nosys = { "", 0 };
 	int pmu = mmp_counters_have_pmu();
 	for (size_t i = 0; !pmu && events && i < events->n; i++)
 		pmu = events->ev[i].kind == MMP_EV_HARDWARE && !open_error[i];
 	for (size_t i = 0; events && i < events->n; i++) {
 		const struct mmp_event *ev = &events->ev[i];
 		const struct mmp_count *c = &counts[i];
-		if (open_error[i]) {
+		int error = open_error[i];
+		if (error) {
 			if (!first_time(ep, ev->name, "open"))
 				continue;
-			if (!pmu && no_pmu(ev, open_error[i])) {
-				/* Said once for all of them: a VM without a PMU would
-				 * otherwise open every run with a line per event. */
-				size_t used = strlen(nopmu);
-				snprintf(nopmu + used, sizeof(nopmu) - used, "%s%s", nnopmu ? ", " : "",
-					 ev->name);
-				nnopmu++;
+			/* Said once for all of them: a VM without a PMU, or a
+			 * kernel (an emulator) without perf_event_open, would
+			 * otherwise open every run with a line per event. */
+			if (error == ENOSYS && !ev->unavailable) {
+				say_with(&nosys, ev->name);
 				continue;
 			}
-			mmp_counters_explain(ev, open_error[i], why, sizeof(why));
+			if (!pmu && no_pmu(ev, error)) {
+				say_with(&nopmu, ev->name);
+				continue;
+			}
+			mmp_counters_explain(ev, error, why, sizeof(why));
 			mmp_observer_tell(obs, &(struct mmp_told){ .what = MMP_TELL_EVENT_NOT_OPENED,
 								   .text = why,
 								   .event = { .name = ev->name } });
@@ -147,9 +164,12 @@ void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_event_set 
 								  .job = job } });
 		}
 	}
-	if (nnopmu)
+	if (nosys.n)
+		mmp_observer_tell(obs, &(struct mmp_told){ .what = MMP_TELL_NO_PERF_EVENTS,
+							   .nopmu = { .n = nosys.n, .names = nosys.names } });
+	if (nopmu.n)
 		mmp_observer_tell(obs, &(struct mmp_told){ .what = MMP_TELL_NO_PMU,
-							   .nopmu = { .n = nnopmu, .names = nopmu } });
+							   .nopmu = { .n = nopmu.n, .names = nopmu.names } });
 }
 
 void mmp_eventplan_free(struct mmp_eventplan *ep)

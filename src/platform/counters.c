@@ -362,6 +362,10 @@ void mmp_counters_explain(const struct mmp_event *ev, int error, char *buf, size
 				   "often have none)"
 				 : "this kernel does not provide it");
 		break;
+	case ENOSYS:
+		snprintf(buf, len, "not supported (perf_event_open: %s): %s", strerror(error),
+			 MMP_NO_PERF_EVENT_OPEN);
+		break;
 	case EMFILE:
 		snprintf(buf, len, "not supported (perf_event_open: %s): raise ulimit -n",
 			 strerror(error));

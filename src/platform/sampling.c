@@ -365,6 +365,9 @@ static void explain(int error, int paranoid, char *why, size_t wlen)
 			 "allows it, so something else refuses it (a seccomp filter such as a "
 			 "container's default profile, or an LSM policy)",
 			 strerror(error), paranoid);
+	else if (error == ENOSYS)
+		snprintf(why, wlen, "sampling not supported (perf_event_open of cpu-clock: %s): %s",
+			 strerror(error), MMP_NO_PERF_EVENT_OPEN);
 	else
 		snprintf(why, wlen,
 			 "sampling not supported (perf_event_open of cpu-clock: %s): this kernel "
