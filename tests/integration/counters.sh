@@ -69,6 +69,34 @@ else
 	skip "this machine counts cycles: the no-PMU state is not exercised here"
 fi
 
+# No perf_event_open at all (ENOSYS: qemu-user, a kernel without perf
+# events), through a seccomp filter: software events cannot count either,
+# every cell is empty with its state, and one line says why.
+make -s --no-print-directory "${BUILD:-build}/tests/no_perf" >/dev/null 2>&1
+if [ -x "${BUILD:-build}/tests/no_perf" ]; then
+	printf '[global]\nsize = 256K\nprobe = mmap_byte\nrepeat = 2\nevents = cycles, page-faults, task-clock\nthreads = 1, 2\n[j]\n' >"$TMP/nosys.ini"
+	err=$("${BUILD:-build}/tests/no_perf" -e ENOSYS "$MMPROF" --config "$TMP/nosys.ini" \
+		--csv "$TMP/nosys.csv" 2>&1 >/dev/null)
+	rc=$?
+	check "no perf_event_open: the run is still measured (exit $rc)" test "$rc" -eq 0 -a \
+		"$(col "$TMP/nosys.csv" result_ok | sort -u)" = true
+	check "no perf_event_open: one line names the cause and every event" \
+		test "$(grep -c '^mmprof: no perf_event_open here (Function not implemented: a kernel without perf events, or an emulator such as qemu-user): 3 events not counted (cycles, page-faults, task-clock)' <<<"$err")" -eq 1 \
+		-a "$(grep -c '^mmprof: \(cycles\|page-faults\|task-clock\):' <<<"$err")" -eq 0
+	check "no perf_event_open: not blamed on a missing PMU or the encodings" \
+		test -z "$(grep -e 'no hardware PMU' -e 'rejected' <<<"$err")"
+	check "no perf_event_open: every event not supported, every value empty, never 0" \
+		test "$(csv_rows "$TMP/nosys.events.csv" state | sort -u)" = "not supported" -a \
+		-z "$(csv_rows "$TMP/nosys.events.csv" value raw enabled_ns running_ns | grep -v '^|||$')"
+	check "no perf_event_open: cpu_ns and faults_per_mib empty in NAME.csv" \
+		test -z "$(csv_rows "$TMP/nosys.csv" cpu_ns faults_per_mib | grep -v '^|$')"
+	lines=$("${BUILD:-build}/tests/no_perf" -e ENOSYS "$MMPROF" --list-events 2>&1 | sed -n '/^cannot count/,/^$/p' | sed '1d;$d')
+	check "no perf_event_open: --list-events gives every event that reason" \
+		test -n "$lines" -a -z "$(grep -v 'not supported (perf_event_open: Function not implemented): this kernel has no perf events' <<<"$lines")"
+else
+	skip "no_perf did not build: the no-perf_event_open state is not exercised"
+fi
+
 # --list-events: what can and cannot be counted, with reasons.
 run_mmprof --list-events
 check "--list-events exits 0" test "$rc" -eq 0
