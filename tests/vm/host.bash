@@ -10,12 +10,13 @@ vm_unavailable() {
 	done_testing; exit 0
 }
 
-# boot_guest WHAT ARCH MMPROF SCRIPT: one boot running SCRIPT; sets G to
-# the directory of the files the guest sent back.
+# boot_guest WHAT ARCH MMPROF SCRIPT [PATH...]: one boot running SCRIPT,
+# with each PATH of this tree at /src/PATH; sets G to the directory of the
+# files the guest sent back.
 boot_guest() {
 	local what=$1 why rc
 	G=$TMP/guest
-	why=$(tests/vm/vm.sh "$2" "$3" "$4" "$G" 2>&1)
+	why=$(tests/vm/vm.sh "$2" "$3" "$4" "$G" "${@:5}" 2>&1)
 	rc=$?
 	case $rc in
 	0) ok "$what booted and ran its batch" ;;

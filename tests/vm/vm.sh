@@ -3,7 +3,11 @@
 # in it; the files the guest sends back over the serial console land in a
 # directory on the host.
 #
-#   tests/vm/vm.sh ARCH MMPROF GUEST_SCRIPT OUTDIR
+#   tests/vm/vm.sh ARCH MMPROF GUEST_SCRIPT OUTDIR [PATH...]
+#
+# Each PATH (a file or directory of this tree, e.g. build/arm64/tests/x)
+# is in the image at /src/PATH, with the shared libraries of the programs
+# among them: the unit tests and helpers a guest script runs from /src.
 #
 # ARCH: x86 (4 NUMA nodes, 2 packages, SLIT 10/16/22) or arm64 (virt,
 # -cpu max,pmu=on: a PMU driver).  Everything the guest runs comes from
@@ -18,6 +22,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 arch=$1 mmprof=$2 guest=$3 out=$4
+shift 4
+extra=("$@")
 VM=$(realpath -m "${VM_DIR:-${BUILD:-build}/vm}")
 TIMEOUT=${VM_TIMEOUT:-420}
 
@@ -103,8 +109,17 @@ cp "$dir/busybox" "$root/bin/busybox"
 cp "$mmprof" "$root/bin/mmprof"
 cp "$guest" "$root/guest.sh"
 mkdir -p "$root/vm" && cp tests/vm/*.ini tests/vm/guest_lib.sh "$root/vm/"
+elves=("$mmprof")
+for p in "${extra[@]+"${extra[@]}"}"; do
+	[ -e "$p" ] || { echo "vm.sh: no $p to put in the image" >&2; exit 2; }
+	mkdir -p "$root/src/$(dirname "$p")"
+	cp -a "$p" "$root/src/$p"
+	while IFS= read -r f; do
+		[ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] && elves+=("$f")
+	done < <(find "$p" -type f -perm -u+x)
+done
 mkdir -p "$root/usr/lib/$triplet"
-for f in $(needed "$mmprof"); do cp -L "$f" "$root/usr/lib/$triplet/"; done
+for f in $(needed "${elves[@]}" | sort -u); do cp -L "$f" "$root/usr/lib/$triplet/"; done
 interp=$($readelf -l "$mmprof" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 for d in $libdirs; do
 	[ -e "$d/$(basename "$interp")" ] || continue
