@@ -125,7 +125,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 $(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
 unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/numa_refused $(BUILD)/tests/planted \
-	$(BUILD)/tests/hot $(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf
+	$(BUILD)/tests/hot $(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf $(BUILD)/tests/hold_pmu
 
 # Programs with one cause planted each (false sharing with plain
 # increments, true sharing, page faults, bandwidth, plainly parallel):
@@ -144,6 +144,12 @@ $(BUILD)/tests/hot-stripped: $(BUILD)/tests/hot
 	$(STRIP) -o $@ $<
 # Runs a command with perf_event_open refused, as perf_event_paranoid would.
 $(BUILD)/tests/no_perf: tests/helpers/no_perf.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
+
+# Runs a command while pinned CPU-wide events hold the PMU's counters, as
+# another tool would (tests/vm/guest_pmu.sh, in the arm64 guest).
+$(BUILD)/tests/hold_pmu: tests/helpers/hold_pmu.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
