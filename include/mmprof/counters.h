@@ -74,10 +74,14 @@ struct mmp_counters {
 	int *leader;     /* [n], index of the event whose fd leads its group */
 	uint64_t *last;  /* [3n]: value, enabled, running at the last read */
 	uint64_t *buf;   /* [3 + 2n]: one group read, the largest group fits */
+	size_t split;    /* hardware groups split in two at open: the PMU did not take them */
 };
 
 /* Open every event of set for the calling thread.  Events that cannot be
- * opened are recorded (error[i]), not fatal; -ENOMEM is. */
+ * opened are recorded (error[i]), not fatal; -ENOMEM is.  Each hardware
+ * group is put on the PMU alone for a moment: one it does not take (its
+ * counters held by another tool, or fewer than libpfm4 says) is split in
+ * two until the halves go on or are single events (split counts them). */
 int mmp_counters_open(struct mmp_counters *c, const struct mmp_event_set *set);
 /* The same for a child process that waits before its exec: every event
  * inherited by the threads and processes it starts, and enabled by the

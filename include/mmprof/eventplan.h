@@ -37,6 +37,10 @@ void mmp_eventplan_notes(const struct mmp_eventplan *ep, const struct mmp_observ
 void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_event_set *events,
 			   const int *open_error, const struct mmp_count *counts,
 			   const char *job, const struct mmp_observer *obs);
+/* A run's counters split hardware groups the PMU did not take (splits,
+ * counters.h): tell obs, once per events spec. */
+void mmp_eventplan_split(struct mmp_eventplan *ep, const char *spec, size_t splits,
+			 const struct mmp_observer *obs);
 void mmp_eventplan_free(struct mmp_eventplan *ep);
 
 #endif

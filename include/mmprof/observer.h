@@ -14,6 +14,7 @@ enum mmp_tell {
 	MMP_TELL_NOTE,         /* text: a note made where it was found (a data file's) */
 	MMP_TELL_DATA_CREATED, /* created */
 	MMP_TELL_EVENT_GROUPS, /* groups: more hardware events than counters */
+	MMP_TELL_EVENT_GROUPS_SPLIT, /* groups: a group the PMU did not take, split */
 	MMP_TELL_NO_DATA,      /* run (the job's name): a program that reads no data file */
 	/* warnings: a measurement is not what it seems */
 	MMP_TELL_OVERSUBSCRIBED,   /* oversub */

@@ -94,6 +94,7 @@ struct mmp_run_info {
 	uint64_t access;                       /* bytes per call, 0: whole */
 	const struct mmp_event_set *events;    /* what is counted (may be NULL) */
 	const int *open_error;                 /* [events]: errno of a failed open */
+	size_t groups_split; /* hardware groups the PMU did not take, split (counters.h) */
 };
 
 struct mmp_runner;

@@ -38,6 +38,16 @@ static void w_groups(FILE *f, const struct mmp_told *t)
 		t->groups.groups);
 }
 
+static void w_groups_split(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f,
+		"mmprof: note: events = %s: the PMU would not take one group of them at once "
+		"(another tool holds counters, or it has fewer than the %u libpfm4 counts for %s), "
+		"so mmprof split it %zu time(s) into smaller groups that take turns (values "
+		"scaled, see the *_run_ratio columns)\n",
+		t->groups.spec, t->groups.counters, t->groups.pmu, t->groups.groups);
+}
+
 static void w_no_data(FILE *f, const struct mmp_told *t)
 {
 	fprintf(f,
@@ -162,6 +172,7 @@ static void (*const words[])(FILE *, const struct mmp_told *) = {
 	[MMP_TELL_NOTE] = w_note,
 	[MMP_TELL_DATA_CREATED] = w_created,
 	[MMP_TELL_EVENT_GROUPS] = w_groups,
+	[MMP_TELL_EVENT_GROUPS_SPLIT] = w_groups_split,
 	[MMP_TELL_NO_DATA] = w_no_data,
 	[MMP_TELL_OVERSUBSCRIBED] = w_oversubscribed,
 	[MMP_TELL_EVENT_NOT_OPENED] = w_not_opened,

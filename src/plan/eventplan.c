@@ -172,6 +172,18 @@ void mmp_eventplan_explain(struct mmp_eventplan *ep, const struct mmp_event_set 
 							   .nopmu = { .n = nopmu.n, .names = nopmu.names } });
 }
 
+void mmp_eventplan_split(struct mmp_eventplan *ep, const char *spec, size_t splits,
+			 const struct mmp_observer *obs)
+{
+	if (!splits || !spec || !first_time(ep, spec, "split"))
+		return;
+	mmp_observer_tell(obs, &(struct mmp_told){ .what = MMP_TELL_EVENT_GROUPS_SPLIT,
+						   .groups = { .spec = spec,
+							       .pmu = mmp_events_pmu_name(),
+							       .groups = splits,
+							       .counters = mmp_events_pmu_counters() } });
+}
+
 void mmp_eventplan_free(struct mmp_eventplan *ep)
 {
 	for (size_t i = 0; i < ep->nsets; i++)

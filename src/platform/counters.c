@@ -115,6 +115,124 @@ size_t mmp_counters_plan_groups(const struct mmp_event_set *set, unsigned max_hw
 	return groups;
 }
 
+static ssize_t read_all(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/* Opens event i for task pid, as a member of the group event lead leads
+ * (-1: it leads a group of its own).  The event that leads its group in
+ * the end, or -1 when it could not be opened (c->error[i] says why). */
+static int open_member(struct mmp_counters *c, size_t i, int lead, pid_t pid)
+{
+	const struct mmp_event *ev = &c->set->ev[i];
+	struct perf_event_attr attr = ev->attr;
+
+	c->fd[i] = -1;
+	c->error[i] = 0;
+	if (ev->unavailable) {
+		c->error[i] = ev->unavailable;
+		return -1;
+	}
+	attr.size = sizeof(attr);
+	attr.read_format = READ_FORMAT;
+	attr.disabled = lead < 0; /* the leader holds the group back */
+	attr.inherit = pid > 0;
+	attr.enable_on_exec = pid > 0 && attr.disabled;
+	int fd = perf_open(&attr, pid, lead < 0 ? -1 : c->fd[lead]);
+	if (fd < 0 && lead >= 0) {
+		/* The group would not take it (more than the PMU's counters,
+		 * or a software event the kernel keeps apart): its own group. */
+		attr.disabled = 1;
+		attr.enable_on_exec = pid > 0;
+		fd = perf_open(&attr, pid, -1);
+		lead = -1;
+	}
+	if (fd < 0) {
+		c->error[i] = -fd;
+		return -1;
+	}
+	c->fd[i] = fd;
+	c->leader[i] = lead < 0 ? (int)i : lead;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &c->id[i]) != 0)
+		c->id[i] = 0;
+	return c->leader[i];
+}
+
+/* The time group l has been on a counter so far, or -1 if unreadable. */
+static int64_t group_running(struct mmp_counters *c, size_t l)
+{
+	ssize_t got = read_all(c->fd[l], c->buf, (3 + 2 * c->n) * sizeof(uint64_t));
+	return got < (ssize_t)(3 * sizeof(uint64_t)) ? -1 : (int64_t)c->buf[2];
+}
+
+/* Hardware group l alone on the PMU for a moment (this thread's other
+ * groups are disabled): did it get its counters?  At open the kernel only
+ * checks that a group would fit an idle PMU, and Arm's check leaves out a
+ * disabled leader, so a group of one more than the counters opens and
+ * never runs (the arm64 guest, 7 counters, with libpfm4 told of 8);
+ * counters another tool pins (perf record -a, a monitoring agent, the NMI
+ * watchdog) are not free either.  Either way every member came back "not
+ * counted", though smaller groups would have taken turns. */
+static int goes_on(struct mmp_counters *c, size_t l)
+{
+	int64_t before = group_running(c, l);
+	ioctl(c->fd[l], PERF_EVENT_IOC_ENABLE, 0);
+	(void)getppid(); /* a moment on the counters, if it got them */
+	ioctl(c->fd[l], PERF_EVENT_IOC_DISABLE, 0);
+	int64_t after = group_running(c, l);
+	return before < 0 || after < 0 || after > before; /* unreadable: the read says */
+}
+
+/* Splits each hardware group the PMU does not take in two, until every
+ * group goes on or is a single event (which then stays "not counted",
+ * as it is).  The counts of these trials are not the run's: the baseline
+ * read at the end starts the first interval after them. */
+static int place_groups(struct mmp_counters *c, pid_t pid)
+{
+	size_t *member = calloc(c->n ? c->n : 1, sizeof(*member));
+	struct mmp_count *scratch = calloc(c->n ? c->n : 1, sizeof(*scratch));
+	if (!member || !scratch) {
+		free(member);
+		free(scratch);
+		return -ENOMEM;
+	}
+	for (size_t l = 0; l < c->n; l++) {
+		if (c->fd[l] < 0 || c->leader[l] != (int)l || c->set->ev[l].kind != MMP_EV_HARDWARE)
+			continue;
+		for (;;) {
+			size_t m = 0;
+			for (size_t i = l; i < c->n; i++)
+				if (c->fd[i] >= 0 && c->leader[i] == (int)l)
+					member[m++] = i;
+			if (m < 2 || goes_on(c, l))
+				break;
+			/* The second half leaves (closing a member's fd takes it
+			 * out of its group) and is opened again as a group of
+			 * its own, tried when the loop reaches its leader. */
+			for (size_t k = m - m / 2; k < m; k++) {
+				close(c->fd[member[k]]);
+				c->fd[member[k]] = -1;
+			}
+			int lead = -1;
+			for (size_t k = m - m / 2; k < m; k++) {
+				int got = open_member(c, member[k], lead, pid);
+				if (lead < 0)
+					lead = got;
+			}
+			c->split++;
+		}
+	}
+	mmp_counters_read(c, scratch);
+	free(member);
+	free(scratch);
+	return 0;
+}
+
 /* pid 0: the calling thread, enabled by ioctl around its slice.  A child
  * (pid > 0, stopped before its exec): inherit, so that every thread and
  * process it starts is counted into these fds, and the leaders enabled by
@@ -149,48 +267,20 @@ static int open_events(struct mmp_counters *c, const struct mmp_event_set *set, 
 	size_t groups = mmp_counters_plan_groups(set, mmp_events_pmu_counters(), group_of);
 	for (size_t g = 0; g < groups; g++)
 		group_leader[g] = -1;
-
 	for (size_t i = 0; i < n; i++) {
-		const struct mmp_event *ev = &set->ev[i];
-		struct perf_event_attr attr = ev->attr;
-		int g = group_of[i], lead = group_leader[g];
-
-		c->fd[i] = -1;
-		if (ev->unavailable) {
-			c->error[i] = ev->unavailable;
-			continue;
-		}
-		attr.size = sizeof(attr);
-		attr.read_format = READ_FORMAT;
-		attr.disabled = lead < 0; /* the leader holds the group back */
-		attr.inherit = pid > 0;
-		attr.enable_on_exec = pid > 0 && attr.disabled;
-		int fd = perf_open(&attr, pid, lead < 0 ? -1 : c->fd[lead]);
-		if (fd < 0 && lead >= 0) {
-			/* The group would not take it (a PMU constraint, or a
-			 * software event the kernel keeps apart): its own group. */
-			attr.disabled = 1;
-			attr.enable_on_exec = pid > 0;
-			fd = perf_open(&attr, pid, -1);
-			lead = -1;
-		}
-		if (fd < 0) {
-			c->error[i] = -fd;
-			continue;
-		}
-		c->fd[i] = fd;
-		if (lead < 0) {
-			c->leader[i] = (int)i;
-			if (group_leader[g] < 0)
-				group_leader[g] = (int)i;
-		} else {
-			c->leader[i] = lead;
-		}
-		if (ioctl(fd, PERF_EVENT_IOC_ID, &c->id[i]) != 0)
-			c->id[i] = 0;
+		int g = group_of[i];
+		int got = open_member(c, i, group_leader[g], pid);
+		if (group_leader[g] < 0)
+			group_leader[g] = got;
 	}
 	free(group_of);
 	free(group_leader);
+	/* A child has not started yet (its groups are enabled at its exec):
+	 * nothing of it can be tried. */
+	if (pid == 0 && place_groups(c, pid)) {
+		mmp_counters_close(c);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -238,15 +328,6 @@ void mmp_counters_enable(const struct mmp_counters *c)
 void mmp_counters_disable(const struct mmp_counters *c)
 {
 	each_leader(c, PERF_EVENT_IOC_DISABLE);
-}
-
-static ssize_t read_all(int fd, void *buf, size_t len)
-{
-	ssize_t n;
-	do
-		n = read(fd, buf, len);
-	while (n < 0 && errno == EINTR);
-	return n;
 }
 
 int mmp_counters_read(struct mmp_counters *c, struct mmp_count *out)

@@ -36,6 +36,7 @@ struct item_state {
 	struct mmp_thread_sample *samples;
 	struct mmp_thread_place *places;
 	int *open_error;
+	size_t groups_split; /* the most any thread's counters split */
 	struct mmp_run_info info;
 	struct mmp_process_run *proc; /* a program instead of threads (process_run.h) */
 };
@@ -264,6 +265,8 @@ static int item_init(struct item_state *st, const struct mmp_runner_item *item,
 			return w->setup_rc;
 		}
 		st->places[t] = w->place;
+		if (w->counters.split > st->groups_split)
+			st->groups_split = w->counters.split;
 		for (size_t i = 0; i < nev; i++)
 			if (!st->open_error[i])
 				st->open_error[i] = w->counters.error[i];
@@ -289,6 +292,7 @@ described:
 		.access = st->access,
 		.events = item->events,
 		.open_error = st->open_error,
+		.groups_split = st->groups_split,
 	};
 	return 0;
 }

@@ -279,6 +279,7 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 				.rep = { .warmup = rep->warmup, .index = rep->index } });
 	mmp_eventplan_explain(c->ep, info->events, info->open_error, rep->counts,
 			      info->run->job->name, s->obs);
+	mmp_eventplan_split(c->ep, info->run->p.events, info->groups_split, s->obs);
 	progress(c, step, &res->run[i]);
 	if (rep->note[0])
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = rep->note });

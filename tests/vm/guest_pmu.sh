@@ -35,3 +35,38 @@ INI
 run mux mmprof --config mux.ini --csv mux.csv
 
 run shape mmprof --config /vm/shape.ini --csv shape.csv -q
+
+# The PMU busy: hold_pmu pins CPU-wide events on every CPU, as another
+# tool would, and runs mmprof with them held.  All of them taken: no group
+# of mmprof's goes on, even split down to single events.  Four of the six
+# generic ones taken: mmprof's group of four (cycles and three generic)
+# does not fit in what is left, its halves do, taking turns (2 MiB: enough
+# of the kernel's 4 ms turns under TCG for every group to get some).
+H=$(ls /src/*/arm64/tests/hold_pmu 2>/dev/null) # as vm_pmu.sh put it in the image
+cat >busy.ini <<INI
+[global]
+repeat = 2
+warmup = 0
+[busy]
+probe = mmap_byte
+size = 2M
+events = cycles, perf_raw::r1, perf_raw::r2, perf_raw::r3, page-faults
+INI
+run busyall $H -c all mmprof --config busy.ini --csv busyall.csv
+run busy4 $H 4 mmprof --config busy.ini --csv busy4.csv
+
+# libpfm4 told of more counters than this PMU has (A64FX: 8 generic; here
+# 6 and the cycle counter), so mmprof plans one group of eight: the
+# kernel refuses the seventh member (its own group then), and the six
+# left with their disabled leader open but never fit.
+cat >over.ini <<INI
+[global]
+repeat = 2
+warmup = 0
+[over]
+probe = mmap_byte
+size = 2M
+events = L1I_CACHE_REFILL, L1I_TLB_REFILL, L1D_CACHE_REFILL, L1D_CACHE, L1D_TLB_REFILL, INST_RETIRED, BR_MIS_PRED, BR_PRED
+INI
+LIBPFM_FORCE_PMU=arm_a64fx run over mmprof --config over.ini --csv over.csv
+
