@@ -56,7 +56,7 @@ else
 			ok "arm64 $name under qemu-user: $oks passed$said"
 		else
 			fail "arm64 $name under qemu-user (exit $trc${bare:+; skipped without a reason: $bare})" \
-				"$(grep -v '^ok ' <<<"$out" | grep -v '^# ' | tail -15)"
+				"$(grep -v '^ok ' <<<"$out" | grep -v '^# ' | tail -15 | sed 's/^/  /')"
 		fi
 	done
 
