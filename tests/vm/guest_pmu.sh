@@ -70,3 +70,16 @@ events = L1I_CACHE_REFILL, L1I_TLB_REFILL, L1D_CACHE_REFILL, L1D_CACHE, L1D_TLB_
 INI
 LIBPFM_FORCE_PMU=arm_a64fx run over mmprof --config over.ini --csv over.csv
 
+# The unit tests qemu-user cannot run for real (no perf_event_open, no
+# NUMA calls there: tests/integration/arm64.sh), as tests/run.sh runs
+# them, from the tree's copy in /src.
+mkdir -p /tmp/unit
+here=$PWD
+for t in /src/*/arm64/tests/test_*; do
+	[ -x "$t" ] || continue
+	n=${t##*/} b=${t#/src/}
+	(cd /src && BUILD=${b%/tests/*} CMOCKA_MESSAGE_OUTPUT=TAP MMPROF_TEST_TMP=/tmp/unit \
+		"$t" >"$here/$n.out" 2>&1; echo $? >"$here/$n.rc")
+	send "$n.out"
+	send "$n.rc"
+done
