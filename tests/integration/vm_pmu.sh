@@ -23,7 +23,7 @@ A=${BUILD:-build}/arm64
 guest_unit="test_counters test_memory test_memory_refused test_profile"
 paths=()
 if [ -z "${MMPROF_ARM64:-}" ]; then
-	for f in $guest_unit hold_pmu hot hot-stripped; do
+	for f in $guest_unit hold_pmu hot hot-stripped planted; do
 		[ -x "$A/tests/$f" ] && paths+=("$A/tests/$f")
 	done
 	[ ${#paths[@]} -eq 0 ] || paths+=(tests/topologies tests/helpers/hot.c)

@@ -70,8 +70,10 @@ static void sample(char *const *argv, unsigned hz, unsigned fault_period,
 		}
 	struct mmp_exec_spec spec = { .path = argv[0], .argv = argv, .pus = pus, .npus = 1,
 				      .mpol = -1 };
-	if (access(argv[0], X_OK))
+	if (access(argv[0], X_OK)) {
+		print_message("# %s: not there to run (make unit-tests builds it)\n", argv[0]);
 		skip();
+	}
 	assert_int_equal(mmp_exec_child_start(&c, &spec, &err), 0);
 	struct mmp_sampling_opts o = { .hz = hz, .fault_period = fault_period };
 	int rc = mmp_sampler_open_child(&s, c.pid, &o, why, sizeof(why));
