@@ -88,8 +88,10 @@ void mmp_results_free(struct mmp_results *res);
 /* The run starts: its data and what it counts. */
 void mmp_results_start(struct mmp_results *res, size_t run, const struct mmp_datafile *data,
 		       const struct mmp_event_set *events);
-/* One recorded repetition (its rep->index is its round). */
-int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep *rep);
+/* One recorded repetition (its rep->index is its round).  -EINVAL when
+ * its round is not the next one, -ENOMEM; err says which. */
+int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep *rep,
+		       struct mmp_error *err);
 void mmp_results_finish(struct mmp_results *res, size_t run, enum mmp_run_state state,
 			const char *error);
 

@@ -47,6 +47,7 @@ struct mmp_session_out {
 	int changed;     /* a data file changed under the run: it stopped there */
 	int wrong;       /* a result differed from the reference */
 	int write_failed; /* a CSV row could not be written: it stopped there */
+	int record_failed; /* a repetition could not be recorded: it stopped there */
 	double seconds;
 	uint64_t t0; /* when the session started (mmp_now_ns) */
 	char threads_path[4096];

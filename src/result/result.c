@@ -148,18 +148,23 @@ static int grow(struct mmp_run_result *r, size_t need)
 	return 0;
 }
 
-int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep *rep)
+int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep *rep,
+		       struct mmp_error *err)
 {
 	struct mmp_run_result *r = &res->run[run];
 	size_t nev = r->events ? r->events->n : 0;
 	size_t round = rep->index;
 
-	if (grow(r, round + 1))
-		return -ENOMEM;
 	/* Rounds arrive in order; a run that missed one (it failed) has no
-	 * more rounds after it, so index == n. */
+	 * more rounds after it, so index == n.  Any other index would pair
+	 * this time with another round's times in every comparison. */
 	if (round != r->n)
-		return -EINVAL;
+		return mmp_error_set(err, -EINVAL,
+				     "round %zu arrived when %zu round(s) were recorded: rounds are "
+				     "recorded in order, once each",
+				     round + 1, r->n);
+	if (grow(r, round + 1))
+		return mmp_error_set(err, -ENOMEM, "out of memory");
 	r->elapsed_ns[round] = (double)rep->elapsed_ns;
 	r->disturbed[round] = (unsigned char)rep->dist.disturbed;
 	r->cpu_ns[round] = (double)rep->cpu_ns;
@@ -189,16 +194,17 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 	if ((rep->samples || rep->samples_why) && !r->profile) {
 		r->profile = malloc(sizeof(*r->profile));
 		if (!r->profile)
-			return -ENOMEM;
+			return mmp_error_set(err, -ENOMEM, "out of memory");
 		mmp_profile_init(r->profile);
 	}
 	if (rep->samples_why)
 		mmp_profile_refused(r->profile, rep->samples_why);
 	if (rep->samples) {
-		if (!res->symbols && mmp_symbols_new(&res->symbols))
-			return -ENOMEM;
-		if (mmp_profile_add(r->profile, res->symbols, rep->samples, round))
-			return -ENOMEM;
+		int rc = res->symbols ? 0 : mmp_symbols_new(&res->symbols);
+		if (!rc)
+			rc = mmp_profile_add(r->profile, res->symbols, rep->samples, round);
+		if (rc)
+			return mmp_error_errno(err, rc, "round %zu's profile", round + 1);
 	}
 	r->results_ok &= rep->result_ok && !rep->probe_rc;
 	r->unchecked |= rep->result_unchecked;

@@ -285,9 +285,19 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = rep->note });
 	if (rep->warmup)
 		return 0;
-	if (mmp_results_record(res, i, rep))
-		return -ENOMEM;
-	int rc = mmp_csv_row(c->csv, info, rep, &err);
+	int rc = mmp_results_record(res, i, rep, &err);
+	if (rc) {
+		/* Every later comparison would pair this run's rounds wrongly or
+		 * miss one: stop measuring; the rows written before are kept. */
+		char msg[MMP_ERROR_MSG_MAX + 512];
+		snprintf(msg, sizeof(msg), "%s rep %u: cannot record it: %s; measuring stopped there",
+			 mmp_result_label(res, &res->run[i], label, sizeof(label)), rep->index,
+			 err.msg);
+		tell_failed(s, msg);
+		c->out->record_failed = 1;
+		return rc;
+	}
+	rc = mmp_csv_row(c->csv, info, rep, &err);
 	c->out->rows = c->csv->rows; /* its main row may be written, a companion's not */
 	if (rc) {
 		/* Nowhere to write (a full disk, the file size limit): stop
@@ -560,7 +570,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 			break;
 	}
 	out->interrupted = rc == -EINTR;
-	if (rc && rc != -EINTR && rc != -ESTALE && !out->write_failed)
+	if (rc && rc != -EINTR && rc != -ESTALE && !out->write_failed && !out->record_failed)
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_ERRNO, .err = -rc });
 	if (rc && rc != -EINTR && rc != -ESTALE)
 		out->failed = 1;

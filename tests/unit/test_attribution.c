@@ -202,7 +202,7 @@ static void synth_rounds(struct synthetic *s, const double *ns, size_t nrounds, 
 			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * round * jitter);
 			rep.dist.disturbed = disturb_from >= 0 && (int)r >= disturb_from && i == 0;
 			snprintf(rep.dist.why, sizeof(rep.dist.why), "threads overlapped 40%% of the time");
-			assert_int_equal(mmp_results_record(&s->res, i, &rep), 0);
+			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
 		}
 	}
 	for (size_t i = 0; i < s->plan.nruns; i++)
@@ -351,7 +351,7 @@ static void synth_exec(struct synthetic *s, double cpu, double overlap, int apar
 			rep.dist.disturbed = i == 0 && apart;
 			if (apart)
 				snprintf(rep.dist.why, sizeof(rep.dist.why), "its threads ran at once");
-			assert_int_equal(mmp_results_record(&s->res, i, &rep), 0);
+			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
 		}
 	}
 	for (size_t i = 0; i < s->plan.nruns; i++)

@@ -1,7 +1,8 @@
 /* A planted broken probe (it skips half its slice, as the seed's fread
  * did not read its file) is caught: a loud error line, result_ok = false
  * in the CSV, WRONG in the table, and exit status 1.  Nothing here may
- * pass because a probe happened to be right. */
+ * pass because a probe happened to be right.  A repetition that cannot be
+ * recorded is said with its own reason, once. */
 #include "helpers.h"
 
 #include <fcntl.h>
@@ -149,10 +150,98 @@ static void test_broken_probe_is_caught(void **state)
 	mmp_config_free(&cfg);
 }
 
+/* The observer of test_record_error_is_said: main's words, and at the
+ * second round's first progress the recorded rounds forgotten. */
+struct forgetful {
+	struct mmp_say say;
+	struct mmp_session_out *so;
+	int forgot;
+};
+
+static void forget_note(void *ctx, const struct mmp_told *t)
+{
+	struct forgetful *f = ctx;
+	mmp_say_told(f->say.out, t);
+}
+
+/* Progress comes before the repetition is recorded: with its run's count
+ * set back to 0, round 2 arrives when none is recorded -- what a session
+ * that skipped or repeated a round would do. */
+static void forget_progress(void *ctx, const struct mmp_progress *p)
+{
+	struct forgetful *f = ctx;
+	if (p->round == 1 && !f->forgot) {
+		f->so->res.run[0].n = 0;
+		f->forgot = 1;
+	}
+}
+
+/* A repetition that cannot be recorded for another reason than memory is
+ * said with that reason: before, every such error read "Cannot allocate
+ * memory".  The only one a session can meet besides ENOMEM is a round out
+ * of order (result.c), which this test makes happen. */
+static void test_record_error_is_said(void **state)
+{
+	char dir[600], ini[700], csv[700], data[700], err[700];
+	struct mmp_config cfg;
+	struct mmp_sweep sweep;
+	struct mmp_plan plan;
+	struct mmp_topology *topo;
+	struct mmp_error e = { 0 };
+	volatile sig_atomic_t stop = 0;
+	(void)state;
+
+	snprintf(dir, sizeof(dir), "%s", test_tmpdir());
+	snprintf(ini, sizeof(ini), "%s/r.ini", dir);
+	snprintf(csv, sizeof(csv), "%s/r.csv", dir);
+	snprintf(data, sizeof(data), "%s/data", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	setenv("MMPROF_DATA", data, 1);
+	test_write_file(ini, "[global]\nsize = 64K\nrepeat = 3\nwarmup = 0\nevents = none\n"
+			     "[scan]\nprobe = mmap_byte\n");
+	assert_int_equal(mmp_config_load(ini, &cfg), 0);
+	assert_int_equal(mmp_config_expand(&cfg, &sweep), 0);
+	assert_int_equal(mmp_topology_load(&topo, NULL, &e), 0);
+	assert_int_equal(mmp_plan_build(&cfg, &sweep, topo, &plan), 0);
+	assert_int_equal(plan.nruns, 1);
+
+	struct mmp_outset files;
+	assert_int_equal(mmp_outset_open(&files, csv, NULL, 0, &e), 0);
+	struct mmp_session_out so;
+	struct forgetful f = { .say = { .out = fopen(err, "w") }, .so = &so };
+	assert_non_null(f.say.out);
+	struct mmp_observer obs = { .ctx = &f, .note = forget_note, .warn = forget_note,
+				    .error = forget_note, .progress = forget_progress };
+	struct mmp_session s = { .cfg = &cfg, .plan = &plan, .topo = topo, .files = &files,
+				 .obs = &obs, .stop = &stop };
+	assert_int_equal(mmp_session_run(&s, &so), 0);
+	assert_int_equal(fclose(f.say.out), 0);
+
+	char *said = slurp(err);
+	assert_true(f.forgot);
+	assert_true(so.failed);
+	assert_true(so.record_failed);
+	assert_int_equal(so.rows, 1); /* round 1's row, written before */
+	if (!strstr(said, "mmprof: error: [scan] mmap_byte threads=1 access=1 rep 1: cannot "
+			  "record it: round 2 arrived when 0 round(s) were recorded") ||
+	    strstr(said, "Cannot allocate memory") || strstr(said, "out of memory"))
+		fail_msg("stderr:\n%s", said);
+	/* Said once, where it happened. */
+	assert_null(strstr(strstr(said, "cannot record it") + 1, "mmprof: error"));
+	free(said);
+	mmp_session_out_free(&so);
+	mmp_outset_close(&files);
+	mmp_topology_free(topo);
+	mmp_plan_free(&plan);
+	mmp_sweep_free(&sweep);
+	mmp_config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_broken_probe_is_caught),
+		cmocka_unit_test(test_record_error_is_said),
 	};
 	return cmocka_run_group_tests_name("session", tests, NULL, NULL);
 }
