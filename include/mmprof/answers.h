@@ -23,6 +23,15 @@
  * tolerance band 1/(1+t) .. 1+t or wholly inside it; otherwise the answer is
  * inconclusive, with the interval and about how many more rounds would
  * decide (intervals.h).
+ *
+ * An answer whose figure had to use disturbed rounds (fewer than
+ * MMP_MIN_CLEAN_ROUNDS were clean, result.h) is inconclusive whatever its
+ * interval says: a disturbed repetition's time holds the other task's (or
+ * the stop's) as well as the path's, and that part has no bound -- a
+ * thread stopped for a second adds a second -- nor is it the same in two
+ * runs of a round, so no gap is too large for it to have made and no tie
+ * too close for it to have hidden.  More rounds like those would not
+ * decide it either; quieter ones would.
  */
 #ifndef MMPROF_ANSWERS_H
 #define MMPROF_ANSWERS_H
@@ -57,6 +66,10 @@ struct mmp_answer {
 	size_t rounds;       /* rounds the figure comes from */
 	unsigned disturbed;  /* disturbed repetitions among the runs it compares */
 	int used_disturbed;  /* the figure had to use disturbed rounds */
+	/* used_disturbed: why the first of its runs was disturbed, and so why
+	 * it is inconclusive ("a thread waited 48% of its time for a CPU");
+	 * NULL otherwise */
+	const char *disturbed_why;
 	size_t more;         /* inconclusive: rounds that would decide (SIZE_MAX: none) */
 	char evidence[256];
 	size_t set;

@@ -95,8 +95,9 @@ struct mmp_attribution {
 	size_t n;
 	const struct mmp_cause *top; /* largest significant cost (remainder aside) */
 	int top_decided;   /* top's cost is above zero and above the next cause's,
-			      and disturbance cannot have hidden a larger one */
+			      in clean rounds (never decided from disturbed ones) */
 	char doubt[512];   /* why top is not decided, when it is not */
+	int undecided_disturbed; /* the doubt is the disturbed rounds' (answers.h) */
 	size_t more;       /* undecided: about how many more rounds would decide; SIZE_MAX: none would */
 	char order[160];   /* the ladder's order: "prefault, tally, bulk, limit" */
 	struct mmp_unused unused[4];

@@ -64,5 +64,10 @@ const char *mmp_format_interval(const struct mmp_interval *iv, const char *unit,
 				size_t len);
 /* "; about 6 more rounds would decide" or the reason none would. */
 const char *mmp_format_more(size_t more, char *buf, size_t len);
+/* What would decide a figure taken from disturbed rounds (answers.h). */
+const char *mmp_disturbed_advice(void);
+/* Why an inconclusive answer is and what would decide it: its disturbed
+ * rounds and the advice, or mmp_format_more. */
+const char *mmp_format_undecided(const struct mmp_answer *a, char *buf, size_t len);
 
 #endif

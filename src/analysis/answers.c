@@ -287,8 +287,12 @@ static int ask_cause(const struct mmp_results *res, const struct mmp_attribution
 	ans->set = r->planned->set;
 	ans->rounds = a->rounds;
 	ans->used_disturbed = a->disturbed;
-	for (size_t k = 0; k <= r->planned->nrungs; k++)
-		ans->disturbed += res->run[i + k].ndisturbed;
+	for (size_t k = 0; k <= r->planned->nrungs; k++) {
+		const struct mmp_run_result *x = &res->run[i + k];
+		ans->disturbed += x->ndisturbed;
+		if (a->disturbed && x->ndisturbed && !ans->disturbed_why)
+			ans->disturbed_why = x->disturbed_why; /* the job's, or a rung's */
+	}
 	ask(ans, ASK_CAUSE,
 	    &(struct words){ .job = r->run->job->name, .threads = threads_text(r, t, sizeof(t)) });
 	const struct mmp_cause *top = a->top;
@@ -309,8 +313,9 @@ static int ask_cause(const struct mmp_results *res, const struct mmp_attribution
 	} else {
 		ans->outcome = MMP_OUTCOME_INCONCLUSIVE;
 		ans->more = a->more;
-		say(ans->evidence, sizeof(ans->evidence), "%s%s%s", a->doubt,
-		    a->disturbed ? ": " : "", a->disturbed ? r->disturbed_why : "");
+		say(ans->evidence, sizeof(ans->evidence), "%s%s%s%s", a->doubt,
+		    ans->disturbed_why ? " (" : "", ans->disturbed_why ? ans->disturbed_why : "",
+		    ans->disturbed_why ? ")" : "");
 	}
 	return 0;
 }
@@ -419,13 +424,14 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 	ans->tolerance = best->run->p.tolerance;
 	ask(ans, ASK_FASTEST,
 	    &(struct words){ .size = mmp_format_size(best->bytes, size, sizeof(size)) });
-	char ties[200] = "", open[200] = "";
-	size_t tu = 0, ou = 0;
+	char ties[200] = "", open[200] = "", all[200] = "";
+	size_t tu = 0, ou = 0, au = 0;
 	size_t more = 0;
 	int undecided = 0, tied = 0;
 	struct mmp_interval closest = { 0 };
 	tu += (size_t)snprintf(ties, sizeof(ties), "%s", method(best, name, sizeof(name)));
 	ou += (size_t)snprintf(open, sizeof(open), "%s", name);
+	au += (size_t)snprintf(all, sizeof(all), "%s", name);
 	for (size_t k = 0; k < set->n; k++) {
 		const struct mmp_run_result *r = &res->run[set->runs[k]];
 		if (r == best || !mmp_planned_is_point(r->planned) || !mmp_result_has_data(r) || !r->results_ok)
@@ -434,6 +440,8 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 		int dist;
 		mmp_results_ratio(r, best, &iv, &dist);
 		ans->used_disturbed |= dist;
+		if (dist && !ans->disturbed_why)
+			ans->disturbed_why = r->ndisturbed ? r->disturbed_why : best->disturbed_why;
 		ans->disturbed += r->ndisturbed;
 		if (!ans->b || iv.estimate < closest.estimate) {
 			ans->b = r;
@@ -442,6 +450,8 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 		}
 		enum mmp_band band = mmp_interval_band(&iv, 0, 1 + ans->tolerance);
 		method(r, name, sizeof(name));
+		if (au < sizeof(all))
+			au += (size_t)snprintf(all + au, sizeof(all) - au, ", %s", name);
 		if (band == MMP_BAND_ABOVE)
 			continue;
 		/* Undecided, the candidates are every method that may still be
@@ -460,7 +470,11 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 	}
 	ans->ratio = closest;
 	ans->disturbed += best->ndisturbed;
-	if (undecided) {
+	if (ans->used_disturbed) {
+		/* From disturbed rounds any of them may be the fastest
+		 * (answers.h): the measured order, fastest first. */
+		say(ans->verdict, sizeof(ans->verdict), "inconclusive between %s", all);
+	} else if (undecided) {
 		ans->outcome = MMP_OUTCOME_INCONCLUSIVE;
 		ans->more = more;
 		say(ans->verdict, sizeof(ans->verdict), "inconclusive between %s", open);
@@ -556,8 +570,40 @@ static int ask_models(const struct mmp_results *res, struct mmp_answers *out)
 	return 0;
 }
 
-int mmp_answers_build(const struct mmp_results *res, const struct mmp_attribution *attr,
-		      struct mmp_answers *out)
+/* The first disturbed run's reason, of the runs an answer compares. */
+static const char *first_disturbed(const struct mmp_answer *ans)
+{
+	const struct mmp_run_result *runs[4] = { ans->a, ans->b, ans->ma, ans->mb };
+	for (size_t k = 0; k < 4; k++)
+		if (runs[k] && runs[k]->ndisturbed)
+			return runs[k]->disturbed_why;
+	return "";
+}
+
+/* A figure from disturbed rounds decides nothing (answers.h): whatever
+ * its interval said, the answer is inconclusive, and it says why. */
+static void undecided_when_disturbed(struct mmp_answer *ans)
+{
+	if (!ans->used_disturbed)
+		return;
+	if (!ans->disturbed_why)
+		ans->disturbed_why = first_disturbed(ans);
+	ans->outcome = MMP_OUTCOME_INCONCLUSIVE;
+	ans->more = SIZE_MAX;
+	/* A cause's answer names the cause its figure is about, undecided
+	 * (the attribution said why), and fastest the methods it is
+	 * between; the others' band word would read as an answer. */
+	if (ans->kind != MMP_Q_CAUSE && ans->kind != MMP_Q_FASTEST)
+		say(ans->verdict, sizeof(ans->verdict), "inconclusive");
+	if (ans->kind == MMP_Q_CAUSE)
+		return;
+	size_t used = strlen(ans->evidence);
+	snprintf(ans->evidence + used, sizeof(ans->evidence) - used,
+		 "%sits rounds were disturbed (%s)", used ? "; " : "", ans->disturbed_why);
+}
+
+static int ask_all(const struct mmp_results *res, const struct mmp_attribution *attr,
+		   struct mmp_answers *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (ask_ratios(res, out))
@@ -576,6 +622,15 @@ int mmp_answers_build(const struct mmp_results *res, const struct mmp_attributio
 		if (ask_fastest(res, s, out))
 			return -ENOMEM;
 	return ask_models(res, out);
+}
+
+int mmp_answers_build(const struct mmp_results *res, const struct mmp_attribution *attr,
+		      struct mmp_answers *out)
+{
+	int rc = ask_all(res, attr, out);
+	for (size_t i = 0; !rc && i < out->n; i++)
+		undecided_when_disturbed(&out->a[i]);
+	return rc;
 }
 
 void mmp_answers_free(struct mmp_answers *a)

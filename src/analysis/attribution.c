@@ -102,6 +102,13 @@ static const char *cannot_tell(const struct mmp_cause *c)
 		       : "whether its threads ran at the same time was not seen: cannot tell";
 }
 
+static void disturbed_doubt(struct mmp_attribution *a)
+{
+	a->more = SIZE_MAX; /* rounds like these decide nothing: quieter ones would */
+	a->undecided_disturbed = 1;
+	snprintf(a->doubt, sizeof(a->doubt), "its rounds were disturbed");
+}
+
 /* The largest significant cost, and whether it is decided: above zero, and
  * above the next largest cause round by round. */
 static void find_top(struct mmp_attribution *a, size_t m)
@@ -118,9 +125,6 @@ static void find_top(struct mmp_attribution *a, size_t m)
 			second = c;
 		}
 	}
-	int sharing = 0;
-	for (size_t i = 0; i < a->n; i++)
-		sharing |= a->cause[i].control && a->cause[i].control->sharing;
 	/* A program's cross-core sharing that these rounds could not show, or
 	 * whose cost is not yet below the top's, may be what a cause taken
 	 * for the program's own work really is. */
@@ -129,6 +133,18 @@ static void find_top(struct mmp_attribution *a, size_t m)
 		if (a->cause[i].control && a->cause[i].control->bit == MMP_CONTROL_ONEPU)
 			gate = &a->cause[i];
 	a->more = SIZE_MAX;
+	/* A cost from disturbed rounds is the job's time less its control's,
+	 * each holding what the other task (or the stop) took from it: an
+	 * amount with no bound that is not the same in the two runs of a
+	 * round (answers.h).  The costs are shown, marked; the largest is
+	 * not decided from them and no fix is named.  A program whose
+	 * threads did not run at once (its rounds disturbed for that) is the
+	 * one-PU cause's to say, below. */
+	if (a->disturbed && !(gate && gate->cannot_tell)) {
+		a->top = top && top->significant ? top : NULL;
+		disturbed_doubt(a);
+		return;
+	}
 	if (!top || !top->significant || top->cost.low <= 0) {
 		a->top = top && top->significant ? top : NULL;
 		if (gate && gate->cannot_tell) {
@@ -177,14 +193,10 @@ static void find_top(struct mmp_attribution *a, size_t m)
 			return;
 		}
 	}
-	/* Threads that did not run together share less: on disturbed rounds a
-	 * sharing cause can only come out too small.  One that still comes out
-	 * on top stands; any other top cause might be second in truth. */
-	if (a->top_decided && a->disturbed && sharing && !top->understated) {
+	/* Never decided from disturbed rounds, whatever decided it above. */
+	if (a->top_decided && a->disturbed) {
 		a->top_decided = 0;
-		a->more = SIZE_MAX; /* rounds like these decide nothing: quieter ones would */
-		snprintf(a->doubt, sizeof(a->doubt),
-			 "the rounds were disturbed, which understates sharing");
+		disturbed_doubt(a);
 	}
 }
 

@@ -69,7 +69,7 @@ static const struct mmp_csv_column columns[] = {
 	{ "verdict", q_verdict, "what the outcome means: slower, the same, REGRESSED, tie: ..., a cause" },
 	{ "rounds", q_rounds, "paired rounds the figure comes from" },
 	{ "disturbed_reps", q_disturbed, "disturbed repetitions among the runs compared" },
-	{ "used_disturbed", q_used_disturbed, "disturbed rounds had to be used" },
+	{ "used_disturbed", q_used_disturbed, "disturbed rounds had to be used (fewer than 3 were clean): the outcome is inconclusive" },
 	{ "more_rounds", q_more, "inconclusive: about this many more rounds would decide; empty: none would" },
 	{ "evidence", q_evidence, "what else bears on it" },
 };

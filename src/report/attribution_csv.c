@@ -153,7 +153,7 @@ static const struct mmp_csv_column columns[] = {
 	{ "significant", a_significant, "the interval excludes 0" },
 	{ "understated", a_understated, "a sharing cause measured on disturbed rounds" },
 	{ "rounds", a_rounds, "rounds the attribution uses (the job and every rung undisturbed, when 3 remain)" },
-	{ "disturbed", a_disturbed, "disturbed rounds had to be used" },
+	{ "disturbed", a_disturbed, "disturbed rounds had to be used (fewer than 3 were clean): no cause is decided" },
 	{ "order", a_order, "the ladder: the controls in the order they were applied" },
 	{ "evidence", a_evidence, "the counter metric shown beside the cause" },
 	{ "evidence_before", a_ev_before, "its value below the control; empty when not counted" },

@@ -35,6 +35,25 @@ const char *mmp_format_more(size_t more, char *buf, size_t len)
 	return buf;
 }
 
+/* Rounds like the disturbed ones decide nothing however many there are:
+ * quieter ones do, and repeat = auto keeps adding rounds until enough of
+ * them are clean (session.c, want_more). */
+const char *mmp_disturbed_advice(void)
+{
+	return "measure again with nothing else running on its PUs, or with repeat = auto, "
+	       "which adds rounds until enough are clean";
+}
+
+const char *mmp_format_undecided(const struct mmp_answer *a, char *buf, size_t len)
+{
+	if (a->disturbed_why)
+		snprintf(buf, len, "its rounds were disturbed (%s): %s", a->disturbed_why,
+			 mmp_disturbed_advice());
+	else
+		mmp_format_more(a->more, buf, len);
+	return buf;
+}
+
 static double ns_per_byte(const struct mmp_run_result *r)
 {
 	return r->st.median / (double)r->bytes;
@@ -142,7 +161,7 @@ static int same_pair(const struct mmp_answer *x, const struct mmp_answer *y)
 void mmp_report_ratios(FILE *out, const struct mmp_analysis *an)
 {
 	const struct mmp_answers *ans = &an->answers;
-	char iv[96], more[96], access[32];
+	char iv[96], more[320], access[32];
 	for (size_t i = 0; i < ans->n; i++) {
 		const struct mmp_answer *head = &ans->a[i];
 		int first = head->kind == MMP_Q_RATIO;
@@ -161,7 +180,7 @@ void mmp_report_ratios(FILE *out, const struct mmp_analysis *an)
 				mmp_result_access(a->a, access, sizeof(access)),
 				mmp_format_interval(&a->ratio, "x", iv, sizeof(iv)), a->verdict);
 			if (a->outcome == MMP_OUTCOME_INCONCLUSIVE)
-				fprintf(out, " (%s)", mmp_format_more(a->more, more, sizeof(more)));
+				fprintf(out, " (%s)", mmp_format_undecided(a, more, sizeof(more)));
 			fprintf(out, "  (%zu rounds%s)\n", a->rounds,
 				a->used_disturbed ? ", disturbed ones included" : "");
 		}

@@ -20,7 +20,7 @@ static const char *reads(const struct mmp_run_result *r, char *buf, size_t len)
 void mmp_report_models(FILE *out, const struct mmp_analysis *an)
 {
 	const struct mmp_answers *ans = &an->answers;
-	char pair[160], acc[32], thr[32], real[96], model[96], ratio[96], more[96];
+	char pair[160], acc[32], thr[32], real[96], model[96], ratio[96], more[320];
 	size_t width = 0;
 	int header = 0;
 
@@ -52,7 +52,7 @@ void mmp_report_models(FILE *out, const struct mmp_analysis *an)
 			a->ma->run->job->name, a->mb->run->job->name,
 			mmp_format_interval(&a->ratio, "x", ratio, sizeof(ratio)), a->verdict);
 		if (a->outcome == MMP_OUTCOME_INCONCLUSIVE)
-			fprintf(out, " (%s)", mmp_format_more(a->more, more, sizeof(more)));
+			fprintf(out, " (%s)", mmp_format_undecided(a, more, sizeof(more)));
 		fprintf(out, " (%zu rounds%s)\n", a->rounds,
 			a->used_disturbed ? ", disturbed ones included" : "");
 	}

@@ -55,7 +55,7 @@ static void one_size(FILE *out, const struct mmp_analysis *an, size_t set)
 	const struct mmp_results *res = an->res;
 	const struct mmp_cset *cs = &res->plan->sets[set];
 	const struct mmp_run_result *col[256];
-	char head[256][LABEL], cell[32], size[32], iv[96], more[96];
+	char head[256][LABEL], cell[32], size[32], iv[96], more[320];
 	size_t ncol = 0, width = strlen("Standard deviation");
 
 	for (size_t k = 0; k < cs->n && ncol < 256; k++) {
@@ -110,7 +110,7 @@ static void one_size(FILE *out, const struct mmp_analysis *an, size_t set)
 		fprintf(out, "; %zu rounds side by side)", a->rounds);
 	}
 	if (a->outcome == MMP_OUTCOME_INCONCLUSIVE)
-		fprintf(out, "; %s", mmp_format_more(a->more, more, sizeof(more)));
+		fprintf(out, "; %s", mmp_format_undecided(a, more, sizeof(more)));
 	if (wrong)
 		fprintf(out, "; %d method(s) with a WRONG result left out", wrong);
 	fprintf(out, "\n");

@@ -168,7 +168,9 @@ static const char *conclusion(const struct mmp_verdict_in *v, char *buf, size_t 
 	if (top && a->top_decided && top->control && top->control->fix)
 		snprintf(buf, len, "fix: %s", top->control->fix(top->detail));
 	else if (!a->top_decided)
-		snprintf(buf, len, "largest cause: inconclusive (%s)", a->doubt);
+		snprintf(buf, len, "largest cause: inconclusive (%s%s%s)", a->doubt,
+			 a->undecided_disturbed ? ": " : "",
+			 a->undecided_disturbed ? mmp_disturbed_advice() : "");
 	return buf;
 }
 
@@ -459,7 +461,7 @@ size_t mmp_report_explain(FILE *out, const struct mmp_analysis *an, const char *
 
 void mmp_report_answer(FILE *out, const struct mmp_answer *a)
 {
-	char iv[96], more[96];
+	char iv[96], more[320];
 	fprintf(out, "  [%s] %s  ", mmp_outcome_name(a->outcome), a->question);
 	if (a->kind == MMP_Q_CAUSE) {
 		if (a->ratio.n && a->ratio.estimate > 1)
@@ -474,10 +476,14 @@ void mmp_report_answer(FILE *out, const struct mmp_answer *a)
 		fprintf(out, "%s: %s", mmp_format_interval(&a->ratio, "x", iv, sizeof(iv)),
 			a->verdict);
 	}
-	if (a->outcome == MMP_OUTCOME_INCONCLUSIVE && a->kind != MMP_Q_CAUSE)
+	/* From disturbed rounds, the evidence says so (answers.c): the advice
+	 * follows it. */
+	if (a->outcome == MMP_OUTCOME_INCONCLUSIVE && a->kind != MMP_Q_CAUSE && !a->disturbed_why)
 		fprintf(out, "; %s", mmp_format_more(a->more, more, sizeof(more)));
 	if (a->evidence[0])
 		fprintf(out, "; %s", a->evidence);
+	if (a->disturbed_why)
+		fprintf(out, ": %s", mmp_disturbed_advice());
 	fprintf(out, " (%zu rounds%s)\n", a->rounds,
 		a->used_disturbed ? ", disturbed ones included" : "");
 }

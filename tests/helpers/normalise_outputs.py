@@ -56,6 +56,9 @@ MEASURED_MEMBERS = MEASURED_COLUMNS | {
     "seconds", "seed", "median", "mean", "min", "max", "stddev", "cv",
     "estimate", "low", "high", "x_limit", "metrics", "disturbed_repetitions",
     "csv", "counters", "profile",
+    # why the largest cause is undecided: disturbed rounds, or the noise
+    # (attribution.c), as measured
+    "doubt",
 }
 
 

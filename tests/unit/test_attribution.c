@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "mmprof/analysis.h"
+#include "mmprof/answers.h"
 #include "mmprof/attribution.h"
 #include "mmprof/config.h"
 #include "mmprof/controls.h"
@@ -328,6 +329,93 @@ static void test_disturbed_rounds(void **state)
 	assert_int_equal(a->rounds, 6);
 	assert_true(a->disturbed);
 	assert_true(a->cause[0].understated);
+	/* A clear 70% from disturbed rounds still names no cause and no fix:
+	 * what the other task took from the job and from its control is
+	 * part of the difference.  (Before, a sharing cause on top stood.) */
+	assert_true(a->cause[0].significant);
+	assert_ptr_equal(a->top, &a->cause[0]);
+	assert_false(a->top_decided);
+	assert_string_equal(a->doubt, "its rounds were disturbed");
+	assert_int_equal(a->more, SIZE_MAX);
+	synth_free(&s);
+}
+
+/* The issue's case: two threads with no shared state, every round of the
+ * job disturbed (another process on one thread's PU: that thread takes
+ * twice as long).  One thread alone looks twice as fast, and before, with
+ * no sharing control in the ladder, "scaling" was decided and its fix
+ * "use fewer threads" named, while the cause was the other process. */
+static void test_disturbed_names_no_fix(void **state)
+{
+	struct synthetic s;
+	(void)state;
+	synth_load(&s, "[global]\nsize = 1M\ncontrols = solo\n"
+		       "[j]\nprobe = mmap_block\nthreads = 2\nprefault = yes\n");
+	assert_int_equal(s.plan.nruns, 2);
+	static const double ns[] = { 2.0, 1.0 };
+	synth_rounds(&s, ns, 8, 0.02, 0);
+	const struct mmp_attribution *a = &s.an.attr[0];
+	assert_true(a->disturbed);
+	assert_string_equal(a->cause[0].name, "scaling");
+	assert_true(a->cause[0].significant);
+	assert_false(a->top_decided);
+	assert_string_equal(a->doubt, "its rounds were disturbed");
+	assert_true(a->undecided_disturbed); /* the verdict says what to do */
+	synth_free(&s);
+
+	/* The same figures from clean rounds decide it. */
+	synth_load(&s, "[global]\nsize = 1M\ncontrols = solo\n"
+		       "[j]\nprobe = mmap_block\nthreads = 2\nprefault = yes\n");
+	synth_rounds(&s, ns, 8, 0.02, -1);
+	assert_true(s.an.attr[0].top_decided);
+	synth_free(&s);
+}
+
+/* An answer from disturbed rounds: a 5x gap that clean rounds call
+ * "slower" is inconclusive, says why, and promises no number of rounds. */
+static void test_disturbed_answer_inconclusive(void **state)
+{
+	static const char *const ini = "[global]\nsize = 1M\ncontrols = none\nthreads = 2\n"
+				       "prefault = yes\n[slow]\nprobe = accessor_byte\n"
+				       "baseline = fast\n[fast]\nprobe = mmap_byte\n";
+	static const double ns[] = { 5.0, 1.0 };
+	struct synthetic s;
+	(void)state;
+	synth_load(&s, ini);
+	synth_rounds(&s, ns, 8, 0.02, -1);
+	assert_int_equal(s.an.answers.n, 1);
+	const struct mmp_answer *ans = &s.an.answers.a[0];
+	assert_int_equal(ans->kind, MMP_Q_RATIO);
+	assert_int_equal(ans->outcome, MMP_OUTCOME_YES);
+	assert_string_equal(ans->verdict, "slower");
+	assert_null(ans->disturbed_why);
+	synth_free(&s);
+
+	synth_load(&s, ini);
+	synth_rounds(&s, ns, 8, 0.02, 0); /* every round of [slow] disturbed */
+	ans = &s.an.answers.a[0];
+	assert_true(ans->ratio.low > 4 && ans->ratio.high < 6);
+	assert_true(ans->used_disturbed);
+	assert_int_equal(ans->outcome, MMP_OUTCOME_INCONCLUSIVE);
+	assert_string_equal(ans->verdict, "inconclusive");
+	assert_int_equal(ans->more, SIZE_MAX);
+	assert_string_equal(ans->disturbed_why, "threads overlapped 40% of the time");
+	assert_string_equal(ans->evidence,
+			    "its rounds were disturbed (threads overlapped 40% of the time)");
+	synth_free(&s);
+
+	/* table = sizes: no method is the fastest from them either; the
+	 * verdict still names the methods, the measured fastest first. */
+	synth_load(&s, "[global]\nsize = 1M\ncontrols = none\nthreads = 2\nprefault = yes\n"
+		       "table = sizes\n[slow]\nprobe = accessor_byte\n[fast]\nprobe = mmap_byte\n");
+	synth_rounds(&s, ns, 8, 0.02, 0);
+	assert_int_equal(s.an.answers.n, 1);
+	ans = &s.an.answers.a[0];
+	assert_int_equal(ans->kind, MMP_Q_FASTEST);
+	assert_int_equal(ans->outcome, MMP_OUTCOME_INCONCLUSIVE);
+	assert_non_null(strstr(ans->verdict, "inconclusive between "));
+	assert_non_null(strstr(ans->verdict, ", "));
+	assert_non_null(ans->disturbed_why);
 	synth_free(&s);
 }
 
@@ -422,6 +510,8 @@ int main(void)
 		cmocka_unit_test(test_noise_decides_nothing),
 		cmocka_unit_test(test_disturbed_rounds),
 		cmocka_unit_test(test_exec_sharing_decided_first),
+		cmocka_unit_test(test_disturbed_names_no_fix),
+		cmocka_unit_test(test_disturbed_answer_inconclusive),
 	};
 	return cmocka_run_group_tests_name("attribution", tests, NULL, NULL);
 }

@@ -113,9 +113,14 @@ static void test_broken_probe_is_caught(void **state)
 	/* The seed's table: the broken probe reads half the bytes, so it is
 	 * the fastest, and it must still not be the better method. */
 	assert_non_null(strstr(o, "\nAverage "));
-	if (!strstr(o, "Better method: mmap_byte"))
+	/* Two rounds: one disturbed (this machine is shared) leaves too few
+	 * clean ones, and then no method is the better one. */
+	int disturbed = so.an.answers.n && so.an.answers.a[0].used_disturbed;
+	const char *better = disturbed ? "Better method: inconclusive" : "Better method: mmap_byte";
+	if (!strstr(o, better))
 		print_message("# %s\n", o);
-	assert_non_null(strstr(o, "Better method: mmap_byte"));
+	assert_non_null(strstr(o, better));
+	assert_null(strstr(o, "Better method: skip_half"));
 	assert_non_null(strstr(o, "; 1 method(s) with a WRONG result left out"));
 	/* 2 rows each; result_ok true for the good ones, false for the bad. */
 	int col = -1, k = 0, rows = 0, good = 0, bad = 0;

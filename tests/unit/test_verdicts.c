@@ -57,7 +57,9 @@ static int yes(const struct mmp_csvread *t, size_t row, const char *col)
  * points in the order of their runs.  What the CSV does not keep is
  * derived as attribution.c decides it when the rounds are clean: the top
  * is the largest significant cost, decided when its interval is wholly
- * above every other cause's. */
+ * above every other cause's.  The recorded run's rounds were disturbed
+ * (a busy machine), from which nothing is decided now: rendered as clean
+ * ones, so that the layout of a decided cause and its fix stays pinned. */
 static size_t load_points(struct point *p, struct mmp_csvread *t)
 {
 	struct mmp_error err = { 0 };
@@ -79,7 +81,7 @@ static size_t load_points(struct point *p, struct mmp_csvread *t)
 			const struct mmp_probe *probe = mmp_probe_find(cell(t, r, "probe"));
 			q->limit_job = probe && probe->role == MMP_PROBE_CEILING;
 			q->a.rounds = (size_t)num(t, r, "rounds");
-			q->a.disturbed = yes(t, r, "disturbed");
+			q->a.disturbed = 0; /* as clean rounds: see above */
 		}
 		struct mmp_attribution *a = &p[n - 1].a;
 		assert_true(a->n < MMP_MAX_CAUSES);
