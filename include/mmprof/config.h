@@ -240,6 +240,10 @@ void mmp_sweep_free(struct mmp_sweep *sweep);
 void mmp_config_sort_diags(struct mmp_config *cfg);
 const char *mmp_config_summary(const struct mmp_config *cfg, char *buf, size_t len);
 
+/* Where a diagnostic or a note points: "FILE:LINE: [section]" (line 0:
+ * "FILE: [section]"; no section: "FILE:LINE:"). */
+const char *mmp_config_where(const struct mmp_config *cfg, int line, const char *section,
+			     char *buf, size_t len);
 /* Add a diagnostic "FILE:LINE: [section] message" (line 0: "FILE: ..."). */
 void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -54,6 +54,13 @@ struct mmp_evidence_def {
 	const char *events;  /* what to count to have it */
 };
 
+/* What a control's apply() works with besides the rung. */
+struct mmp_control_ctx {
+	const struct mmp_topology *topo;
+	struct mmp_error *err;
+	char why[200]; /* it does not apply: why not ("mmap_block keeps no tally") */
+};
+
 struct mmp_control_info {
 	unsigned bit;
 	const char *name;    /* in configs: controls = prefault, bulk */
@@ -61,8 +68,9 @@ struct mmp_control_info {
 	const char *changes; /* what the rung changes */
 	const char *applies; /* when it applies */
 	/* Apply to a copy of the rung below: 1 applied, 0 does not apply to
-	 * this job, negative errno on failure. */
-	int (*apply)(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err);
+	 * this job (ctx->why says why not), negative errno on failure
+	 * (ctx->err). */
+	int (*apply)(struct mmp_rung *r, struct mmp_control_ctx *ctx);
 	/* Which state or path the cause is about ("refcount, atomic tally");
 	 * NULL: nothing to add. */
 	void (*detail)(const struct mmp_run *below, char *buf, size_t len);
@@ -79,6 +87,7 @@ struct mmp_control_info {
 const struct mmp_control_info *mmp_controls(size_t *count);
 const struct mmp_control_info *mmp_control_by_bit(unsigned bit);
 #define MMP_CONTROLS_ALL 0xfffu
+#define MMP_CONTROLS_MAX 12 /* bits of MMP_CONTROLS_ALL: rows of the table */
 
 /* "auto" (all that apply), "none", or names.  -EINVAL with a message (and a
  * did-you-mean) for anything else. */
@@ -89,11 +98,22 @@ void mmp_controls_print(FILE *out, int markdown);
 /* "fit, prefault, ..., limit": every control's name, for help texts. */
 const char *mmp_controls_names(void);
 
+/* A control the job names (controls = a list, not auto) that does not
+ * apply to it, and why. */
+struct mmp_unapplied {
+	const struct mmp_control_info *control;
+	char why[200];
+};
+
 /* The rungs of a job for the controls it asks for (run->p.controls): rung
- * 0 is the job itself.  job_pins is where the job's own threads go. */
+ * 0 is the job itself.  job_pins is where the job's own threads go.  The
+ * controls it names that do not apply are kept with their reasons: a list
+ * that shrinks is said, never silent (auto takes those that apply). */
 struct mmp_ladder {
 	struct mmp_rung *rung;
 	size_t n;
+	struct mmp_unapplied unapplied[MMP_CONTROLS_MAX]; /* each control once at most */
+	size_t nunapplied;
 };
 int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_pins,
 		     const struct mmp_topology *topo, struct mmp_ladder *out,

@@ -13,6 +13,7 @@ enum mmp_tell {
 	/* notes: what the reader may want to know */
 	MMP_TELL_NOTE,         /* text: a note made where it was found (a data file's) */
 	MMP_TELL_DATA_CREATED, /* created */
+	MMP_TELL_CONTROL_UNAPPLIED, /* unapplied: a control a job names applies to none of its points */
 	MMP_TELL_EVENT_GROUPS, /* groups: more hardware events than counters */
 	MMP_TELL_EVENT_GROUPS_SPLIT, /* groups: a group the PMU did not take, split */
 	MMP_TELL_NO_DATA,      /* run (the job's name): a program that reads no data file */
@@ -64,6 +65,11 @@ struct mmp_told {
 			size_t n;           /* events not opened for want of a PMU (or of perf) */
 			const char *names;  /* their names, comma separated */
 		} nopmu;
+		struct {
+			const char *where;   /* "FILE:LINE: [section]" of the controls key */
+			const char *control, *job, *why;
+			size_t points, of;   /* the job's points it gives why for, of all */
+		} unapplied;
 		struct {
 			int warmup;
 			unsigned index;

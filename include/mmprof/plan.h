@@ -38,6 +38,7 @@ struct mmp_planned {
 	unsigned nrungs;           /* job points: rungs after it (0: no controls) */
 	size_t set;                /* its comparison set */
 	long copy_of;              /* a copy of a limit point: the original's index; else -1 */
+	unsigned unapplied;        /* job points: controls it names that do not apply (notes) */
 };
 
 /* A job point of the config: not a rung, not a copy. */
@@ -57,6 +58,22 @@ struct mmp_cset {
 	char why[160];       /* what ties the runs together, for --dry-run */
 };
 
+/* Something the config asks for that the plan leaves out, though it is no
+ * error: a control a job names that does not apply to some of its points
+ * (controls.h).  The command line says each, at plan time and under
+ * --dry-run; the plan says nothing itself.  One note per job, control and
+ * reason, however many of the job's points it concerns. */
+struct mmp_plan_note {
+	int line;            /* of the controls key in the config (0: none) */
+	const char *section; /* where it was set (the job, or global) */
+	const char *job;     /* the job it does not apply to */
+	const char *control; /* its name */
+	char why[200];       /* "mmap_block (tally = local) has no shared state to make private" */
+	size_t points;       /* the job's points it does not apply to, for this reason */
+	size_t of;           /* the job's points */
+	int nowhere;         /* it applies to none of them (for this reason or others) */
+};
+
 struct mmp_plan {
 	struct mmp_planned *runs;
 	size_t nruns;
@@ -66,6 +83,8 @@ struct mmp_plan {
 	enum mmp_order order;
 	uint64_t seed; /* of the rounds' shuffles */
 	enum mmp_table table;
+	struct mmp_plan_note *notes;
+	size_t nnotes;
 };
 
 /* A key's value as mmp_run_format gives it, but placement = pairs names

@@ -562,6 +562,28 @@ static int print_diags(struct mmp_config *cfg)
 	return EXIT_USAGE;
 }
 
+/* What the plan left out of what the config asks for, with the line that
+ * asks (plan.h), before anything runs: a control that applies to none of
+ * a job's points (for one reason or several), so that naming it changed
+ * nothing.  One that applies at some points only (one thread of a sweep
+ * over threads) is --dry-run's to list, beside each point's rungs. */
+static void tell_plan_notes(const struct mmp_plan *plan, const struct mmp_config *cfg,
+			    const struct mmp_observer *obs)
+{
+	char where[600];
+	for (size_t i = 0; i < plan->nnotes; i++) {
+		const struct mmp_plan_note *n = &plan->notes[i];
+		if (!n->nowhere)
+			continue;
+		mmp_observer_tell(obs, &(struct mmp_told){
+			.what = MMP_TELL_CONTROL_UNAPPLIED,
+			.unapplied = { .where = mmp_config_where(cfg, n->line, n->section, where,
+								 sizeof(where)),
+				       .control = n->control, .job = n->job, .why = n->why,
+				       .points = n->points, .of = n->of } });
+	}
+}
+
 static void print_topology(const struct mmp_topology *topo, const struct mmp_plan *plan)
 {
 	char where[4096], label[320], place[MMP_PLACEMENT_SPEC_MAX];
@@ -810,6 +832,13 @@ int main(int argc, char **argv)
 	if (status >= 0)
 		goto out;
 
+	struct mmp_say say = { .out = stderr, .quiet = cli.quiet,
+			       .progress = !cli.quiet && isatty(STDERR_FILENO) };
+	struct mmp_observer obs;
+	mmp_say_observer(&say, &obs);
+	if (!cli.dry_run) /* the dry run lists them all */
+		tell_plan_notes(&plan, &cfg, &obs);
+
 	if (cli.topology || cli.dry_run) {
 		if (cli.topology)
 			print_topology(topo, &plan);
@@ -869,10 +898,6 @@ int main(int argc, char **argv)
 	if (files.note[0] && !cli.quiet)
 		fprintf(stderr, "mmprof: note: %s\n", files.note);
 
-	struct mmp_say say = { .out = stderr, .quiet = cli.quiet,
-			       .progress = !cli.quiet && isatty(STDERR_FILENO) };
-	struct mmp_observer obs;
-	mmp_say_observer(&say, &obs);
 	struct mmp_session s = {
 		.cfg = &cfg,
 		.plan = &plan,

@@ -28,6 +28,18 @@ static void w_created(FILE *f, const struct mmp_told *t)
 		t->created.bytes_per_s / 1e6);
 }
 
+static void w_unapplied(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f, "mmprof: note: %s controls: %s does not apply to ", t->unapplied.where,
+		t->unapplied.control);
+	if (t->unapplied.points < t->unapplied.of) /* other points, other reasons */
+		fprintf(f, "%zu of [%s]'s %zu points", t->unapplied.points, t->unapplied.job,
+			t->unapplied.of);
+	else
+		fprintf(f, "[%s]", t->unapplied.job);
+	fprintf(f, ": %s; it gets no rung\n", t->unapplied.why);
+}
+
 static void w_groups(FILE *f, const struct mmp_told *t)
 {
 	fprintf(f,
@@ -171,6 +183,7 @@ static void w_errno(FILE *f, const struct mmp_told *t)
 static void (*const words[])(FILE *, const struct mmp_told *) = {
 	[MMP_TELL_NOTE] = w_note,
 	[MMP_TELL_DATA_CREATED] = w_created,
+	[MMP_TELL_CONTROL_UNAPPLIED] = w_unapplied,
 	[MMP_TELL_EVENT_GROUPS] = w_groups,
 	[MMP_TELL_EVENT_GROUPS_SPLIT] = w_groups_split,
 	[MMP_TELL_NO_DATA] = w_no_data,

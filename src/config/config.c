@@ -23,6 +23,20 @@ _Static_assert(sizeof(enum mmp_tally) == sizeof(int), "enum keys are stored as i
 
 #define MAX_LINE 4096
 
+const char *mmp_config_where(const struct mmp_config *cfg, int line, const char *section,
+			     char *buf, size_t len)
+{
+	if (line > 0 && section)
+		snprintf(buf, len, "%s:%d: [%s]", cfg->path, line, section);
+	else if (line > 0)
+		snprintf(buf, len, "%s:%d:", cfg->path, line);
+	else if (section)
+		snprintf(buf, len, "%s: [%s]", cfg->path, section);
+	else
+		snprintf(buf, len, "%s:", cfg->path);
+	return buf;
+}
+
 void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,
 		     const char *fmt, ...)
 {
@@ -33,17 +47,12 @@ void mmp_config_diag(struct mmp_config *cfg, int line, const char *section,
 		cfg->truncated++;
 		return;
 	}
+	char where[600];
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (line > 0 && section)
-		snprintf(full, sizeof(full), "%s:%d: [%s] %s", cfg->path, line, section, msg);
-	else if (line > 0)
-		snprintf(full, sizeof(full), "%s:%d: %s", cfg->path, line, msg);
-	else if (section)
-		snprintf(full, sizeof(full), "%s: [%s] %s", cfg->path, section, msg);
-	else
-		snprintf(full, sizeof(full), "%s: %s", cfg->path, msg);
+	snprintf(full, sizeof(full), "%s %s", mmp_config_where(cfg, line, section, where, sizeof(where)),
+		 msg);
 	char **grown = realloc(cfg->diags, (cfg->ndiags + 1) * sizeof(*grown));
 	if (!grown) {
 		cfg->truncated++;

@@ -2,6 +2,7 @@
 #include "mmprof/controls.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,46 +35,83 @@ static void swap_probe(struct mmp_run *run, const struct mmp_probe *probe)
 		run->p.tally = MMP_TALLY_LOCAL;
 }
 
-static int replan(struct mmp_rung *r, unsigned threads, const struct mmp_topology *topo,
-		  struct mmp_error *err)
+/* It does not apply, and why: a note when the job named the control
+ * (plan.h), so that a list of controls never shrinks silently. */
+__attribute__((format(printf, 2, 3))) static int not_here(struct mmp_control_ctx *c,
+							  const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->why, sizeof(c->why), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static const char *probe_name(const struct mmp_rung *r)
+{
+	return r->run.p.probe->name;
+}
+
+/* A program's state is its own code's: mmprof can change none of it,
+ * only where its threads run. */
+static int program(const struct mmp_rung *r)
+{
+	return (r->run.p.probe->needs & MMP_NEEDS_PROCESS) != 0;
+}
+
+static int not_in_program(struct mmp_control_ctx *c)
+{
+	return not_here(c, "a program's state is its own code's (onepu takes its sharing away "
+			   "from outside)");
+}
+
+static int replan(struct mmp_rung *r, unsigned threads, struct mmp_control_ctx *c)
 {
 	r->run.p.threads = threads;
 	mmp_pin_plan_free(&r->pins);
-	return mmp_topology_plan(topo, &r->run.p.placement, threads, &r->pins, err) ? -EINVAL : 1;
+	return mmp_topology_plan(c->topo, &r->run.p.placement, threads, &r->pins, c->err) ? -EINVAL
+											 : 1;
 }
 
-static int apply_fit(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err)
+static int apply_fit(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
 	if (!r->pins.oversubscribed)
-		return 0;
-	return replan(r, r->pins.npus, topo, err);
+		return not_here(c, "%u thread%s on %u PU%s is not oversubscribed", r->pins.nthreads,
+				r->pins.nthreads == 1 ? "" : "s", r->pins.npus,
+				r->pins.npus == 1 ? "" : "s");
+	return replan(r, r->pins.npus, c);
 }
 
-static int apply_prefault(struct mmp_rung *r, const struct mmp_topology *topo,
-			  struct mmp_error *err)
+static int apply_prefault(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
-	(void)topo, (void)err;
-	if (!uses(&r->run, MMP_KEY_PREFAULT) || r->run.p.prefault)
-		return 0;
+	if (!uses(&r->run, MMP_KEY_PREFAULT))
+		return not_here(c, "%s maps no data: it takes no page faults in its loop",
+				probe_name(r));
+	if (r->run.p.prefault)
+		return not_here(c, "prefault = yes maps the pages in before timing already");
 	if (r->run.p.data == MMP_DATA_ANON && uses(&r->run, MMP_KEY_DATA))
-		return 0; /* the copy is filled before timing: no faults to take away */
+		return not_here(c, "data = anon is a copy filled before timing: no faults to take "
+				   "away"); /* the copy is filled before timing */
 	r->run.p.prefault = true;
 	return 1;
 }
 
 /* TLB reach: the memory the job reads (a copy, data = anon, or its own)
  * on huge pages, so a page walk covers 2 MiB instead of 4 KiB. */
-static int apply_huge(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err)
+static int apply_huge(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
 	struct mmp_params *p = &r->run.p;
-	(void)topo, (void)err;
-	if (!uses(&r->run, MMP_KEY_HUGEPAGES) || p->hugepages)
-		return 0;
+	if (!uses(&r->run, MMP_KEY_HUGEPAGES))
+		return not_here(c, "%s reads no memory that huge pages could back", probe_name(r));
+	if (p->hugepages)
+		return not_here(c, "hugepages = yes backs the data with huge pages already");
 	/* Page-cache pages are small pages: nothing to back.  A program's own
 	 * mappings are advised through the preload library, which reports
 	 * what the kernel really gave. */
 	if (!(p->probe->needs & (MMP_NEEDS_WORK | MMP_NEEDS_PROCESS)) && p->data != MMP_DATA_ANON)
-		return 0;
+		return not_here(c, "%s reads the page cache, whose pages are small pages (data = "
+				   "anon reads a copy that huge pages can back)",
+				probe_name(r));
 	p->hugepages = true;
 	return 1;
 }
@@ -94,15 +132,19 @@ static int has_bindable_memory(const struct mmp_run *run)
  * machine with more than one node.  firsttouch needs no control: each
  * thread writes its own slice first, and shared state goes to thread 0's
  * node either way. */
-static int apply_remote(struct mmp_rung *r, const struct mmp_topology *topo,
-			struct mmp_error *err)
+static int apply_remote(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
 	struct mmp_params *p = &r->run.p;
-	(void)err;
-	if (mmp_topology_numa_nodes(topo) < 2 ||
-	    (p->membind.kind != MMP_MEMBIND_NODE && p->membind.kind != MMP_MEMBIND_INTERLEAVE) ||
-	    !has_bindable_memory(&r->run))
-		return 0;
+	if (mmp_topology_numa_nodes(c->topo) < 2)
+		return not_here(c, "this machine has one NUMA node: no memory is remote");
+	if (p->membind.kind != MMP_MEMBIND_NODE && p->membind.kind != MMP_MEMBIND_INTERLEAVE)
+		return not_here(c, "membind = %s puts no memory away from its threads (remote "
+				   "applies to node:N and interleave)",
+				p->membind.spec);
+	if (!has_bindable_memory(&r->run))
+		return not_here(c, "%s reads the page cache and shares no state: nothing that "
+				   "membind places",
+				probe_name(r));
 	memset(&p->membind, 0, sizeof(p->membind));
 	p->membind.kind = MMP_MEMBIND_LOCAL;
 	snprintf(p->membind.spec, sizeof(p->membind.spec), "local");
@@ -119,32 +161,52 @@ static int shares_lines(const struct mmp_run *run)
 	       (p->probe->unit && p->probe->threads > 1);
 }
 
+/* The keys that decide whether the threads share state, as set: "
+ * (refcount = once, tally = local)", or "" when the probe reads none. */
+static const char *shared_keys(const struct mmp_run *run, char *buf, size_t len)
+{
+	int refcount = uses(run, MMP_KEY_REFCOUNT), tally = uses(run, MMP_KEY_TALLY);
+	snprintf(buf, len, "%s%s%s%s%s%s%s", refcount || tally ? " (" : "",
+		 refcount ? "refcount = " : "", refcount ? mmp_refcount_names[run->p.refcount] : "",
+		 refcount && tally ? ", " : "", tally ? "tally = " : "",
+		 tally ? mmp_tally_names[run->p.tally] : "", refcount || tally ? ")" : "");
+	return buf;
+}
+
 /* Cross-domain sharing: the threads packed into the first thread's L3
  * domain (its CCX on AMD), when they span several and fit in one. */
-static int apply_near(struct mmp_rung *r, const struct mmp_topology *topo,
-		      struct mmp_error *err)
+static int apply_near(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
 	struct mmp_params *p = &r->run.p;
-	char spec[32], msg[MMP_ERROR_MSG_MAX];
-	int l3 = mmp_topology_pu_l3(topo, r->pins.pu[0]), spans = 0;
+	char spec[32], msg[MMP_ERROR_MSG_MAX], keys[96];
+	int l3 = mmp_topology_pu_l3(c->topo, r->pins.pu[0]), spans = 0;
 
-	if (r->pins.nthreads < 2 || l3 < 0 || !shares_lines(&r->run) ||
-	    p->placement.kind == MMP_PLACE_PAIRS) /* the pair is what is measured */
-		return 0;
+	if (r->pins.nthreads < 2)
+		return not_here(c, "one thread shares no cache line");
+	if (program(r))
+		return not_in_program(c);
+	if (!shares_lines(&r->run))
+		return not_here(c, "%s%s shares no cache line between its threads", probe_name(r),
+				shared_keys(&r->run, keys, sizeof(keys)));
+	if (p->placement.kind == MMP_PLACE_PAIRS)
+		return not_here(c, "placement = pairs: the pair of PUs is what is measured");
+	if (l3 < 0)
+		return not_here(c, "this machine names no L3 domain to pack the threads into");
 	for (unsigned t = 1; t < r->pins.nthreads; t++)
-		spans |= mmp_topology_pu_l3(topo, r->pins.pu[t]) != l3;
+		spans |= mmp_topology_pu_l3(c->topo, r->pins.pu[t]) != l3;
 	if (!spans)
-		return 0;
+		return not_here(c, "the threads share one L3 domain already");
 	struct mmp_placement near;
 	struct mmp_pin_plan pins;
 	snprintf(spec, sizeof(spec), "l3:%d", l3);
 	if (mmp_placement_parse(spec, &near, msg, sizeof(msg)))
-		return mmp_error_set(err, -EINVAL, "near: %s", msg);
-	if (mmp_topology_plan(topo, &near, r->pins.nthreads, &pins, err))
+		return mmp_error_set(c->err, -EINVAL, "near: %s", msg);
+	if (mmp_topology_plan(c->topo, &near, r->pins.nthreads, &pins, c->err))
 		return -EINVAL;
 	if (pins.oversubscribed) { /* packing would add a cost, not remove one */
 		mmp_pin_plan_free(&pins);
-		return 0;
+		return not_here(c, "%u threads do not fit in one L3 domain without sharing PUs",
+				r->pins.nthreads);
 	}
 	p->placement = near;
 	mmp_pin_plan_free(&r->pins);
@@ -152,25 +214,31 @@ static int apply_near(struct mmp_rung *r, const struct mmp_topology *topo,
 	return 1;
 }
 
-static int apply_padded(struct mmp_rung *r, const struct mmp_topology *topo,
-			struct mmp_error *err)
+static int apply_padded(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
-	(void)topo, (void)err;
-	if (r->run.p.threads < 2 || !uses(&r->run, MMP_KEY_TALLY) ||
-	    (r->run.p.tally != MMP_TALLY_PACKED && r->run.p.tally != MMP_TALLY_PLAIN))
-		return 0;
+	if (r->run.p.threads < 2)
+		return not_here(c, "one thread has no counters beside another's");
+	if (program(r))
+		return not_in_program(c);
+	if (!uses(&r->run, MMP_KEY_TALLY))
+		return not_here(c, "%s keeps no tally", probe_name(r));
+	if (r->run.p.tally != MMP_TALLY_PACKED && r->run.p.tally != MMP_TALLY_PLAIN)
+		return not_here(c, "%s with tally = %s keeps no per-thread counters side by side "
+				   "(padded applies to tally = packed and plain)",
+				probe_name(r), mmp_tally_names[r->run.p.tally]);
 	r->run.p.tally = r->run.p.tally == MMP_TALLY_PLAIN ? MMP_TALLY_PLAIN_PADDED : MMP_TALLY_PADDED;
 	return 1;
 }
 
-static int apply_private(struct mmp_rung *r, const struct mmp_topology *topo,
-			 struct mmp_error *err)
+static int apply_private(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
 	struct mmp_params *p = &r->run.p;
 	int changed = 0;
-	(void)topo, (void)err;
+	char keys[96];
 	if (p->threads < 2)
-		return 0;
+		return not_here(c, "one thread shares nothing");
+	if (program(r))
+		return not_in_program(c);
 	if (uses(&r->run, MMP_KEY_TALLY) && p->tally == MMP_TALLY_ATOMIC) {
 		p->tally = MMP_TALLY_PADDED;
 		changed = 1;
@@ -179,62 +247,70 @@ static int apply_private(struct mmp_rung *r, const struct mmp_topology *topo,
 		p->refcount = MMP_REFCOUNT_PRIVATE;
 		changed = 1;
 	}
-	return changed;
+	if (!changed)
+		return not_here(c, "%s%s has no shared state to make private", probe_name(r),
+				shared_keys(&r->run, keys, sizeof(keys)));
+	return 1;
 }
 
-static int apply_tally(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err)
+static int apply_tally(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
-	(void)topo, (void)err;
-	if (!uses(&r->run, MMP_KEY_TALLY) || r->run.p.tally == MMP_TALLY_LOCAL)
-		return 0;
+	if (program(r))
+		return not_in_program(c);
+	if (!uses(&r->run, MMP_KEY_TALLY))
+		return not_here(c, "%s keeps no tally", probe_name(r));
+	if (r->run.p.tally == MMP_TALLY_LOCAL)
+		return not_here(c, "tally = local counts in a register already");
 	r->run.p.tally = MMP_TALLY_LOCAL;
 	return 1;
 }
 
-static int apply_bulk(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err)
+static int apply_bulk(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
 	const char *name = r->run.p.probe->bulk;
 	const struct mmp_probe *bulk = name ? mmp_probe_find(name) : NULL;
-	(void)topo, (void)err;
 	if (!bulk)
-		return 0;
+		return not_here(c, "%s has no bulk path", probe_name(r));
 	swap_probe(&r->run, bulk);
 	return 1;
 }
 
-static int apply_solo(struct mmp_rung *r, const struct mmp_topology *topo, struct mmp_error *err)
+static int apply_solo(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
 	unsigned threads = r->run.p.threads;
 	int pu = r->pins.pu[0];
-	(void)topo;
-	if (threads < 2 || r->run.p.probe->threads) /* pingpong is two threads or nothing */
-		return 0;
+	if (threads < 2)
+		return not_here(c, "it runs one thread already");
+	if (r->run.p.probe->threads) /* pingpong is two threads or nothing */
+		return not_here(c, "%s runs %u threads or none", probe_name(r),
+				r->run.p.probe->threads);
 	/* A program reads what it reads: one thread of it is not the first
 	 * thread's slice. */
 	if (r->run.p.probe->needs & MMP_NEEDS_PROCESS)
-		return 0;
+		return not_here(c, "a program's threads are its own: one of them is not a slice "
+				   "of the job");
 	/* One thread over the first thread's slice, where that thread ran. */
 	r->end = (r->end ? r->end : r->run.p.size) / threads;
 	r->run.p.threads = 1;
 	mmp_pin_plan_free(&r->pins);
 	r->pins.pu = malloc(sizeof(int));
 	if (!r->pins.pu)
-		return mmp_error_set(err, -ENOMEM, "out of memory");
+		return mmp_error_set(c->err, -ENOMEM, "out of memory");
 	r->pins.pu[0] = pu;
 	r->pins.nthreads = r->pins.npus = 1;
 	r->pins.oversubscribed = 0;
 	return 1;
 }
 
-static int apply_limit(struct mmp_rung *r, const struct mmp_topology *topo,
-		       struct mmp_error *err)
+static int apply_limit(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
-	(void)topo, (void)err;
 	if (r->run.p.probe->role == MMP_PROBE_CEILING && r->run.p.prefault)
-		return 0;
+		return not_here(c, "%s is the ceiling itself", probe_name(r));
+	/* limit scans the data file: nothing to compare an operation, or a
+	 * program that reads none, with */
 	if (!mmp_run_reads_file(&r->run.p))
-		return 0; /* limit scans the data file: nothing to compare an operation, or a
-			     program that reads none, with */
+		return not_here(c, "%s reads no data file: nothing for limit's scan to read",
+				probe_name(r));
 	swap_probe(&r->run, mmp_probe_ceiling());
 	/* The ceiling never pays for faults: its pages are mapped in first. */
 	r->run.p.prefault = true;
@@ -242,7 +318,7 @@ static int apply_limit(struct mmp_rung *r, const struct mmp_topology *topo,
 	 * CPU time one PU removed (attribution.h): the ceiling to hold them
 	 * against reads on the job's own PUs. */
 	if (r->run.control & MMP_CONTROL_ONEPU)
-		return replan(r, r->run.p.threads, topo, err);
+		return replan(r, r->run.p.threads, c);
 	return 1;
 }
 
@@ -250,12 +326,13 @@ static int apply_limit(struct mmp_rung *r, const struct mmp_topology *topo,
  * of its placement.  Lines its threads write and read then never leave
  * one core's caches; what the program loses on one PU is its parallelism,
  * which is why this rung's evidence is CPU time, not wall time. */
-static int apply_onepu(struct mmp_rung *r, const struct mmp_topology *topo,
-		       struct mmp_error *err)
+static int apply_onepu(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
-	(void)topo, (void)err;
-	if (!(r->run.p.probe->needs & MMP_NEEDS_PROCESS) || mmp_pin_plan_used(&r->pins) < 2)
-		return 0;
+	if (!(r->run.p.probe->needs & MMP_NEEDS_PROCESS))
+		return not_here(c, "%s is not a program (onepu is for probe = exec)",
+				probe_name(r));
+	if (mmp_pin_plan_used(&r->pins) < 2)
+		return not_here(c, "the program runs on one PU already");
 	for (unsigned t = 1; t < r->pins.nthreads; t++)
 		r->pins.pu[t] = r->pins.pu[0];
 	r->pins.npus = 1;
@@ -493,7 +570,7 @@ static const struct mmp_control_info table[] = {
 	  "every job reading the data file but limit itself", apply_limit, limit_detail, fix_limit, EV(ev_loop), 0 },
 };
 #define NCONTROLS (sizeof(table) / sizeof(table[0]))
-_Static_assert(NCONTROLS <= 12, "MMP_CONTROLS_ALL has 12 bits");
+_Static_assert(NCONTROLS <= MMP_CONTROLS_MAX, "MMP_CONTROLS_ALL has 12 bits");
 
 const struct mmp_control_info *mmp_controls(size_t *count)
 {
@@ -592,10 +669,13 @@ int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_p
 {
 	unsigned wanted = 0;
 	char msg[256];
+	struct mmp_control_ctx ctx = { .topo = topo, .err = err };
 
 	memset(out, 0, sizeof(*out));
 	if (job->p.controls && mmp_controls_parse(job->p.controls, &wanted, msg, sizeof(msg)))
 		return mmp_error_set(err, -EINVAL, "%s", msg);
+	/* auto takes the controls that apply; a name is asked for by itself. */
+	int named = wanted && !mmp_list_has(job->p.controls, "auto");
 	out->rung = calloc(NCONTROLS + 1, sizeof(*out->rung));
 	if (!out->rung)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
@@ -611,7 +691,8 @@ int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_p
 		if (copy_pins(&r->pins, &below->pins))
 			goto nomem;
 		r->added = table[i].bit;
-		int applied = table[i].apply(r, topo, err);
+		ctx.why[0] = '\0';
+		int applied = table[i].apply(r, &ctx);
 		if (applied < 0) {
 			mmp_pin_plan_free(&r->pins);
 			mmp_ladder_free(out);
@@ -619,6 +700,11 @@ int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_p
 		}
 		if (!applied) {
 			mmp_pin_plan_free(&r->pins);
+			if (named) {
+				struct mmp_unapplied *u = &out->unapplied[out->nunapplied++];
+				u->control = &table[i];
+				snprintf(u->why, sizeof(u->why), "%s", ctx.why);
+			}
 			continue;
 		}
 		r->run.control = below->run.control | table[i].bit;

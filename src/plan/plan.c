@@ -60,6 +60,32 @@ static void resolve_size(struct mmp_run *run)
 		run->p.size = (uint64_t)st.st_size;
 }
 
+/* A control the point names that does not apply to it: a note, or one
+ * more point of the note its job already has for that reason. */
+static int add_note(struct mmp_plan *plan, const struct mmp_run *run, const struct mmp_unapplied *u)
+{
+	const char *section = diag_section(run, MMP_KEY_CONTROLS);
+	for (size_t i = 0; i < plan->nnotes; i++) {
+		struct mmp_plan_note *n = &plan->notes[i];
+		if (n->line == run->line[MMP_KEY_CONTROLS] && strcmp(n->section, section) == 0 &&
+		    strcmp(n->job, run->job->name) == 0 && strcmp(n->control, u->control->name) == 0 &&
+		    strcmp(n->why, u->why) == 0) {
+			n->points++;
+			return 0;
+		}
+	}
+	struct mmp_plan_note *grown = realloc(plan->notes, (plan->nnotes + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	plan->notes = grown;
+	struct mmp_plan_note *n = &plan->notes[plan->nnotes++];
+	*n = (struct mmp_plan_note){ .line = run->line[MMP_KEY_CONTROLS], .section = section,
+				     .job = run->job->name, .control = u->control->name,
+				     .points = 1 };
+	snprintf(n->why, sizeof(n->why), "%s", u->why);
+	return 0;
+}
+
 /* A planned job point (its pins now the plan's) and its rungs. */
 static int add_with_ladder(struct mmp_plan *plan, size_t *cap, struct mmp_config *cfg,
 			   struct mmp_planned p, const struct mmp_topology *topo)
@@ -78,7 +104,11 @@ static int add_with_ladder(struct mmp_plan *plan, size_t *cap, struct mmp_config
 	size_t self = plan->nruns;
 	p.point = self;
 	p.nrungs = ladder.n ? (unsigned)ladder.n - 1 : 0;
+	for (size_t k = 0; k < ladder.nunapplied; k++)
+		p.unapplied |= ladder.unapplied[k].control->bit;
 	rc = push(plan, cap, &p);
+	for (size_t k = 0; !rc && k < ladder.nunapplied; k++)
+		rc = add_note(plan, &p.run, &ladder.unapplied[k]);
 	for (size_t k = 1; !rc && k < ladder.n; k++) {
 		struct mmp_rung *g = &ladder.rung[k];
 		struct mmp_planned r = {
@@ -659,6 +689,18 @@ int mmp_plan_build(struct mmp_config *cfg, const struct mmp_sweep *sweep,
 	}
 	for (size_t i = 0; i < out->nruns; i++)
 		out->npoints += out->runs[i].rung == 0; /* copies come later, not points */
+	for (size_t n = 0; n < out->nnotes; n++) {
+		struct mmp_plan_note *note = &out->notes[n];
+		size_t missing = 0;
+		for (size_t i = 0; i < out->nruns; i++)
+			note->of += !out->runs[i].rung &&
+				    strcmp(out->runs[i].run.job->name, note->job) == 0;
+		for (size_t m = 0; m < out->nnotes; m++)
+			if (strcmp(out->notes[m].job, note->job) == 0 &&
+			    strcmp(out->notes[m].control, note->control) == 0)
+				missing += out->notes[m].points;
+		note->nowhere = missing == note->of;
+	}
 	check_named(cfg, out);
 	if (cfg->ndiags != before)
 		return -EINVAL;
@@ -677,6 +719,7 @@ void mmp_plan_free(struct mmp_plan *plan)
 	for (size_t s = 0; s < plan->nsets; s++)
 		free(plan->sets[s].runs);
 	free(plan->sets);
+	free(plan->notes);
 	memset(plan, 0, sizeof(*plan));
 }
 

@@ -17,6 +17,42 @@ static int hidden_key(size_t k)
 	return (mmp_keys[k].roles & MMP_ROLE_HIDDEN) != 0;
 }
 
+/* The controls the point names that get no rung (the notes at the end
+ * say why). */
+static void print_unapplied(const struct mmp_planned *r, FILE *out)
+{
+	size_t n;
+	const struct mmp_control_info *c = mmp_controls(&n);
+	int first = 1;
+	for (size_t i = 0; i < n; i++)
+		if (r->unapplied & c[i].bit) {
+			fprintf(out, "%s%s", first ? "             no rung for " : ", ", c[i].name);
+			first = 0;
+		}
+	if (!first)
+		fprintf(out, ": it does not apply here (why: at the end)\n");
+}
+
+/* Every control a job names that does not apply to some of its points,
+ * where it is named and why (plan.h): the run says those that apply to
+ * none of a job's points as notes. */
+static void print_notes(const struct mmp_plan *plan, const struct mmp_config *cfg, FILE *out)
+{
+	char where[600];
+	if (plan->nnotes)
+		fprintf(out, "\ncontrols named that do not apply (no rung for them):\n");
+	for (size_t i = 0; i < plan->nnotes; i++) {
+		const struct mmp_plan_note *n = &plan->notes[i];
+		fprintf(out, "  %s controls: %s, at ",
+			mmp_config_where(cfg, n->line, n->section, where, sizeof(where)), n->control);
+		if (n->points < n->of)
+			fprintf(out, "%zu of [%s]'s %zu points", n->points, n->job, n->of);
+		else
+			fprintf(out, "every point of [%s]", n->job);
+		fprintf(out, ": %s\n", n->why);
+	}
+}
+
 static void print_point(const struct mmp_planned *r, FILE *out)
 {
 	char v[256], pus[512], path[4096];
@@ -30,6 +66,7 @@ static void print_point(const struct mmp_planned *r, FILE *out)
 	fprintf(out, "\n             PUs %s (%u distinct)%s\n",
 		mmp_pin_plan_format(&r->pins, pus, sizeof(pus)), r->pins.npus,
 		r->pins.oversubscribed ? ", oversubscribed" : "");
+	print_unapplied(r, out);
 }
 
 /* A rung: what it changes from the rung below it. */
@@ -96,5 +133,6 @@ void mmp_report_plan(const struct mmp_plan *plan, const struct mmp_config *cfg, 
 				print_point(r, out);
 		}
 	}
+	print_notes(plan, cfg, out);
 }
 

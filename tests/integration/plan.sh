@@ -1,5 +1,6 @@
-# The plan's shape where it was wrong: limit beside pairs, and a plan
-# too large said in a message rather than exit 1 alone.
+# The plan's shape where it was wrong: limit beside pairs, a plan too
+# large said in a message rather than exit 1 alone, and controls named
+# that do not apply said rather than dropped.
 source "$(dirname "$0")/tap.bash"
 
 # placement = pairs with a limit job: each pair's job point is compared
@@ -34,4 +35,28 @@ run_mmprof --config "$TMP/big.ini" -n
 check "plan too large: exit 2" test "$rc" -eq 2
 check "plan too large: said at the limit job's line" \
 	grep -qF "$TMP/big.ini:13: [limit] the plan grows past 250000 runs" <<<"$err"
+# controls = padded, private on a job neither applies to: before, the
+# plan said "0 control rung(s)" and nothing else.  Each is a note at the
+# controls key's line, with why, when it runs; --dry-run lists it, and a
+# control that applies at some points of a sweep only (not a note when it
+# runs: one thread sharing nothing is no surprise).
+printf '[global]\nsize = 64K\nrepeat = 1\nwarmup = 0\nthreads = 2\n[block]\nprobe = mmap_block\ncontrols = padded, private\n[byte]\nprobe = accessor_byte\nthreads = 1, 2\ncontrols = private\n' \
+	>"$TMP/unapplied.ini"
+run_mmprof --config "$TMP/unapplied.ini" --csv "$TMP/unapplied.csv"
+check "controls that do not apply: it runs" test "$rc" -eq 0
+check "controls that do not apply: padded, at its line, with why" grep -qF \
+	"mmprof: note: $TMP/unapplied.ini:8: [block] controls: padded does not apply to [block]: mmap_block with tally = local keeps no per-thread counters side by side (padded applies to tally = packed and plain); it gets no rung" <<<"$err"
+check "controls that do not apply: private, at its line, with why" grep -qF \
+	"mmprof: note: $TMP/unapplied.ini:8: [block] controls: private does not apply to [block]: mmap_block (tally = local) has no shared state to make private; it gets no rung" <<<"$err"
+check "controls that do not apply: one applying at some points is no note" \
+	test -z "$(grep -F '[byte] controls' <<<"$err")"
+run_mmprof --config "$TMP/unapplied.ini" --csv "$TMP/unapplied.csv" --quiet
+check "controls that do not apply: --quiet says nothing" test -z "$err"
+run_mmprof --config "$TMP/unapplied.ini" --dry-run
+check "--dry-run: the job point with no rung names the controls" \
+	grep -q '^             no rung for padded, private: it does not apply here' <<<"$out"
+check "--dry-run: lists each, where and why" grep -qF \
+	"$TMP/unapplied.ini:8: [block] controls: private, at every point of [block]: mmap_block (tally = local) has no shared state to make private" <<<"$out"
+check "--dry-run: and one that applies at some points" grep -qF \
+	"$TMP/unapplied.ini:12: [byte] controls: private, at 1 of [byte]'s 2 points: one thread shares nothing" <<<"$out"
 done_testing

@@ -115,7 +115,8 @@ static void test_ladders(void **state)
 		 "[once1]\nprobe = accessor_byte\nrefcount = once\ntally = atomic\n"
 		 "[limit2]\nprobe = limit\nthreads = 2\n"
 		 "[some]\nprobe = accessor_byte\nthreads = 2\ncontrols = bulk, prefault\n"
-		 "[off]\nprobe = accessor_byte\ncontrols = none\n");
+		 "[off]\nprobe = accessor_byte\ncontrols = none\n"
+		 "[block]\nprobe = mmap_block\nthreads = 2\ncontrols = padded, private, bulk, limit\n");
 
 	static const char *const seed8[] = {
 		"fit", "fit+prefault", "fit+prefault+private", "fit+prefault+private+tally",
@@ -163,6 +164,26 @@ static void test_ladders(void **state)
 	mmp_ladder_free(&l);
 
 	ladder_is(&f, 5, NULL, 0, &l); /* none: no ladder at all */
+	assert_int_equal(l.nunapplied, 0);
+	mmp_ladder_free(&l);
+
+	/* Named controls that do not apply are kept with why, for the plan's
+	 * notes; auto takes those that apply and keeps none. */
+	ladder_is(&f, 0, seed8, 7, &l);
+	assert_int_equal(l.nunapplied, 0);
+	mmp_ladder_free(&l);
+	static const char *const block[] = { "limit" };
+	ladder_is(&f, 6, block, 1, &l);
+	assert_int_equal(l.nunapplied, 3);
+	assert_string_equal(l.unapplied[0].control->name, "padded");
+	assert_string_equal(l.unapplied[0].why,
+			    "mmap_block with tally = local keeps no per-thread counters side by "
+			    "side (padded applies to tally = packed and plain)");
+	assert_string_equal(l.unapplied[1].control->name, "private");
+	assert_string_equal(l.unapplied[1].why,
+			    "mmap_block (tally = local) has no shared state to make private");
+	assert_string_equal(l.unapplied[2].control->name, "bulk");
+	assert_string_equal(l.unapplied[2].why, "mmap_block has no bulk path");
 	mmp_ladder_free(&l);
 	unload(&f);
 }
