@@ -5,6 +5,9 @@
 #
 #   tests/run.sh                 everything
 #   tests/run.sh config cli      only the tests whose name contains a word
+#
+# The unit tests are $BUILD/tests/test_* (BUILD=build): one not built is
+# a failure, not a test skipped without a word.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -53,10 +56,18 @@ run_one() {
 	tally "$name" "$out" "$rc"
 }
 
-for t in "$BUILD"/tests/test_*; do
-	[ -x "$t" ] || continue
+# Every unit test source has its binary: one that is not built is a
+# failure, said, not a test that silently did not run.
+for src in tests/unit/test_*.c; do
+	t=$BUILD/tests/$(basename "$src" .c)
 	name=unit/$(basename "$t")
 	selected "$name" "$@" || continue
+	if [ ! -x "$t" ]; then
+		printf '%-34s not built\n' "$name"
+		failed=$((failed + 1))
+		failures+=("$name: $t is not built (make unit-tests, or BUILD=dir for another build)")
+		continue
+	fi
 	run_one "$name" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
 done
 for t in tests/integration/*.sh; do
