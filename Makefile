@@ -125,7 +125,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 $(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
 unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/numa_refused $(BUILD)/tests/planted \
-	$(BUILD)/tests/hot $(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf $(BUILD)/tests/hold_pmu
+	$(BUILD)/tests/hot $(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf $(BUILD)/tests/hold_pmu \
+	$(BUILD)/tests/jit
 
 # Programs with one cause planted each (false sharing with plain
 # increments, true sharing, page faults, bandwidth, plainly parallel):
@@ -142,6 +143,11 @@ $(BUILD)/tests/hot: tests/helpers/hot.c
 	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $<
 $(BUILD)/tests/hot-stripped: $(BUILD)/tests/hot
 	$(STRIP) -o $@ $<
+# A program that compiles a loop at run time and names it in a perf map
+# as .NET does, W^X and all: the profile's JIT code tests.
+$(BUILD)/tests/jit: tests/helpers/jit.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 # Runs a command with perf_event_open refused, as perf_event_paranoid would.
 $(BUILD)/tests/no_perf: tests/helpers/no_perf.c
 	@mkdir -p $(dir $@)

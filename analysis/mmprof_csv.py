@@ -61,7 +61,7 @@ _COLUMNS = {
         preload_loaded:num preload_mappings:num prefaulted_bytes:num
         data_nodes data_pages:num data_examined:num data_absent:num state_node:num
         npus:num pus_planned pus_seen pus_ran thread_ns_min:num thread_ns_max:num unit ops:num
-        ns_per_op:num transfer limit_run:num""",
+        ns_per_op:num transfer limit_run:num jitnames:bool env""",
     # thread is empty on the rows that sum the run's threads: NaN there.
     "events": """schema_version:id run_id run:id rep:id thread:num event value:num raw:num
         enabled_ns:num running_ns:num state""",

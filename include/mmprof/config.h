@@ -59,6 +59,9 @@ struct mmp_key_type {
 	unsigned nneeds;
 	/* The value is any text (a path, a name): a comma in it is written \,. */
 	bool verbatim;
+	/* The value is a list the type splits itself (env = A=1, B=2): a
+	 * "\," reaches parse as written, a comma inside one of its items. */
+	bool own_list;
 };
 
 /* Config's own types (config_types.c, config_numbers.c). */
@@ -283,8 +286,9 @@ extern const struct mmp_key_type mmp_key_placement, mmp_key_membind, mmp_key_eve
 /* src/plan/plan_keys.c: controls (auto, none, or names) */
 extern const struct mmp_key_type mmp_key_controls;
 /* src/run/run_keys.c: command (an argv with {placeholders}); time (wall or
- * output:REGEX) and result (output:REGEX) */
-extern const struct mmp_key_type mmp_key_command, mmp_key_time, mmp_key_capture;
+ * output:REGEX) and result (output:REGEX); env (VAR=VALUE, ...: a
+ * program's environment, child_env.h) */
+extern const struct mmp_key_type mmp_key_command, mmp_key_time, mmp_key_capture, mmp_key_env;
 
 
 #endif

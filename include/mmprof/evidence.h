@@ -31,6 +31,13 @@ double mmp_evidence_units(const struct mmp_run_result *r);
 size_t mmp_evidence_growth(const struct mmp_run_result *a, const struct mmp_run_result *b,
 			   enum mmp_prof_kind kind, struct mmp_growth *out, size_t cap,
 			   struct mmp_interval *total);
+/* The rows that say best where the CPU time grew from a to b: source
+ * lines, unless the line that grew most holds less than half the growth
+ * of the function that grew most; then functions (JIT code has no line
+ * table: the seed's .NET loop grows in its [jit] function while the lines
+ * that grow are the runtime's, a few percent).  As mmp_evidence_growth. */
+size_t mmp_evidence_where(const struct mmp_run_result *a, const struct mmp_run_result *b,
+			  struct mmp_growth *out, size_t cap, struct mmp_interval *total);
 /* Whether the total grew: its interval wholly above 0. */
 int mmp_evidence_grew(const struct mmp_interval *total);
 /* "95% [90, 99] of the growth from threads=1 to threads=2 is at hot.c:58

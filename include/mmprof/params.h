@@ -55,6 +55,8 @@ enum mmp_key_id {
 	MMP_KEY_TIMEOUT,
 	MMP_KEY_PROFILE,
 	MMP_KEY_LOG_MAX,
+	MMP_KEY_JITNAMES,
+	MMP_KEY_ENV,
 	/* the job itself */
 	MMP_KEY_ZIP,
 	MMP_KEY_BASELINE,
@@ -90,6 +92,10 @@ enum mmp_tally {
 	MMP_TALLY_PLAIN,
 	MMP_TALLY_PLAIN_PADDED,
 };
+/* Whether a program runs with what its runtime needs to name its JIT
+ * code in the profile (child_env.h); auto is yes when profile is on, and
+ * the plan holds the resolved value. */
+enum mmp_jitnames { MMP_JITNAMES_AUTO, MMP_JITNAMES_YES, MMP_JITNAMES_NO };
 /* How pingpong hands its line over. */
 enum mmp_transfer {
 	MMP_TRANSFER_CAS,   /* one line; each thread compare-and-swaps it when its turn comes */
@@ -217,6 +223,8 @@ struct mmp_params {
 	double timeout;       /* seconds a process may run */
 	uint32_t profile;     /* cpu samples per second of its CPU time (sampling.h); 0: off */
 	uint64_t log_max;     /* bytes of its output a log keeps: first and last halves */
+	enum mmp_jitnames jitnames;
+	const char *env;      /* VAR=VALUE, ... set in its environment, as written; NULL: none */
 	/* the job */
 	uint64_t zip;         /* MMP_KEY_BIT set of keys whose lists advance together */
 	const char *baseline; /* jobs to print ratios against, NULL: none */
@@ -235,6 +243,7 @@ extern const char *const mmp_kernel_names[];
 extern const char *const mmp_refcount_names[];
 extern const char *const mmp_tally_names[];
 extern const char *const mmp_transfer_names[];
+extern const char *const mmp_jitnames_names[];
 extern const char *const mmp_advice_names[];
 extern const char *const mmp_cache_names[];
 extern const char *const mmp_table_names[];

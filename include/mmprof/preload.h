@@ -32,11 +32,12 @@ struct mmp_preload_report {
  * in, in buf. */
 int mmp_preload_find(char *buf, size_t len);
 
-/* The environment to exec with: this process's, LD_PRELOAD with lib
- * first (an existing LD_PRELOAD kept after it), MMPROF_PRELOAD_MODE and
+/* The environment to exec with: base's (NULL: this process's; a job's
+ * own is child_env.h's), LD_PRELOAD with lib first (an existing
+ * LD_PRELOAD kept after it), MMPROF_PRELOAD_MODE and
  * MMPROF_PRELOAD_REPORT.  A NULL-terminated array of malloc'd strings
  * (mmp_preload_env_free), or NULL when out of memory. */
-char **mmp_preload_env(const char *lib, const char *mode, const char *report);
+char **mmp_preload_env(char *const *base, const char *lib, const char *mode, const char *report);
 void mmp_preload_env_free(char **env);
 
 /* Sum a report file; a missing file is a report of nothing loaded.  0, or

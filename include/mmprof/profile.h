@@ -13,6 +13,14 @@
  *   line       the innermost frame's source line (file:line in function)
  *   faults     the mapping a sampled fault address fell in (the file,
  *              [heap], [stack], anonymous)
+ *   inclusive  a function anywhere in the sample's call chain, the
+ *              innermost frame and its callers, counted once per sample
+ *              however often it appears (recursion): the time spent in it
+ *              and in what it called.  Callers whose own code takes
+ *              nothing show here, and so do the frames of a call the JIT
+ *              did not inline.  Unnamed frames are one row per module and
+ *              reason, as above.  A caller is found by frame pointers: one
+ *              built without them is skipped, with whatever called it
  *
  * with a count per round, so a share has an interval over rounds like
  * every other figure.  A cpu sample stands for period_ns of CPU time.
@@ -36,9 +44,15 @@
 #include "mmprof/sampling.h"
 #include "mmprof/symbols.h"
 
-enum mmp_prof_kind { MMP_PROF_FUNCTION, MMP_PROF_LINE, MMP_PROF_FAULTS, MMP_PROF_KIND_COUNT };
+enum mmp_prof_kind {
+	MMP_PROF_FUNCTION,
+	MMP_PROF_LINE,
+	MMP_PROF_FAULTS,
+	MMP_PROF_INCLUSIVE,
+	MMP_PROF_KIND_COUNT
+};
 
-/* "function", "line", "faults" (the CSV's kind column). */
+/* "function", "line", "faults", "inclusive" (the CSV's kind column). */
 extern const char *const mmp_prof_kind_names[];
 
 struct mmp_prof_row {
@@ -52,6 +66,16 @@ struct mmp_prof_row {
 	int kernel;           /* time in the kernel, entered from this function or line */
 	double *count;        /* [rounds] samples */
 	double total;
+	/* inclusive rows: the frames between it and where each sample
+	 * landed, summed (0: the sample's own function) */
+	double depth;
+	/* inclusive rows: the named functions it called in its samples (the
+	 * next named frame inward), each with its samples */
+	struct mmp_prof_callee {
+		size_t row; /* index in mmp_profile.row */
+		double n;
+	} *callee;
+	size_t ncallee;
 };
 
 struct mmp_profile {
@@ -66,6 +90,8 @@ struct mmp_profile {
 	uint64_t fault_period;
 	uint64_t unnamed[MMP_UNNAMED_COUNT]; /* cpu samples by reason */
 	int perf_map_seen;  /* some process had /tmp/perf-PID.map */
+	unsigned jit;       /* what jitnames set (child_env.h's MMP_JIT_*) */
+	unsigned runtimes;  /* MMP_RUNTIME_*: the JIT runtimes its mappings show */
 	int user_only;
 	int faults_refused; /* errno */
 	char refused[256];  /* sampling refused: why (once) */
@@ -84,14 +110,36 @@ size_t mmp_profile_rounds(const struct mmp_profile *p);
 /* Total cpu (or fault) samples. */
 double mmp_profile_samples(const struct mmp_profile *p, int faults);
 
-/* A row's share of its kind's samples (cpu for function and line rows,
- * faults for fault rows), mean of the rounds' shares with its interval. */
+/* A row's share of its kind's samples (cpu for function, line and
+ * inclusive rows, faults for fault rows), mean of the rounds' shares with
+ * its interval. */
 void mmp_profile_share(const struct mmp_profile *p, const struct mmp_prof_row *row,
 		       struct mmp_interval *out);
 /* The rows of one kind, most samples first (at most cap; returns how
  * many). */
 size_t mmp_profile_top(const struct mmp_profile *p, enum mmp_prof_kind kind,
 		       const struct mmp_prof_row **out, size_t cap);
+
+/* The inclusive rows worth showing beside the self rows, most samples
+ * first (at most cap; returns how many): named functions whose time is
+ * partly in what they call (inclusive above self by MMP_PROFILE_CALLEES
+ * of the samples) and where that time divides.  Left out:
+ *   - a caller that passes MMP_PROFILE_PASS of its samples to one function
+ *     it calls: the chain of callers above a loop (a runtime's thread
+ *     pool, Parallel.For's plumbing, the tier-0 frame an OSR loop runs
+ *     under) says no more than the function it leads to;
+ *   - a caller more than MMP_PROFILE_NEAR frames, on average, from where
+ *     its samples landed: a thread's entry frames (start_thread, main's
+ *     callers, a runtime's host: 14 to 28 frames out in the seed's .NET
+ *     program, its loop 2 to 3);
+ *   - a function in (nearly) every sample (MMP_PROFILE_EVERY).
+ * NAME.profile.csv has every inclusive row. */
+#define MMP_PROFILE_CALLEES 0.01
+#define MMP_PROFILE_PASS 0.9
+#define MMP_PROFILE_EVERY 0.99
+#define MMP_PROFILE_NEAR 8
+size_t mmp_profile_callers(const struct mmp_profile *p, const struct mmp_prof_row **out,
+			   size_t cap);
 
 struct mmp_growth {
 	const struct mmp_prof_row *row; /* of run b (a row only a has: of a) */

@@ -77,6 +77,18 @@ struct mmp_sample_map {
 	char *name; /* the file, or "[heap]", "[stack]", "//anon", "memfd:..." */
 };
 
+/* A perf map a runtime wrote for the program (/tmp/perf-N.map: "START
+ * SIZE name" per line of JIT code), read when it exited.  N is its pid,
+ * or for JDK 17's -XX:+DumpPerfMapAtExit the id of the thread the Java
+ * launcher started the VM in.  A file older than the program is another
+ * process's that had the same number, and is not read. */
+struct mmp_perf_map {
+	uint32_t pid; /* the process whose code it names */
+	char *path;
+	char *text;   /* NUL-terminated */
+	size_t len;
+};
+
 struct mmp_samples {
 	struct mmp_sample *s;
 	size_t n, cap;
@@ -92,6 +104,9 @@ struct mmp_samples {
 	pid_t pid;            /* the program's (its perf map is /tmp/perf-PID.map) */
 	int user_only;        /* kernel samples were refused: user space only */
 	int faults_refused;   /* the page-fault event could not be opened (errno) */
+	struct mmp_perf_map *perf_map;
+	size_t nperf_map;
+	unsigned jit;         /* what the run set for runtimes to write them (child_env.h) */
 };
 
 struct mmp_sampling_opts {
@@ -109,12 +124,19 @@ int mmp_sampler_open_child(struct mmp_sampler **out, pid_t pid,
 			   const struct mmp_sampling_opts *opts, char *why, size_t wlen);
 /* The drain thread: call it once the child was released. */
 int mmp_sampler_start(struct mmp_sampler *s);
-/* Stop the thread, drain what is left, hand the samples to out (which
- * mmp_samples_free frees).  Call it after the child was reaped. */
+/* Stop the thread, drain what is left, read the perf maps the program's
+ * runtimes wrote, hand the samples to out (which mmp_samples_free frees).
+ * Call it after the child was reaped. */
 int mmp_sampler_finish(struct mmp_sampler *s, struct mmp_samples *out);
 void mmp_sampler_close(struct mmp_sampler *s);
 
 void mmp_samples_free(struct mmp_samples *out);
+
+/* The JIT runtimes a program ran, known by the library each maps: which
+ * one wrote (or did not write) a perf map decides what the profile
+ * advises and which maps mmprof may remove. */
+enum { MMP_RUNTIME_DOTNET = 1 << 0, MMP_RUNTIME_JAVA = 1 << 1 };
+unsigned mmp_samples_runtimes(const struct mmp_samples *s);
 
 /* Parse the records of one buffer's bytes into out (exposed for tests). */
 int mmp_samples_parse(struct mmp_samples *out, const unsigned char *rec, size_t len,

@@ -73,6 +73,19 @@ size_t mmp_evidence_growth(const struct mmp_run_result *a, const struct mmp_run_
 				  mmp_evidence_units(b), kind, out, cap, total);
 }
 
+size_t mmp_evidence_where(const struct mmp_run_result *a, const struct mmp_run_result *b,
+			  struct mmp_growth *out, size_t cap, struct mmp_interval *total)
+{
+	struct mmp_growth f[1];
+	size_t n = mmp_evidence_growth(a, b, MMP_PROF_FUNCTION, f, 1, total);
+	if (!n)
+		return 0;
+	n = mmp_evidence_growth(a, b, MMP_PROF_LINE, out, cap, total);
+	if (n && out[0].growth.estimate >= 0.5 * f[0].growth.estimate)
+		return n;
+	return mmp_evidence_growth(a, b, MMP_PROF_FUNCTION, out, cap, total);
+}
+
 int mmp_evidence_grew(const struct mmp_interval *total)
 {
 	return total->valid && total->low > 0;
@@ -105,9 +118,7 @@ int mmp_evidence_cause(const struct mmp_cause *c, char *buf, size_t len)
 	if (!c->control || !c->after || !c->before)
 		return 0;
 	/* The growth from the rung with the control to the one without. */
-	size_t n = mmp_evidence_growth(c->after, c->before, MMP_PROF_LINE, g, 1, &total);
-	if (!n)
-		n = mmp_evidence_growth(c->after, c->before, MMP_PROF_FUNCTION, g, 1, &total);
+	size_t n = mmp_evidence_where(c->after, c->before, g, 1, &total);
 	if (!n || !mmp_evidence_grew(&total) || !g[0].share.valid)
 		return 0;
 	snprintf(buf, len, "%.0f%% [%.0f, %.0f] of the CPU time %s takes away is at %s",

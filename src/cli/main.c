@@ -69,6 +69,8 @@ enum opt_id {
 	OPT_X_MEMBIND,
 	OPT_X_PROFILE,
 	OPT_X_LOG_MAX,
+	OPT_X_JITNAMES,
+	OPT_X_ENV,
 	OPT_X_JOB,
 };
 
@@ -155,6 +157,11 @@ static const struct exec_option {
 	{ { "profile", required_argument, OPT_X_PROFILE, "HZ",
 	  "samples per second of its CPU time (default 1000), or off: where its time "
 	  "goes and its faults land" }, "profile" },
+	{ { "jitnames", required_argument, OPT_X_JITNAMES, "auto|yes|no",
+	  "set what .NET and Java need for the profile to name their JIT code (auto: yes "
+	  "when profiled; docs/profile.md)" }, "jitnames" },
+	{ { "env", required_argument, OPT_X_ENV, "VAR=VALUE",
+	  "set VAR in its environment (again for more; a run of its own)" }, "env" },
 	{ { "log-max", required_argument, OPT_X_LOG_MAX, "SIZE",
 	  "the most of each run's output its log keeps, first and last halves (default 1MiB)" }, "log_max" },
 	{ { "job", required_argument, OPT_X_JOB, "NAME",
@@ -469,7 +476,8 @@ static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_con
 	const char *value[NEXEC_OPTIONS] = { NULL };
 	int where[NEXEC_OPTIONS] = { 0 };
 	const char *job = NULL;
-	char name[64], command[8192], result[4096];
+	char name[64], command[8192], result[4096], env[8192] = "";
+	size_t envlen = 0;
 
 	exec_option_table(table);
 	mmp_cli_getopt_lists(table, NEXEC_OPTIONS, longopts, shortopts + 1);
@@ -488,6 +496,28 @@ static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_con
 				argv[optind - 1]);
 			fprintf(stderr, "try 'mmprof exec --help'\n");
 			return EXIT_USAGE;
+		}
+		if (c == OPT_X_ENV) {
+			/* --env A=1 --env B=2 is env = A=1, B=2: a comma of a
+			 * value stays one (\\,). */
+			if (envlen)
+				envlen += (size_t)snprintf(env + envlen, envlen < sizeof(env) ?
+						sizeof(env) - envlen : 0, ", ");
+			for (const char *s = optarg; *s && envlen + 2 < sizeof(env); s++) {
+				if (*s == ',')
+					env[envlen++] = '\\';
+				env[envlen++] = *s;
+			}
+			if (envlen + 2 >= sizeof(env)) {
+				fprintf(stderr, "mmprof exec: --env: more than %zu bytes\n",
+					sizeof(env) - 2);
+				return EXIT_USAGE;
+			}
+			env[envlen] = '\0';
+			if (!value[i])
+				where[i] = optind - 1 + 1;
+			value[i] = env;
+			continue;
 		}
 		if (exec_options[i].key) {
 			value[i] = optarg;

@@ -108,6 +108,19 @@ static const char *header_start(const struct mmp_csvread *t, char *buf, size_t l
 	return buf;
 }
 
+/* Keys added to the CSV after schema 2 was first written: a CSV from
+ * before has no column for them, read as empty (what a probe's row or a
+ * program run without them has): the runs match where the new CSV's are
+ * empty too, and otherwise differ by that key (--vary lets them). */
+static int late_key(const char *name)
+{
+	static const char *const late[] = { "jitnames", "env" };
+	for (size_t i = 0; i < sizeof(late) / sizeof(late[0]); i++)
+		if (strcmp(name, late[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static int check_schema(struct mmp_cmp_file *f, struct cols *c, struct mmp_error *err)
 {
 	char head[200], want[16];
@@ -150,8 +163,11 @@ static int check_schema(struct mmp_cmp_file *f, struct cols *c, struct mmp_error
 		rc = need(f, "result_ok", &c->result_ok, err);
 	if (!rc)
 		rc = need(f, "run_id", &c->run_id, err);
-	for (size_t k = 0; k < mmp_compare_nkeys() && !rc; k++)
-		rc = need(f, key_names[k], &c->key[k], err);
+	for (size_t k = 0; k < mmp_compare_nkeys() && !rc; k++) {
+		c->key[k] = mmp_csvread_column(&f->csv, key_names[k]);
+		if (c->key[k] < 0 && !late_key(key_names[k]))
+			rc = need(f, key_names[k], &c->key[k], err);
+	}
 	/* Older CSVs have no limit_run: no ceiling, compared as before. */
 	c->limit_run = mmp_csvread_column(&f->csv, "limit_run");
 	c->pus_planned = mmp_csvread_column(&f->csv, "pus_planned");

@@ -435,6 +435,10 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 		if (run.p.probe && (run.p.probe->needs & MMP_NEEDS_PROCESS))
 			process_checks(cfg, job, &run, from, &reported);
 		needs_checks(cfg, &run, from, needs_reported);
+		/* The plan says what a program really runs with: names for
+		 * its JIT code whenever it is profiled. */
+		if (run.p.jitnames == MMP_JITNAMES_AUTO && (run.applies & MMP_KEY_BIT(MMP_KEY_JITNAMES)))
+			run.p.jitnames = run.p.profile ? MMP_JITNAMES_YES : MMP_JITNAMES_NO;
 		if (run.p.size && run.p.threads > run.p.size &&
 		    !(reported & MMP_KEY_BIT(MMP_KEY_THREADS))) {
 			reported |= MMP_KEY_BIT(MMP_KEY_THREADS);

@@ -20,6 +20,7 @@ const char *const mmp_table_names[] = { "runs", "sizes", "both", NULL };
 const char *const mmp_order_names[] = { "interleaved", "sequential", NULL };
 const char *const mmp_data_names[] = { "pagecache", "anon", NULL };
 const char *const mmp_transfer_names[] = { "cas", "store", NULL };
+const char *const mmp_jitnames_names[] = { "auto", "yes", "no", NULL };
 static const char *const bind_names[] = { "strict", "best-effort", NULL };
 const char *const mmp_advice_names[] = { "normal", "sequential", "random", "willneed",
 					 "hugepage", NULL };
@@ -264,6 +265,23 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.help = "probe = exec: the most of each process's output its log keeps, its "
 			"first and last halves, with the bytes left out between them said there "
 			"(the result and time are read from all of it)",
+	},
+	[MMP_KEY_JITNAMES] = {
+		.name = "jitnames", .id = MMP_KEY_JITNAMES, .type = &mmp_key_enum, FIELD(jitnames),
+		.def = "auto", .values = mmp_jitnames_names, .roles = PATH_KEY,
+		.group = "exec",
+		.help = "probe = exec: set what runtimes need for the profile to name their JIT "
+			"code (.NET: DOTNET_PerfMapEnabled=1; Java: a perf map at exit, or a "
+			"perf-map agent when installed); auto: yes when profile is on (the CSV has "
+			"what it was; docs/profile.md)",
+	},
+	[MMP_KEY_ENV] = {
+		.name = "env", .id = MMP_KEY_ENV, .type = &mmp_key_env, FIELD(env),
+		.flags = MMP_KEY_NO_SWEEP | MMP_KEY_LIST_VALUE, .roles = PATH_KEY,
+		.group = "exec",
+		.help = "probe = exec: VAR=VALUE, ... set in the program's environment (a comma "
+			"in a value as \\,); a job with another env is another run",
+		.default_help = "mmprof's own",
 	},
 	[MMP_KEY_ZIP] = {
 		.name = "zip", .id = MMP_KEY_ZIP, .type = &mmp_key_keylist, FIELD(zip),

@@ -255,16 +255,17 @@ const struct mmp_key_type mmp_key_keylist = {
 	.parse = parse_keylist, .format = format_keylist, .limits = limits_keylist,
 };
 
-/* [begin, end) trimmed, with each "\\," made a comma. */
-static char *trimmed_copy(const char *begin, const char *end)
+/* [begin, end) trimmed, with each "\\," made a comma unless keep_escapes
+ * (a type that splits its own list). */
+static char *trimmed_copy(const char *begin, const char *end, int keep_escapes)
 {
 	while (begin < end && isspace((unsigned char)*begin))
 		begin++;
 	while (end > begin && isspace((unsigned char)end[-1]))
 		end--;
 	char *out = strndup(begin, (size_t)(end - begin));
-	if (!out)
-		return NULL;
+	if (!out || keep_escapes)
+		return out;
 	char *w = out;
 	for (const char *r = out; *r; r++) {
 		if (r[0] == '\\' && r[1] == ',')
@@ -282,7 +283,7 @@ static int one_existing_path(const struct mmp_key *key, const char *text)
 	struct stat st;
 	if (key->type != &mmp_key_path)
 		return 0;
-	char *whole = trimmed_copy(text, text + strlen(text));
+	char *whole = trimmed_copy(text, text + strlen(text), 0);
 	int exists = whole && strchr(whole, ',') && stat(whole, &st) == 0;
 	free(whole);
 	return exists;
@@ -300,7 +301,7 @@ int mmp_key_split(const struct mmp_key *key, const char *text, char ***items)
 	for (;;) {
 		const char *comma = whole ? NULL : mmp_list_comma(p);
 		const char *end = comma ? comma : p + strlen(p);
-		char *item = trimmed_copy(p, end);
+		char *item = trimmed_copy(p, end, whole && key->type->own_list);
 		if (!item)
 			goto nomem;
 		/* "pus:0-3,8", "numa:0,2", "interleave:0,2": a placement's or

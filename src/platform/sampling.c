@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mmprof/counters.h"
@@ -48,7 +50,12 @@ struct mmp_sampler {
 	unsigned char *rec; /* one record, unwrapped */
 	size_t reclen;
 	int error; /* of the drain (ENOMEM) */
+	struct timespec opened; /* CLOCK_REALTIME: perf maps older are not the program's */
 };
+
+/* A perf map larger than this is not read (a runtime writes a line of
+ * some 100 bytes per method compiled: 640,000 methods). */
+#define PERF_MAP_MAX (64u << 20)
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -431,6 +438,7 @@ int mmp_sampler_open_child(struct mmp_sampler **out, pid_t pid,
 	s->out.pid = pid;
 	s->out.period_ns = 1000000000u / (opts->hz ? opts->hz : MMP_SAMPLING_HZ);
 	s->out.fault_period = opts->fault_period;
+	clock_gettime(CLOCK_REALTIME, &s->opened);
 	/* Every CPU mmprof may use: the program is bound inside them, and
 	 * could widen its own mask within them. */
 	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
@@ -471,6 +479,92 @@ int mmp_sampler_start(struct mmp_sampler *s)
 	return -rc;
 }
 
+/* /tmp/perf-ID.map into out, naming pid's code, when it was written since
+ * the program started (a file's time lags the clock by a tick: 1 s of
+ * slack, far less than a pid takes to come round again). */
+static int read_perf_map(struct mmp_samples *out, uint32_t id, uint32_t pid,
+			 const struct timespec *since)
+{
+	char path[64];
+	struct stat st;
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", id);
+	for (size_t i = 0; i < out->nperf_map; i++)
+		if (strcmp(out->perf_map[i].path, path) == 0)
+			return 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)PERF_MAP_MAX ||
+	    st.st_mtim.tv_sec + 1 < since->tv_sec) {
+		close(fd);
+		return 0;
+	}
+	struct mmp_perf_map m = { .pid = pid, .path = strdup(path),
+				  .text = malloc((size_t)st.st_size + 1) };
+	size_t got = 0;
+	while (m.text && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, m.text + got, (size_t)st.st_size - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (!m.path || !m.text)
+		goto nomem;
+	m.text[got] = '\0';
+	m.len = got;
+	struct mmp_perf_map *all = realloc(out->perf_map, (out->nperf_map + 1) * sizeof(*all));
+	if (!all)
+		goto nomem;
+	out->perf_map = all;
+	out->perf_map[out->nperf_map++] = m;
+	return 0;
+nomem:
+	free(m.path);
+	free(m.text);
+	return -ENOMEM;
+}
+
+/* The perf maps of every process the program ran as, and of each of its
+ * threads (JDK 17 names its file after one): each number tried once. */
+static int read_perf_maps(struct mmp_samples *out, const struct timespec *since)
+{
+	struct { uint32_t id, pid; } *ids = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	for (size_t i = 0; i <= out->n + out->nmap && !rc; i++) {
+		uint32_t id[2], pid;
+		if (i == 0)
+			id[0] = id[1] = pid = (uint32_t)out->pid;
+		else if (i <= out->n)
+			id[0] = pid = out->s[i - 1].pid, id[1] = out->s[i - 1].tid;
+		else
+			id[0] = id[1] = pid = out->map[i - 1 - out->n].pid;
+		for (int k = 0; k < 2 && !rc; k++) {
+			size_t j = 0;
+			while (j < n && ids[j].id != id[k])
+				j++;
+			if (j < n)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				void *g = realloc(ids, cap * sizeof(*ids));
+				if (!g) {
+					rc = -ENOMEM;
+					break;
+				}
+				ids = g;
+			}
+			ids[n].id = id[k];
+			ids[n++].pid = pid;
+		}
+	}
+	for (size_t j = 0; j < n && !rc; j++)
+		rc = read_perf_map(out, ids[j].id, ids[j].pid, since);
+	free(ids);
+	return rc;
+}
+
 int mmp_sampler_finish(struct mmp_sampler *s, struct mmp_samples *out)
 {
 	if (s->thread_on) {
@@ -483,6 +577,8 @@ int mmp_sampler_finish(struct mmp_sampler *s, struct mmp_samples *out)
 	for (size_t i = 0; i < s->nring && !s->error; i++)
 		if (drain(s, &s->ring[i]))
 			s->error = ENOMEM;
+	if (!s->error && read_perf_maps(&s->out, &s->opened))
+		s->error = ENOMEM;
 	*out = s->out;
 	memset(&s->out, 0, sizeof(s->out));
 	return s->error ? -s->error : 0;
@@ -523,5 +619,26 @@ void mmp_samples_free(struct mmp_samples *out)
 	free(out->sw);
 	free(out->s);
 	free(out->chain);
+	for (size_t i = 0; i < out->nperf_map; i++) {
+		free(out->perf_map[i].path);
+		free(out->perf_map[i].text);
+	}
+	free(out->perf_map);
 	memset(out, 0, sizeof(*out));
+}
+
+unsigned mmp_samples_runtimes(const struct mmp_samples *s)
+{
+	static const struct {
+		const char *library;
+		unsigned runtime;
+	} known[] = { { "/libcoreclr.so", MMP_RUNTIME_DOTNET }, { "/libjvm.so", MMP_RUNTIME_JAVA } };
+	unsigned seen = 0;
+	for (size_t i = 0; i < s->nmap; i++)
+		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++) {
+			const char *at = strstr(s->map[i].name, known[k].library);
+			if (at && at[strlen(known[k].library)] == '\0')
+				seen |= known[k].runtime;
+		}
+	return seen;
 }

@@ -47,6 +47,8 @@ KEY_COLUMN(col_membind, MMP_KEY_MEMBIND)
 KEY_COLUMN(col_bind, MMP_KEY_BIND)
 KEY_COLUMN(col_data, MMP_KEY_DATA)
 KEY_COLUMN(col_hugepages, MMP_KEY_HUGEPAGES)
+KEY_COLUMN(col_jitnames, MMP_KEY_JITNAMES)
+KEY_COLUMN(col_env, MMP_KEY_ENV)
 
 /* "0:4096 1:0": pages of the data found on each node (of those examined). */
 static void col_data_nodes(const void *row, char *buf, size_t len)
@@ -564,6 +566,8 @@ static const struct mmp_csv_column columns[] = {
 	{ "ns_per_op", col_ns_per_op, "elapsed_ns / ops: ns per one-way transfer, ns per load" },
 	{ "transfer", col_transfer, "pingpong: cas (one line compare-and-swapped) or store (two lines); empty for other probes" },
 	{ "limit_run", col_limit_run, "the limit run (the ceiling) over the same bytes in the same rounds, as x_limit in the report and mmprof compare's machine-drift reference use it; empty: none" },
+	{ "jitnames", col_jitnames, "exec: yes when the program ran with what its runtime needs to name its JIT code in the profile (.NET's and Java's perf maps; jitnames = auto is yes when profiled); empty for probes" },
+	{ "env", col_env, "exec: the job's env = VAR=VALUE, ... as written; empty: none (or a probe)" },
 };
 
 static const struct mmp_csv_table main_table = MMP_CSV_TABLE(NULL, columns, MMP_CSV_CELL_MAX);

@@ -121,7 +121,7 @@ static const struct mmp_csv_column columns[] = {
 	{ "job", c_job, "the config section" },
 	{ "threads", c_threads, "threads of the run" },
 	{ "control", c_control, "the run's control rung; empty for the job point itself" },
-	{ "kind", c_kind, "function, line or faults (where the CPU time or the sampled page faults are); growth_function, growth_line: where the CPU time grew from the control" },
+	{ "kind", c_kind, "function, line or faults (where the CPU time or the sampled page faults are); inclusive: a function anywhere in the samples' call chains, once per sample (its time and its callees'); growth_function, growth_line: where the CPU time grew from the control" },
 	{ "name", c_name, "the row as the terminal shows it: hot.c:43 in hot_loop(), libx.so+0x1a2b (stripped ...), a mapping" },
 	{ "module", c_module, "the file the code is in ([jit], [kernel], ...); faults: the mapping the addresses fell in" },
 	{ "function", c_function, "its function; empty when nothing names it (see why)" },

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mmprof/child_env.h"
 #include "mmprof/evidence.h"
 #include "mmprof/report.h"
 
@@ -47,6 +48,54 @@ static void rows(FILE *out, const struct mmp_profile *p, enum mmp_prof_kind kind
 	}
 }
 
+/* The callers: functions whose time is partly in what they call (the
+ * ReadByte a JIT did not inline, the loop that calls it), profile.h
+ * says which are left out. */
+static void callers(FILE *out, const struct mmp_profile *p)
+{
+	const struct mmp_prof_row *r[TOP];
+	size_t n = mmp_profile_callers(p, r, TOP);
+	char name[400], s[64];
+	struct mmp_interval iv;
+
+	if (!n)
+		return;
+	fprintf(out, "  %-*s  share [95%% CI]\n", NAME_W, "with what it calls (callers)");
+	for (size_t i = 0; i < n; i++) {
+		mmp_profile_share(p, r[i], &iv);
+		fprintf(out, "    %-*s  %s\n", NAME_W - 2, mmp_prof_row_name(r[i], name, sizeof(name)),
+			pct(&iv, s, sizeof(s)));
+	}
+}
+
+/* Why JIT-looking code (anonymous or memfd code) was not named, and what
+ * to set: jitnames asks .NET and Java for their perf maps (child_env.h). */
+static void jit_advice(FILE *out, const struct mmp_profile *p)
+{
+	if (!p->unnamed[MMP_NO_PERF_MAP] && !p->unnamed[MMP_NOT_IN_PERF_MAP])
+		return;
+	if (!p->jit) {
+		if (p->unnamed[MMP_NO_PERF_MAP])
+			fprintf(out, "    JIT code: jitnames = yes (mmprof exec --jitnames yes) has .NET "
+				     "and Java write the perf maps that name it\n");
+		return;
+	}
+	if (p->unnamed[MMP_NO_PERF_MAP] && (p->runtimes & MMP_RUNTIME_JAVA) &&
+	    (p->jit & MMP_JIT_JAVA_EXIT))
+		fprintf(out, "    JIT code: the JVM wrote no perf map (-XX:+DumpPerfMapAtExit needs "
+			     "Java 17; before it, a perf-map agent: libperfmap.so, "
+			     "MMPROF_PERFMAP_AGENT)\n");
+	else if (p->unnamed[MMP_NO_PERF_MAP] && !p->runtimes)
+		fprintf(out, "    JIT code: no runtime wrote a perf map; jitnames asks .NET and Java "
+			     "for one, another JIT needs its own variable in env = (Node: "
+			     "NODE_OPTIONS=--perf-basic-prof; Python 3.12+: PYTHONPERFSUPPORT=1)\n");
+	if (p->unnamed[MMP_NOT_IN_PERF_MAP] && (p->runtimes & MMP_RUNTIME_JAVA) &&
+	    (p->jit & MMP_JIT_JAVA_EXIT))
+		fprintf(out, "    JIT code the perf map does not name: Java's map, written at its "
+			     "exit, leaves out code freed before; no perf-map agent is installed to "
+			     "name it as it compiles (libperfmap.so, MMPROF_PERFMAP_AGENT)\n");
+}
+
 /* "not named: 3.1% of the samples: 2.0% stripped (...), 1.1% kernel" */
 static void unnamed(FILE *out, const struct mmp_profile *p)
 {
@@ -64,10 +113,8 @@ static void unnamed(FILE *out, const struct mmp_profile *p)
 			mmp_unnamed_why((enum mmp_unnamed)w));
 		sep = ", ";
 	}
-	if (p->unnamed[MMP_NO_PERF_MAP])
-		fprintf(out, " (a JIT writes /tmp/perf-PID.map when asked: .NET with "
-			     "DOTNET_PerfMapEnabled=1 DOTNET_EnableWriteXorExecute=0)");
 	fprintf(out, "\n");
+	jit_advice(out, p);
 }
 
 static void growth(FILE *out, const struct mmp_results *res, const struct mmp_run_result *r)
@@ -83,9 +130,7 @@ static void growth(FILE *out, const struct mmp_results *res, const struct mmp_ru
 		snprintf(to, sizeof(to), "%s", r->run->control_name);
 	else
 		snprintf(to, sizeof(to), "threads=%u", r->run->p.threads);
-	size_t n = mmp_evidence_growth(c, r, MMP_PROF_LINE, g, TOP, &total);
-	if (!n)
-		n = mmp_evidence_growth(c, r, MMP_PROF_FUNCTION, g, TOP, &total);
+	size_t n = mmp_evidence_where(c, r, g, TOP, &total);
 	const char *unit = r->bytes ? "ns/byte" : "ns/run";
 	if (!total.n) {
 		fprintf(out, "  growth from %s: no round profiled in both\n", from);
@@ -125,6 +170,7 @@ static void block(FILE *out, const struct mmp_results *res, const struct mmp_run
 		fprintf(out, ", %" PRIu64 " records lost: the buffer overflowed", p->lost);
 	fprintf(out, "):\n");
 	rows(out, p, MMP_PROF_FUNCTION, "CPU time by function");
+	callers(out, p);
 	rows(out, p, MMP_PROF_LINE, "by source line");
 	unnamed(out, p);
 	if (mmp_profile_samples(p, 1) > 0) {

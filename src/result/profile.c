@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const mmp_prof_kind_names[] = { "function", "line", "faults", NULL };
+const char *const mmp_prof_kind_names[] = { "function", "line", "faults", "inclusive", NULL };
 
 void mmp_profile_init(struct mmp_profile *p)
 {
@@ -17,8 +17,10 @@ void mmp_profile_init(struct mmp_profile *p)
 
 void mmp_profile_free(struct mmp_profile *p)
 {
-	for (size_t i = 0; i < p->nrows; i++)
+	for (size_t i = 0; i < p->nrows; i++) {
 		free(p->row[i].count);
+		free(p->row[i].callee);
+	}
 	free(p->row);
 	free(p->cpu);
 	free(p->faults);
@@ -107,7 +109,8 @@ static int reindex(struct mmp_profile *p, size_t cap)
 	return 0;
 }
 
-static int count(struct mmp_profile *p, const struct mmp_prof_row *k, size_t round)
+static int count_row(struct mmp_profile *p, const struct mmp_prof_row *k, size_t round,
+		     struct mmp_prof_row **out)
 {
 	struct mmp_prof_row *r = (struct mmp_prof_row *)find(p, k);
 	if (!r) {
@@ -125,6 +128,9 @@ static int count(struct mmp_profile *p, const struct mmp_prof_row *k, size_t rou
 		r = &p->row[p->nrows];
 		*r = *k;
 		r->total = 0;
+		r->depth = 0;
+		r->callee = NULL;
+		r->ncallee = 0;
 		r->count = calloc(p->rounds, sizeof(double));
 		if (!r->count)
 			return -ENOMEM;
@@ -135,6 +141,85 @@ static int count(struct mmp_profile *p, const struct mmp_prof_row *k, size_t rou
 	}
 	r->count[round] += 1;
 	r->total += 1;
+	if (out)
+		*out = r;
+	return 0;
+}
+
+static int count(struct mmp_profile *p, const struct mmp_prof_row *k, size_t round)
+{
+	return count_row(p, k, round, NULL);
+}
+
+/* One more sample in which r called the row at index callee. */
+static int add_callee(struct mmp_prof_row *r, size_t callee)
+{
+	for (size_t i = 0; i < r->ncallee; i++)
+		if (r->callee[i].row == callee) {
+			r->callee[i].n += 1;
+			return 0;
+		}
+	struct mmp_prof_callee *c = realloc(r->callee, (r->ncallee + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	r->callee = c;
+	r->callee[r->ncallee++] = (struct mmp_prof_callee){ callee, 1 };
+	return 0;
+}
+
+/* The deepest chain followed for inclusive rows: the kernel's own limit
+ * (perf_event_max_stack) is 127 frames by default. */
+#define CHAIN_MAX 255
+
+/* Each function of a sample's call chain, once: inner is the innermost
+ * frame (already named), the callers are the chain's return addresses
+ * after it. */
+static int add_inclusive(struct mmp_profile *p, struct mmp_symbols *sy,
+			 const struct mmp_sample *s, const struct mmp_frame *inner, size_t round)
+{
+	const struct mmp_samples *all = mmp_symbols_samples(sy);
+	struct {
+		const char *module, *function;
+		enum mmp_unnamed why;
+	} seen[CHAIN_MAX + 1];
+	size_t nseen = 0, inner_named = SIZE_MAX;
+	/* A kernel sample's chain starts at the user instruction that
+	 * entered it, which is inner. */
+	size_t from = s->kernel && s->nchain ? 1 : 0, to = s->nchain;
+	if (to - from > CHAIN_MAX)
+		to = from + CHAIN_MAX;
+	for (size_t i = from; i <= to; i++) {
+		struct mmp_frame f = *inner;
+		if (i > from) {
+			int rc = mmp_symbols_name(sy, s->pid, all->chain[s->chain + i - 1], s->time, 1,
+						  &f);
+			if (rc)
+				return rc;
+		}
+		struct mmp_prof_row k = { .kind = MMP_PROF_INCLUSIVE, .module = f.module,
+					  .function = f.function, .offset = f.offset,
+					  .why = f.function ? MMP_NAMED : f.why };
+		size_t j = 0;
+		while (j < nseen && !(seen[j].module == k.module && seen[j].function == k.function &&
+				      seen[j].why == k.why))
+			j++;
+		if (j < nseen)
+			continue;
+		seen[nseen].module = k.module;
+		seen[nseen].function = k.function;
+		seen[nseen].why = k.why;
+		nseen++;
+		struct mmp_prof_row *r;
+		int rc = count_row(p, &k, round, &r);
+		if (rc)
+			return rc;
+		r->depth += (double)(i - from);
+		if (!k.function)
+			continue;
+		if (inner_named != SIZE_MAX && (rc = add_callee(r, inner_named)))
+			return rc;
+		inner_named = (size_t)(r - p->row);
+	}
 	return 0;
 }
 
@@ -163,6 +248,8 @@ static int add_cpu(struct mmp_profile *p, struct mmp_symbols *sy, const struct m
 	if (!f.function)
 		p->unnamed[f.why]++;
 	int rc = count(p, &k, round);
+	if (!rc)
+		rc = add_inclusive(p, sy, s, &f, round);
 	if (rc || !f.file)
 		return rc;
 	k = (struct mmp_prof_row){ .kind = MMP_PROF_LINE, .module = f.module,
@@ -184,6 +271,8 @@ int mmp_profile_add(struct mmp_profile *p, struct mmp_symbols *sy, const struct 
 	p->fault_period = s->fault_period;
 	p->lost += s->lost;
 	p->perf_map_seen |= mmp_symbols_has_perf_map(sy);
+	p->jit |= s->jit;
+	p->runtimes |= mmp_samples_runtimes(s);
 	p->user_only |= s->user_only;
 	if (s->faults_refused)
 		p->faults_refused = s->faults_refused;
@@ -266,6 +355,50 @@ size_t mmp_profile_top(const struct mmp_profile *p, enum mmp_prof_kind kind,
 	return n;
 }
 
+/* A function's self samples: its function row, and its time in the
+ * kernel entered from it. */
+static double self_samples(const struct mmp_profile *p, const struct mmp_prof_row *r)
+{
+	double n = 0;
+	for (int kernel = 0; kernel < 2; kernel++) {
+		struct mmp_prof_row k = { .kind = MMP_PROF_FUNCTION, .module = r->module,
+					  .function = r->function, .why = r->why,
+					  .kernel = kernel };
+		const struct mmp_prof_row *f = find(p, &k);
+		n += f ? f->total : 0;
+	}
+	return n;
+}
+
+size_t mmp_profile_callers(const struct mmp_profile *p, const struct mmp_prof_row **out,
+			   size_t cap)
+{
+	const struct mmp_prof_row **all = malloc((p->nrows ? p->nrows : 1) * sizeof(*all));
+	const double samples = mmp_profile_samples(p, 0);
+	size_t n = 0;
+	if (!all)
+		return 0;
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct mmp_prof_row *r = &p->row[i];
+		if (r->kind != MMP_PROF_INCLUSIVE || !r->function)
+			continue;
+		double most = 0; /* its samples in the one callee it calls most */
+		for (size_t c = 0; c < r->ncallee; c++)
+			most = r->callee[c].n > most ? r->callee[c].n : most;
+		if (r->total >= MMP_PROFILE_EVERY * samples || r->depth > MMP_PROFILE_NEAR * r->total ||
+		    most >= MMP_PROFILE_PASS * r->total ||
+		    r->total - self_samples(p, r) < MMP_PROFILE_CALLEES * samples)
+			continue;
+		all[n++] = r;
+	}
+	qsort(all, n, sizeof(*all), by_total);
+	if (n > cap)
+		n = cap;
+	memcpy(out, all, n * sizeof(*out));
+	free(all);
+	return n;
+}
+
 static int by_growth(const void *a, const void *b)
 {
 	const struct mmp_growth *x = a, *y = b;
@@ -335,6 +468,29 @@ static const char *base(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* "()" after a function's name, unless it has its own (a JIT's names
+ * carry their signature: "Program::Main(string[])[OptimizedTier1]"). */
+static const char *parens(const char *function)
+{
+	return function && strchr(function, '(') ? "" : "()";
+}
+
+/* A JIT's name without what the reader does not need to find it: .NET's
+ * perf map says "instance uint8 [System.Private.CoreLib]
+ * System.IO.UnmanagedMemoryAccessor::ReadByte(int64)[OptimizedTier1]",
+ * the return type and the assembly before the type; the CSV's function
+ * column keeps it whole. */
+static const char *jit_short(const struct mmp_prof_row *row)
+{
+	const char *f = row->function, *colons = strstr(f, "::"), *cut = NULL;
+	if (strcmp(row->module, "[jit]") != 0 || !colons)
+		return f;
+	for (const char *q = f; q + 1 < colons; q++)
+		if (q[0] == ']' && q[1] == ' ')
+			cut = q + 2;
+	return cut ? cut : f;
+}
+
 const char *mmp_prof_row_name(const struct mmp_prof_row *row, char *buf, size_t len)
 {
 	if (row->kernel && row->why != MMP_KERNEL) {
@@ -348,10 +504,10 @@ const char *mmp_prof_row_name(const struct mmp_prof_row *row, char *buf, size_t 
 	if (row->kind == MMP_PROF_FAULTS)
 		snprintf(buf, len, "%s", row->module);
 	else if (row->kind == MMP_PROF_LINE)
-		snprintf(buf, len, "%s:%u in %s()", base(row->file), row->line,
-			 row->function ? row->function : "?");
+		snprintf(buf, len, "%s:%u in %s%s", base(row->file), row->line,
+			 row->function ? row->function : "?", parens(row->function));
 	else if (row->function)
-		snprintf(buf, len, "%s()", row->function);
+		snprintf(buf, len, "%s%s", jit_short(row), parens(row->function));
 	else if (row->why == MMP_KERNEL)
 		snprintf(buf, len, "[kernel]");
 	else

@@ -31,6 +31,7 @@ struct module {
 struct jit_sym {
 	uint64_t start, size;
 	const char *name; /* interned */
+	uint32_t pid;     /* the process whose map named it */
 };
 
 /* (module, address, caller) -> its frame: each is looked up once. */
@@ -168,53 +169,55 @@ static int module_of(struct mmp_symbols *sy, const char *path)
 static int by_start(const void *a, const void *b)
 {
 	const struct jit_sym *x = a, *y = b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static int read_perf_map(struct mmp_symbols *sy, pid_t pid)
+/* The process's perf maps, read by the sampler when it exited (each line
+ * "START SIZE name", hexadecimal), sorted by process and address. */
+static int read_perf_maps(struct mmp_symbols *sy, const struct mmp_samples *samples)
 {
-	char path[64], line[4096];
-	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
-	FILE *f = fopen(path, "re");
 	size_t cap = 0;
-
 	free(sy->jit);
 	sy->jit = NULL;
 	sy->njit = 0;
-	sy->has_perf_map = f != NULL;
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t start, size;
-		int at = 0;
-		if (sscanf(line, "%" SCNx64 " %" SCNx64 " %n", &start, &size, &at) < 2 || !at)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (sy->njit == cap) {
-			cap = cap ? 2 * cap : 1024;
-			struct jit_sym *j = realloc(sy->jit, cap * sizeof(*j));
-			if (!j) {
-				fclose(f);
-				return -ENOMEM;
+	sy->has_perf_map = samples->nperf_map > 0;
+	for (size_t m = 0; m < samples->nperf_map; m++) {
+		const struct mmp_perf_map *pm = &samples->perf_map[m];
+		for (const char *line = pm->text; line && *line;) {
+			const char *eol = strchr(line, '\n');
+			size_t len = eol ? (size_t)(eol - line) : strlen(line);
+			char buf[4096];
+			uint64_t start, size;
+			int at = 0;
+			snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) ? len : sizeof(buf) - 1),
+				 line);
+			line = eol ? eol + 1 : NULL;
+			if (sscanf(buf, "%" SCNx64 " %" SCNx64 " %n", &start, &size, &at) < 2 || !at)
+				continue;
+			if (sy->njit == cap) {
+				cap = cap ? 2 * cap : 1024;
+				struct jit_sym *j = realloc(sy->jit, cap * sizeof(*j));
+				if (!j)
+					return -ENOMEM;
+				sy->jit = j;
 			}
-			sy->jit = j;
+			const char *name = mmp_strtab_add(sy->str, buf + at);
+			if (!name)
+				return -ENOMEM;
+			sy->jit[sy->njit++] = (struct jit_sym){ start, size, name, pm->pid };
 		}
-		const char *name = mmp_strtab_add(sy->str, line + at);
-		if (!name) {
-			fclose(f);
-			return -ENOMEM;
-		}
-		sy->jit[sy->njit++] = (struct jit_sym){ start, size, name };
 	}
-	fclose(f);
-	qsort(sy->jit, sy->njit, sizeof(*sy->jit), by_start);
+	if (sy->njit)
+		qsort(sy->jit, sy->njit, sizeof(*sy->jit), by_start);
 	return 0;
 }
 
 int mmp_symbols_process(struct mmp_symbols *sy, const struct mmp_samples *samples)
 {
 	sy->samples = samples;
-	return read_perf_map(sy, samples->pid);
+	return read_perf_maps(sy, samples);
 }
 
 const struct mmp_samples *mmp_symbols_samples(const struct mmp_symbols *sy)
@@ -245,12 +248,13 @@ static const struct mmp_sample_map *mapping_at(const struct mmp_samples *s, uint
 	return best ? best : any;
 }
 
-static const struct jit_sym *jit_at(const struct mmp_symbols *sy, uint64_t ip)
+static const struct jit_sym *jit_in(const struct mmp_symbols *sy, uint32_t pid, uint64_t ip)
 {
 	size_t lo = 0, hi = sy->njit;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (sy->jit[mid].start <= ip)
+		const struct jit_sym *j = &sy->jit[mid];
+		if (j->pid < pid || (j->pid == pid && j->start <= ip))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -258,13 +262,25 @@ static const struct jit_sym *jit_at(const struct mmp_symbols *sy, uint64_t ip)
 	if (lo == 0)
 		return NULL;
 	const struct jit_sym *j = &sy->jit[lo - 1];
-	return ip - j->start < j->size ? j : NULL;
+	return j->pid == pid && ip - j->start < j->size ? j : NULL;
+}
+
+/* A process with no map of its own (a child forked by a runtime, not
+ * exec'd) runs its parent's code: the program's map names it. */
+static const struct jit_sym *jit_at(const struct mmp_symbols *sy, uint32_t pid, uint64_t ip)
+{
+	const struct jit_sym *j = jit_in(sy, pid, ip);
+	if (!j && pid != (uint32_t)sy->samples->pid)
+		j = jit_in(sy, (uint32_t)sy->samples->pid, ip);
+	return j;
 }
 
 static int is_file(const char *name)
 {
-	/* "//anon" is perf's name for an anonymous mapping (JIT code): its
-	 * names are in the perf map, not in a file. */
+	/* "//anon" is perf's name for an anonymous mapping (JIT code), and a
+	 * memfd is one too (.NET's W^X runs its code from a read-execute
+	 * view of "memfd:doublemapper"): their names are in the perf map,
+	 * not in a file. */
 	return name[0] == '/' && name[1] != '/' && strncmp(name, "/memfd:", 7) != 0 &&
 	       !strstr(name, " (deleted)");
 }
@@ -375,7 +391,7 @@ int mmp_symbols_name(struct mmp_symbols *sy, uint32_t pid, uint64_t ip, uint64_t
 			out->why = MMP_STRIPPED; /* a symbol table, but not here */
 		return rc;
 	}
-	const struct jit_sym *j = jit_at(sy, ip);
+	const struct jit_sym *j = jit_at(sy, pid, ip);
 	if (j) {
 		*out = (struct mmp_frame){ .module = "[jit]", .function = j->name,
 					   .offset = ip - j->start, .why = MMP_NO_LINE };

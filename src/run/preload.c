@@ -82,20 +82,24 @@ static int named(const char *entry, const char *name)
 	return strncmp(entry, name, n) == 0 && entry[n] == '=';
 }
 
-char **mmp_preload_env(const char *lib, const char *mode, const char *report)
+char **mmp_preload_env(char *const *base, const char *lib, const char *mode, const char *report)
 {
 	size_t n = 0, k = 0;
-	const char *old = getenv("LD_PRELOAD");
-	while (environ && environ[n])
+	const char *old = NULL;
+	if (!base)
+		base = environ;
+	while (base && base[n])
 		n++;
 	char **env = calloc(n + 4, sizeof(*env));
 	if (!env)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (named(environ[i], "LD_PRELOAD") || named(environ[i], "MMPROF_PRELOAD_MODE") ||
-		    named(environ[i], "MMPROF_PRELOAD_REPORT"))
+		if (named(base[i], "LD_PRELOAD"))
+			old = base[i] + strlen("LD_PRELOAD=");
+		if (named(base[i], "LD_PRELOAD") || named(base[i], "MMPROF_PRELOAD_MODE") ||
+		    named(base[i], "MMPROF_PRELOAD_REPORT"))
 			continue;
-		if (!(env[k++] = strdup(environ[i])))
+		if (!(env[k++] = strdup(base[i])))
 			goto nomem;
 	}
 	if (!(env[k++] = pair("LD_PRELOAD", lib, old && *old ? old : NULL)) ||

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "mmprof/capture.h"
+#include "mmprof/child_env.h"
 #include "mmprof/command.h"
 #include "mmprof/concurrency.h"
 #include "mmprof/exec_child.h"
@@ -55,6 +56,12 @@ struct mmp_process_run {
 	 * prints more than the other half. */
 	char *ring;
 	size_t ring_len;
+	/* Its environment when the job changes it (env =, jitnames), and the
+	 * MMP_JIT_* jitnames set: the perf maps it asked for are removed
+	 * once read. */
+	struct mmp_child_env env;
+	int own_env;
+	unsigned jit;
 };
 
 static uint64_t expected_result(const struct mmp_runner_item *item)
@@ -169,6 +176,25 @@ int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_i
 				   par->log_max);
 		goto fail;
 	}
+	if (par->env || par->jitnames == MMP_JITNAMES_YES) {
+		rc = mmp_child_env_init(&p->env, NULL);
+		if (!rc)
+			rc = mmp_child_env_apply(&p->env, par->env);
+		if (rc) {
+			rc = mmp_error_set(err, rc, rc == -ENOMEM ? "out of memory" : "env = %s: not VAR=VALUE, ...",
+					   par->env);
+			goto fail;
+		}
+		p->own_env = 1;
+		if (par->jitnames == MMP_JITNAMES_YES) {
+			int set = mmp_child_env_jitnames(&p->env, par->env);
+			if (set < 0) {
+				rc = mmp_error_set(err, -ENOMEM, "out of memory");
+				goto fail;
+			}
+			p->jit = (unsigned)set;
+		}
+	}
 	p->pressure_fd = mmp_pressure_open();
 	*out = p;
 	return 0;
@@ -188,7 +214,29 @@ void mmp_process_run_close(struct mmp_process_run *p)
 		close(p->pressure_fd);
 	mmp_samples_free(&p->samples);
 	free(p->ring);
+	mmp_child_env_free(&p->env);
 	free(p);
+}
+
+/* The perf maps jitnames asked the program's runtime for, once read (a
+ * .NET process writes /tmp/perf-PID.map and may write perfinfo-PID.map;
+ * a seed_real run starts a thousand processes).  Which runtime wrote a
+ * map is known by the library the process mapped; a map the job's own
+ * env = asked for, or another runtime's, is the user's, and stays. */
+static void forget_perf_maps(const struct mmp_process_run *p, const struct mmp_samples *s)
+{
+	unsigned rt = s ? mmp_samples_runtimes(s) : 0;
+	int dotnet = (rt & MMP_RUNTIME_DOTNET) && (p->jit & MMP_JIT_DOTNET);
+	int java = (rt & MMP_RUNTIME_JAVA) && (p->jit & (MMP_JIT_JAVA_EXIT | MMP_JIT_JAVA_AGENT));
+	char path[64];
+	if (!dotnet && !java)
+		return;
+	for (size_t i = 0; i < s->nperf_map; i++)
+		unlink(s->perf_map[i].path);
+	if (dotnet) {
+		snprintf(path, sizeof(path), "/tmp/perfinfo-%d.map", (int)s->pid);
+		unlink(path);
+	}
 }
 
 /* The result and the time from what the program printed (the last line
@@ -287,6 +335,11 @@ static int open_log(struct mmp_process_run *p, struct mmp_error *err)
 		return mmp_error_errno(err, -errno, "creating the log %s", p->log);
 	dprintf(fd, "# mmprof: run %zu [%s] process %u on PUs %s: %s\n", run->index + 1,
 		run->job->name, p->seq - 1, p->pulist, p->line);
+	if (p->own_env) {
+		char set[8192];
+		dprintf(fd, "# mmprof: with %s\n",
+			mmp_child_env_changes(&p->env, NULL, set, sizeof(set)));
+	}
 	return fd;
 }
 
@@ -297,7 +350,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	struct mmp_exec_child child;
 	struct mmp_counters ctr;
 	struct mmp_sampler *sampler = NULL;
-	int counted = 0;
+	int counted = 0, finished = 0;
 	uint64_t idle0 = 0, idle1 = 0;
 	char how[96];
 	struct mmp_output_log out;
@@ -334,12 +387,15 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 		/* Beside the log: what the library changed in this process. */
 		snprintf(report, sizeof(report), "%s.preload", p->log);
 		unlink(report);
-		env = mmp_preload_env(p->preload_lib, p->preload_mode, report);
+		env = mmp_preload_env(p->own_env ? p->env.v : NULL, p->preload_lib,
+				      p->preload_mode, report);
 		if (!env) {
 			close(fd);
 			return mmp_error_set(err, -ENOMEM, "out of memory");
 		}
 		spec.envp = env;
+	} else if (p->own_env) {
+		spec.envp = p->env.v;
 	}
 	int rc = mmp_exec_child_start(&child, &spec, err);
 	if (rc)
@@ -424,8 +480,10 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	int have_conc = 0;
 	if (sampler) {
 		if (mmp_sampler_finish(sampler, &p->samples) == 0) {
+			finished = 1;
 			have_conc = mmp_concurrency_measure(p->samples.sw, p->samples.nsw, p->npus,
 							    &conc) == 0;
+			p->samples.jit = p->jit;
 			rep->samples = item->run->p.profile ? &p->samples : NULL;
 		} else {
 			snprintf(p->samples_why, sizeof(p->samples_why),
@@ -461,6 +519,15 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 		snprintf(rep->dist.why, sizeof(rep->dist.why), "%s", esc.why);
 	}
 out_counters:
+	if (finished) {
+		forget_perf_maps(p, &p->samples);
+	} else if (sampler && p->jit) {
+		/* A process that failed or was stopped wrote maps too. */
+		struct mmp_samples left;
+		if (mmp_sampler_finish(sampler, &left) == 0)
+			forget_perf_maps(p, &left);
+		mmp_samples_free(&left);
+	}
 	mmp_sampler_close(sampler);
 	if (counted)
 		mmp_counters_close(&ctr);

@@ -1,14 +1,17 @@
 /* The config key types of a program's values (config.h): `command`,
  * split and its placeholders checked as they will be filled in, and
  * `time` and `result`, whose patterns are compiled as they will be
- * matched.  All are kept as written; what a command passes, and a result
- * to check, need other keys of the job (their needs hooks). */
+ * matched, and `env`, a program's environment (child_env.h), whose items
+ * are checked as they will be set.  All are kept as written; what a
+ * command passes, and a result to check, need other keys of the job
+ * (their needs hooks). */
 #include "mmprof/config.h"
 
 #include <errno.h>
 #include <stdio.h>
 
 #include "mmprof/capture.h"
+#include "mmprof/child_env.h"
 #include "mmprof/command.h"
 #include "mmprof/probe.h"
 
@@ -124,4 +127,25 @@ const struct mmp_key_type mmp_key_time = {
 const struct mmp_key_type mmp_key_capture = {
 	.parse = parse_output, .format = mmp_key_format_text, .limits = limits_output,
 	.needs = result_needs, .nneeds = 1,
+};
+
+static int parse_env(const struct mmp_key *key, const char *text, void *dst, char *err,
+		     size_t errlen)
+{
+	int rc = mmp_env_check(text, err, errlen);
+	(void)key;
+	if (rc)
+		return rc;
+	*(const char **)dst = text;
+	return 0;
+}
+
+static void limits_env(const struct mmp_key *key, char *buf, size_t len)
+{
+	(void)key;
+	snprintf(buf, len, "VAR=VALUE, ...");
+}
+
+const struct mmp_key_type mmp_key_env = {
+	.parse = parse_env, .format = mmp_key_format_text, .limits = limits_env, .own_list = true,
 };

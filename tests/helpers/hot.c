@@ -47,7 +47,7 @@ __attribute__((noinline)) static void hot_loop(double ms)
 	uint64_t x = 1;
 	while (cpu_ms() < end) {
 		for (int i = 0; i < 100000; i++)
-			x = x * 6364136223846793005u + 1442695040888963407u; /* HOT */
+			x = (x * 6364136223846793005u + 1442695040888963407u) ^ (x >> 29); /* HOT */
 		sink = x;
 	}
 }
@@ -117,6 +117,9 @@ static void print_cpu(void)
 					 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3);
 }
 
+static void deep_a(uint64_t n);
+static void via(int n, uint64_t steps);
+
 int main(int argc, char **argv)
 {
 	uint64_t z;
@@ -148,6 +151,60 @@ int main(int argc, char **argv)
 		printf("Found %llu zero bytes\n", (unsigned long long)z);
 		return 0;
 	}
-	fprintf(stderr, "usage: hot spin MS | share T N | fault FILE MB | count FILE\n");
+	if (argc == 4 && strcmp(argv[1], "deep") == 0) {
+		deep_a(strtoull(argv[3], NULL, 10));
+		via(atoi(argv[2]), strtoull(argv[3], NULL, 10));
+		return 0;
+	}
+	fprintf(stderr, "usage: hot spin MS | share T N | fault FILE MB | count FILE | deep N ITER\n");
 	return 2;
+}
+
+/* deep N ITER: ITER steps of the HOT loop's arithmetic in deep_a() called
+ * from main, then as many through via(), which calls outer() recursing N
+ * deep, which calls deep_a() and deep_b() for half each: outer() is in
+ * the call chain of half the samples, N times in each, and no sample
+ * lands in it; via() passes all of its samples to outer().  Their own
+ * loops, not hot_loop(): another caller would move hot_loop() in the
+ * binary, and where its loop's bytes fall decides which of its two lines
+ * the samples are read at.  No tail calls (the add after each call):
+ * every level keeps its frame; and no leaf (keep()): gcc leaves a leaf
+ * without a frame, and the kernel, unwinding by frame pointers, would
+ * skip its caller. */
+__attribute__((noinline)) static void keep(uint64_t x)
+{
+	sink = x;
+}
+
+__attribute__((noinline)) static void deep_a(uint64_t n)
+{
+	uint64_t x = 1;
+	for (uint64_t i = 0; i < n; i++)
+		x = x * 6364136223846793005u + 1442695040888963407u;
+	keep(x);
+}
+
+__attribute__((noinline)) static void deep_b(uint64_t n)
+{
+	uint64_t x = 2;
+	for (uint64_t i = 0; i < n; i++)
+		x = x * 2862933555777941757u + 3037000493u;
+	keep(x);
+}
+
+__attribute__((noinline)) static void outer(int n, uint64_t steps)
+{
+	if (n > 1) {
+		outer(n - 1, steps);
+	} else {
+		deep_a(steps / 2);
+		deep_b(steps / 2);
+	}
+	sink += (uint64_t)n;
+}
+
+__attribute__((noinline)) static void via(int n, uint64_t steps)
+{
+	outer(n, steps);
+	sink += 1;
 }

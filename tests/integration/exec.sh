@@ -254,4 +254,44 @@ for mb in node:0 interleave firsttouch; do
 	check "membind = $mb: the program's memory policy is $want ($policy)" test "$policy" = "$want"
 	rm -rf "$TMP/mb.logs"
 done
+
+# env = and jitnames: what the program's environment holds, what the CSV
+# and the log say, and a job's own word against jitnames'.
+show='printf "%s|%s|%s|%s|%s\n" "$A" "$B" "$DOTNET_PerfMapEnabled" "$DOTNET_EnableWriteXorExecute" "$JAVA_TOOL_OPTIONS"'
+run_config env "command = sh -c '$show'" 'env = A=1, B=x\,y' "profile = 200"
+envline=$(grep -hv '^#' "$TMP"/env.logs/*/*.log | sort -u)
+check "env = A=1, B=x\\,y: the program has A=1 and B=x,y" test "${envline%%|1||*}" = "1|x,y"
+check "jitnames (auto, profiled): DOTNET_PerfMapEnabled=1, W^X left alone, Java's perf map" \
+	bash -c '[[ $1 == *"|1||"*"DumpPerfMapAtExit"* || $1 == *"|1||-agentpath:"* ]]' _ "$envline"
+check "...the CSV says jitnames yes and the env as written" \
+	test "$(csv_rows "$csv" jitnames env | sort -u)" = 'yes|A=1, B=x\,y'
+check "...and the log's second line says what was set" \
+	bash -c 'sed -n 2p "$1" | grep -q "^# mmprof: with A=1 B=x,y DOTNET_PerfMapEnabled=1 "' _ "$(col log | head -1)"
+run_config envoff "command = sh -c '$show'" "profile = off"
+check "profile = off: jitnames no, nothing set, no env column" \
+	test "$(grep -hv '^#' "$TMP"/envoff.logs/*/*.log | sort -u)" = "||||" -a \
+	"$(csv_rows "$csv" jitnames env | sort -u)" = "no|"
+run_config envown "command = sh -c '$show'" "profile = 200" "env = DOTNET_PerfMapEnabled=0, DOTNET_EnableWriteXorExecute=0"
+check "a job's own DOTNET_PerfMapEnabled=0 stands over jitnames'; its other variables pass" \
+	test "$(grep -hv '^#' "$TMP"/envown.logs/*/*.log | sort -u | cut -d'|' -f3,4)" = "0|0"
+run_config envno "command = sh -c '$show'" "profile = 200" "jitnames = no"
+check "jitnames = no: nothing set although profiled" \
+	test "$(grep -hv '^#' "$TMP"/envno.logs/*/*.log | sort -u)" = "||||"
+run_config envbad "command = sh -c '$show'" "env = A=1, 2B=3"
+check "env = A=1, 2B=3: exit 2, the item and the line named" \
+	test "$rc" -eq 2 -a -n "$(grep -E "envbad.ini:[0-9]+: \[envbad\] '2B' is not a variable name" <<<"$err")"
+run_config envbad2 "command = sh -c '$show'" "env = A"
+check "env = A: exit 2, 'is not VAR=VALUE'" test "$rc" -eq 2 -a -n "$(grep "'A' is not VAR=VALUE" <<<"$err")"
+printf '[global]\nsize = 1M\n\n[envprobe]\nprobe = mmap_byte\nenv = A=1\n' >"$TMP/envprobe.ini"
+run_mmprof --config "$TMP/envprobe.ini" --dry-run
+check "env on a C probe: exit 2, 'does not use'" test "$rc" -eq 2 -a -n "$(grep "does not use 'env'" <<<"$err")"
+# Two jobs that differ in env only are two runs, told apart in the table
+# (the env column) and by mmprof compare.
+check "--list-keys=roles: env and jitnames identify a run" \
+	test "$("$MMPROF" --list-keys=roles | grep -E '^(env|jitnames)	' | cut -f2 | sort -u)" = "run,compare,label"
+run_mmprof exec -r 1 --warmup 0 --env 'A=1' --env 'B=x,y' --jitnames no --file "$data" \
+	--csv "$TMP/xe.csv" -- sh -c "$show"
+check "mmprof exec --env A=1 --env B=x,y --jitnames no: the program has both, nothing else" \
+	test "$rc" -eq 0 -a "$(grep -hv '^#' "$TMP"/xe.logs/*/*.log)" = "1|x,y|||" -a \
+	"$(csv_rows "$TMP/xe.csv" env jitnames)" = 'A=1, B=x\,y|no'
 done_testing

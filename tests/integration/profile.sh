@@ -2,14 +2,17 @@
 # function and source line of tests/helpers/hot.c named on the terminal,
 # in NAME.profile.csv and in the JSON; a stripped copy shown as
 # module+offset with the reason; page faults by mapping; the growth from
-# one thread to two; profile = off; and sampling refused (a seccomp
-# filter, as perf_event_paranoid would) with the run still measured.
+# one thread to two; callers (a function anywhere in the call chain);
+# JIT code (tests/helpers/jit.c, a loop compiled at run time as .NET
+# does): named from its perf map with jitnames, and said why and what to
+# set without it; profile = off; and sampling refused (a seccomp filter,
+# as perf_event_paranoid would) with the run still measured.
 source "$(dirname "$0")/tap.bash"
 BUILD=${BUILD:-build}
 HOT=$PWD/$BUILD/tests/hot
 trap 'rm -rf "$TMP"' EXIT
 make -s --no-print-directory "$BUILD/tests/hot" "$BUILD/tests/hot-stripped" \
-	"$BUILD/tests/no_perf" >/dev/null 2>&1
+	"$BUILD/tests/no_perf" "$BUILD/tests/jit" >/dev/null 2>&1
 [ -x "$HOT" ] || skip_rest "the helper program did not build ($HOT)"
 # 64 MiB: its mapping takes some 500 faults (31 pages each), enough for
 # one in 64 to be sampled in each repetition.
@@ -62,6 +65,58 @@ import json, sys
 p = json.load(open(sys.argv[1]))["runs"][1]["profile"]
 print(p["top"][0]["function"], p["rounds"], p["growth"]["from"], p["growth"]["grew"],
       p["growth"]["lines"][0]["line"])' "$TMP/grow.json")" = "hot_loop 3 threads=1 True $hot_line"
+
+# Callers: hot deep 8 spends half its time under outer(), which no
+# sample lands in, eight frames deep.
+run_mmprof exec -r 2 --warmup 0 --profile 2000 --file "$TMP/data.bin" --csv "$TMP/deep.csv" \
+	-- "$HOT" deep 8 300000000
+callers=$(sed -n '/^  with what it calls (callers)/,/^  by source line/p' <<<"$out")
+check "callers: outer() shown, as in the call chain of some half of the samples" \
+	grep -qE '^    outer\(\) +(3|4|5|6)[0-9]\.[0-9]%' <<<"$callers"
+check "...main() (every sample) and via() (passes all to outer()) left out" \
+	test -z "$(grep -E '^    (main|via)\(\)' <<<"$callers")"
+check "...and NAME.profile.csv has every inclusive row, main() too" \
+	test "$(csv_rows "$TMP/deep.profile.csv" kind function | grep -cE '^inclusive\|(main|via|outer|deep_a|deep_b)$')" -eq 5
+
+# JIT code: the helper compiles a loop and, as .NET, writes a perf map
+# only with DOTNET_PerfMapEnabled=1 and runs it from a memfd:doublemapper
+# view unless DOTNET_EnableWriteXorExecute=0.  Its maps are not a runtime
+# mmprof knows, so they stay: removed here, by the pids it printed.
+JIT=$PWD/$BUILD/tests/jit
+jit_run() { # jit_run NAME OPTIONS...: the helper under mmprof exec
+	local name=$1; shift
+	run_mmprof exec -r 2 --warmup 0 "$@" --file "$TMP/data.bin" --csv "$TMP/$name.csv" -- "$JIT" 1000000000
+	jit_pids=$(sed -n 's/^pid //p' "$TMP/$name".logs/*/*.log)
+	block=$(sed -n '/^profile of/,/^$/p' <<<"$out")
+}
+forget() { for p in $jit_pids; do rm -f "/tmp/perf-$p.map"; done; }
+"$JIT" 1 >/dev/null 2>&1
+if [ $? -eq 77 ]; then
+	skip "JIT code: the helper is x86-64 machine code"
+else
+	jit_run jitnames
+	check "jitnames (auto, profiled): the JIT'd loop is named from its perf map, in its W^X view" \
+		grep -qE '^    jitted_loop\[Helper\]\(\) +([5-9][0-9]|100)\.[0-9]%' <<<"$block"
+	left=0
+	for p in $jit_pids; do [ -f "/tmp/perf-$p.map" ] && left=$((left + 1)); done
+	check "...and its maps stay: another runtime's, not one jitnames asked .NET or Java for" \
+		test "$left" -eq 2
+	forget
+	jit_run nonames --jitnames no
+	check "jitnames = no: the loop in its W^X view, not named, and said why" \
+		grep -q "memfd:doublemapper (deleted)+0x.*(code outside any file (JIT?) and no /tmp/perf-PID.map)" <<<"$block"
+	check "...and what to set" grep -q "^    JIT code: jitnames = yes (mmprof exec --jitnames yes)" <<<"$block"
+	forget
+	jit_run wx --env DOTNET_EnableWriteXorExecute=0
+	check "W^X off (env =): one anonymous mapping, named the same" \
+		grep -qE '^    jitted_loop\[Helper\]\(\) +([5-9][0-9]|100)\.[0-9]%' <<<"$block"
+	forget
+	jit_run nomap --env JIT_HELPER_NO_MAP=1 --env DOTNET_EnableWriteXorExecute=0
+	check "a runtime that writes no map: anonymous code, no perf map, and what other JITs need" \
+		bash -c 'grep -q "anon+0x.*(code outside any file (JIT?) and no /tmp/perf-PID.map)" <<<"$1" &&
+			grep -q "^    JIT code: no runtime wrote a perf map; .*PYTHONPERFSUPPORT=1" <<<"$1"' _ "$block"
+	forget
+fi
 
 run_mmprof exec -r 1 --warmup 0 --profile off --file "$TMP/data.bin" --csv "$TMP/off.csv" \
 	-- "$HOT" spin 20

@@ -2,7 +2,9 @@
 # models (configs/seed_real.ini, small): results checked against the
 # reference, the Java seed's shared-position race caught as WRONG where it
 # happened (checked against each process's own log), the absolute variant
-# ok, the model-against-real block, and the issue's mmprof exec command.
+# ok, the model-against-real block, the hot code named in the profiles
+# (the .NET loop, DOTNET_JitNoInline=1's SafeHandle frames, Java's lambda),
+# and the issue's mmprof exec command.
 # Each runtime is skipped with its reason where it is missing.  No timings
 # are asserted.  About 40 s here (each JVM or .NET start costs 0.1-0.3 s).
 source "$(dirname "$0")/tap.bash"
@@ -49,7 +51,7 @@ for job in drop:  # and the links to them
 open(path, "w").write(text)
 PY
 }
-[ $have_dotnet = 1 ] || drop dotnet_real dotnet_pointer
+[ $have_dotnet = 1 ] || drop dotnet_real dotnet_pointer dotnet_noinline
 [ $have_java = 1 ] || drop java_real java_absolute
 # The race needs time to happen: 32 MiB in 8 chunks miscounted 8 runs in
 # 10 here, 8 MiB none in 6.
@@ -114,6 +116,61 @@ if [ $have_dotnet = 1 ] && [ $have_java = 1 ]; then
 		test "$(grep -c 'dotnet_pointer/dotnet_real .*(dotnet_fixed/dotnet_like)' <<<"$block")" -eq 4
 	check "answers CSV: rows of kind model" \
 		test "$(csv_col "${csv%.csv}.answers.csv" kind | grep -c '^model$')" -ge 12
+fi
+
+# The profile names the hot code, from the runtimes' own perf maps
+# (jitnames, on by default when profiled): dotnet_real's loop with
+# ReadByte inlined into it, and with DOTNET_JitNoInline=1 the reference
+# count's frames under it; Java's lambda.  A name missing is a failure,
+# not a skip: only sampling refused by the kernel skips, saying so.
+prof=${csv%.csv}.profile.csv
+# jit_rows JOB THREADS ACCESS KIND: "share|name" of the job point's rows
+# of KIND, largest first.
+jit_rows() {
+	/usr/bin/python3 - "$csv" "$prof" "$@" <<'PY'
+import csv, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # | grep -m1: stop quietly
+main, prof, job, threads, access, kind = sys.argv[1:7]
+runs = {r["run"] for r in csv.DictReader(open(main, newline=""))
+        if r["job"] == job and r["threads"] == threads and r["access"] == access
+        and r["control"] == ""}
+rows = [r for r in csv.DictReader(open(prof, newline=""))
+        if r["run"] in runs and r["kind"] == kind]
+rows.sort(key=lambda r: -float(r["share"] or 0))
+for r in rows:
+    print("%s|%s" % (r["share"], r["name"]))
+PY
+}
+sampled=1
+if grep -q "^profile of .*: not taken: " <<<"$out"; then
+	sampled=0
+	skip "the profile's names: sampling refused here ($(grep -m1 -o 'not taken: .*' <<<"$out"))"
+fi
+if [ $have_dotnet = 1 ] && [ $sampled = 1 ]; then
+	top=$(jit_rows dotnet_real 2 1 function | grep -m1 '|Program')
+	check ".NET, 2 threads: the largest JIT'd function is the Parallel.For body's loop, named ($top)" \
+		bash -c '[[ $1 == *"<<Main>\$>b__0(int32)"* ]] && [ -n "$1" ]' _ "$top"
+	readbyte=$(jit_rows dotnet_real 2 1 function | grep -m1 'ReadByte' | cut -d'|' -f1)
+	check "...with ReadByte inlined into it: no ReadByte frame takes as much (${readbyte:-none})" \
+		awk -v a="${top%%|*}" -v b="${readbyte:-0}" 'BEGIN { exit !(a > b) }'
+	addref=$(jit_rows dotnet_noinline 2 1 function | grep -m1 'SafeHandle::DangerousAddRef' | cut -d'|' -f1)
+	release=$(jit_rows dotnet_noinline 2 1 inclusive | grep -m1 'SafeHandle::DangerousRelease' | cut -d'|' -f1)
+	check "DOTNET_JitNoInline=1: SafeHandle::DangerousAddRef has samples of its own (${addref:-none})" \
+		awk -v a="${addref:-0}" 'BEGIN { exit !(a > 0.01) }'
+	check "...and SafeHandle::DangerousRelease is in the call chains (${release:-none})" \
+		awk -v a="${release:-0}" 'BEGIN { exit !(a > 0.01) }'
+	check "...both under ReadByte, in the terminal's block" \
+		bash -c 'b=$(sed -n "/^profile of \[dotnet_noinline\] exec threads=2/,/^\$/p" <<<"$1");
+			grep -q "SafeHandle::DangerousAddRef" <<<"$b" && grep -q "UnmanagedMemoryAccessor::ReadByte" <<<"$b"' _ "$out"
+	check "the runs say they ran with jitnames" \
+		test "$(csv_rows "$csv" probe jitnames | awk -F'|' '$1 == "exec"' | sort -u | cut -d'|' -f2)" = yes
+fi
+java_major=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+if [ $have_java = 1 ] && [ $sampled = 1 ] && [ "${java_major:-0}" -ge 17 ]; then
+	lambda=$(jit_rows java_real 2 1 function | grep -m1 'org.example.App.lambda')
+	check "Java 17+, 1 byte: its lambda is named from the JVM's perf map at exit ($lambda)" test -n "$lambda"
+elif [ $have_java = 1 ] && [ $sampled = 1 ]; then
+	skip "Java's names: this JVM is Java ${java_major:-?}; -XX:+DumpPerfMapAtExit needs 17"
 fi
 
 # The issue's command, as written.

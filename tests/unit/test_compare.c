@@ -194,6 +194,55 @@ static void test_match_by_parameters(void **state)
 	mmp_compare_free(&c);
 }
 
+/* A copy of the CSV at path with one more column, name, holding value in
+ * every row. */
+static const char *with_column(const char *dir, const char *path, const char *out,
+			       const char *name, const char *value)
+{
+	static char p[600];
+	char line[4096];
+	FILE *in = fopen(path, "r");
+	snprintf(p, sizeof(p), "%s/%s", dir, out);
+	FILE *f = fopen(p, "w");
+	assert_non_null(in);
+	assert_non_null(f);
+	for (int first = 1; fgets(line, sizeof(line), in); first = 0) {
+		line[strcspn(line, "\n")] = '\0';
+		fprintf(f, "%s,%s\n", line, first ? name : value);
+	}
+	fclose(in);
+	assert_int_equal(fclose(f), 0);
+	return p;
+}
+
+/* env and jitnames came after schema 2's first CSVs: a CSV without their
+ * columns is read as empty there, matching runs whose cells are empty,
+ * not those that ran with a variable set (unless --vary env). */
+static void test_late_keys(void **state)
+{
+	(void)state;
+	const char *dir = test_tmpdir();
+	struct spec one[] = { RUN(1, "x", "atomic", 1, 1000) };
+	struct mmp_comparison c;
+	struct mmp_error err = { 0 };
+	uint32_t vary;
+	const char *old = write_csv(dir, "old.csv", one, 1, 0, "2");
+	const char *empty = with_column(dir, old, "empty.csv", "env", "");
+	assert_int_equal(mmp_compare_run(&c, old, empty, 0.05, 0, &err), 0);
+	assert_int_equal(c.npairs, 1);
+	mmp_compare_free(&c);
+	const char *set = with_column(dir, old, "set.csv", "env", "A=1");
+	assert_int_equal(mmp_compare_run(&c, old, set, 0.05, 0, &err), 0);
+	assert_int_equal(c.npairs, 0);
+	assert_int_equal(c.nonly_a, 1);
+	assert_int_equal(c.nonly_b, 1);
+	mmp_compare_free(&c);
+	assert_int_equal(mmp_compare_vary_parse("env", &vary, &err), 0);
+	assert_int_equal(mmp_compare_run(&c, old, set, 0.05, vary, &err), 0);
+	assert_int_equal(c.npairs, 1);
+	mmp_compare_free(&c);
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -335,6 +384,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_match_by_parameters),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_late_keys),
 		cmocka_unit_test(test_disturbed_and_outcomes),
 	};
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);

@@ -54,7 +54,7 @@ static void test_env(void **state)
 	(void)state;
 	setenv("LD_PRELOAD", "/x/other.so", 1);
 	setenv("MMPROF_PRELOAD_MODE", "stale", 1);
-	char **env = mmp_preload_env("/lib/p.so", "prefault", "/tmp/r");
+	char **env = mmp_preload_env(NULL, "/lib/p.so", "prefault", "/tmp/r");
 	assert_non_null(env);
 	int preload = 0, mode = 0, report = 0, path = 0;
 	for (size_t i = 0; env[i]; i++) {

@@ -20,7 +20,7 @@
 #include "mmprof/sampling.h"
 #include "mmprof/symbols.h"
 
-static char hot[512], stripped[512], planted[512];
+static char hot[512], stripped[512], planted[512], jit[512];
 
 static int setup(void **state)
 {
@@ -30,6 +30,7 @@ static int setup(void **state)
 	snprintf(stripped, sizeof(stripped), "%s/tests/hot-stripped",
 		 build && *build ? build : "build");
 	snprintf(planted, sizeof(planted), "%s/tests/planted", build && *build ? build : "build");
+	snprintf(jit, sizeof(jit), "%s/tests/jit", build && *build ? build : "build");
 	return 0;
 }
 
@@ -199,6 +200,68 @@ static void test_faults_by_mapping(void **state)
 	rmdir(dir);
 }
 
+/* The inclusive row of a named function, or NULL. */
+static const struct mmp_prof_row *inclusive(const struct mmp_profile *p, const char *function)
+{
+	for (size_t i = 0; i < p->nrows; i++)
+		if (p->row[i].kind == MMP_PROF_INCLUSIVE && p->row[i].function &&
+		    strcmp(p->row[i].function, function) == 0)
+			return &p->row[i];
+	return NULL;
+}
+
+/* hot deep 8: half the time in deep_a() under main(), half under via()
+ * and eight frames of outer(), which divides it between deep_a() and
+ * deep_b(): outer() is an inclusive row of about half the samples,
+ * counted once per sample however deep it recursed (eight times would be
+ * four times the samples), and the one caller worth showing: main() is in
+ * every sample, via() passes all of its samples to outer(), the leaves
+ * are their own time. */
+static void test_inclusive(void **state)
+{
+	char *argv[] = { hot, "deep", "8", "300000000", NULL };
+	struct mmp_samples s;
+	struct mmp_symbols *sy;
+	struct mmp_profile p;
+	(void)state;
+	sample(argv, 2000, 0, &s);
+	assert_int_equal(mmp_symbols_new(&sy), 0);
+	mmp_profile_init(&p);
+	assert_int_equal(mmp_profile_add(&p, sy, &s, 0), 0);
+	double all = mmp_profile_samples(&p, 0);
+	const struct mmp_prof_row *o = inclusive(&p, "outer"), *m = inclusive(&p, "main"),
+				  *v = inclusive(&p, "via");
+	assert_non_null(o);
+	assert_non_null(m);
+	assert_non_null(v);
+	print_message("# %.0f samples: inclusive outer %.0f (depth %.1f), via %.0f, main %.0f\n",
+		      all, o->total, o->depth / o->total, v->total, m->total);
+	assert_true(o->total <= all && m->total <= all && v->total <= all);
+	assert_true(o->total > 0.3 * all && o->total < 0.7 * all);
+	assert_true(m->total > 0.95 * all);
+	/* No sample lands in outer() itself. */
+	const struct mmp_prof_row *f[64];
+	size_t n = mmp_profile_top(&p, MMP_PROF_FUNCTION, f, 64);
+	for (size_t i = 0; i < n; i++)
+		assert_true(!f[i]->function || strcmp(f[i]->function, "outer") != 0 ||
+			    f[i]->total < 0.05 * all);
+	const struct mmp_prof_row *c[8];
+	n = mmp_profile_callers(&p, c, 8);
+	int outer_shown = 0;
+	for (size_t i = 0; i < n; i++) {
+		print_message("# caller %s %.0f\n", c[i]->function, c[i]->total);
+		outer_shown += strcmp(c[i]->function, "outer") == 0;
+		assert_string_not_equal(c[i]->function, "main");
+		assert_string_not_equal(c[i]->function, "via");
+		assert_string_not_equal(c[i]->function, "deep_a");
+		assert_string_not_equal(c[i]->function, "deep_b");
+	}
+	assert_int_equal(outer_shown, 1);
+	mmp_profile_free(&p);
+	mmp_symbols_free(sy);
+	mmp_samples_free(&s);
+}
+
 /* Run a: 60 ms spinning, run b: 240 ms, three rounds each: the growth
  * (per unit of work, here the run) is at the HOT line. */
 static void test_growth(void **state)
@@ -276,6 +339,53 @@ static void test_switches_on_one_pu(void **state)
 	mmp_samples_free(&s);
 }
 
+/* JIT code has no line table: where its time grew is said by function.
+ * tests/helpers/jit.c compiles a loop and names it in a perf map (as .NET
+ * with DOTNET_PerfMapEnabled=1, run from its W^X view); run a spins it 4
+ * times less than run b.  The lines that grow are the C library's, a few samples:
+ * the growth is put on jitted_loop[Helper], not on one of them. */
+static void test_where_jit(void **state)
+{
+	char *a_argv[] = { jit, "200000000", NULL }, *b_argv[] = { jit, "800000000", NULL };
+	struct mmp_symbols *sy;
+	struct mmp_profile a, b;
+	struct mmp_growth g[2];
+	struct mmp_interval total;
+	char name[256], path[64];
+	(void)state;
+	setenv("DOTNET_PerfMapEnabled", "1", 1);
+	assert_int_equal(mmp_symbols_new(&sy), 0);
+	mmp_profile_init(&a);
+	mmp_profile_init(&b);
+	for (size_t k = 0; k < 3; k++) {
+		struct mmp_samples s;
+		for (int which = 0; which < 2; which++) {
+			sample(which ? b_argv : a_argv, 2000, 0, &s);
+			snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)s.pid);
+			unlink(path);
+			assert_true(s.nperf_map >= 1);
+			assert_int_equal(mmp_profile_add(which ? &b : &a, sy, &s, k), 0);
+			mmp_samples_free(&s);
+		}
+	}
+	unsetenv("DOTNET_PerfMapEnabled");
+	struct mmp_run_result ra = { .profile = &a }, rb = { .profile = &b };
+	size_t n = mmp_evidence_where(&ra, &rb, g, 2, &total);
+	assert_true(n >= 1);
+	print_message("# growth %.1f ms; top %s %.0f%%\n", total.estimate / 1e6,
+		      mmp_prof_row_name(g[0].row, name, sizeof(name)), 100 * g[0].share.estimate);
+	assert_int_equal(g[0].row->kind, MMP_PROF_FUNCTION);
+	assert_non_null(g[0].row->function);
+	assert_string_equal(g[0].row->function, "jitted_loop[Helper]");
+	assert_true(g[0].share.estimate > 0.5);
+	/* By line, the C library's lines alone: not what a verdict quotes. */
+	n = mmp_evidence_growth(&ra, &rb, MMP_PROF_LINE, g, 1, &total);
+	assert_true(n == 0 || g[0].growth.estimate < 0.5 * total.estimate);
+	mmp_profile_free(&a);
+	mmp_profile_free(&b);
+	mmp_symbols_free(sy);
+}
+
 /* Records as the kernel writes them: a sample with a chain, an MMAP2. */
 static void test_parse_records(void **state)
 {
@@ -332,6 +442,8 @@ int main(void)
 		cmocka_unit_test(test_stripped),
 		cmocka_unit_test(test_faults_by_mapping),
 		cmocka_unit_test(test_growth),
+		cmocka_unit_test(test_inclusive),
+		cmocka_unit_test(test_where_jit),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
