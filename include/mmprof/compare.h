@@ -23,7 +23,9 @@
  * MMP_MIN_CLEAN_ROUNDS clean ones remain, as within a run (result.h).
  * Outcome: slower or faster when the interval lies wholly beyond the
  * tolerance band 1/(1+t) .. 1+t, same when wholly inside it, inconclusive
- * otherwise.
+ * otherwise -- and inconclusive whatever the interval when the figure had
+ * to use disturbed repetitions (fewer than MMP_MIN_CLEAN_ROUNDS clean on
+ * a side), as mmprof's own answers are (answers.h).
  *
  * The ceiling.  A run's `limit_run` is the limit run that read the same
  * bytes in the same rounds.  The machine can drift between A and B (a busy
@@ -122,6 +124,9 @@ struct mmp_cmp_pair {
 	struct mmp_interval to_ceiling;
 	int on_ceiling;
 	int ceiling; /* both runs are ceilings: the machine-drift reference */
+	/* The figure the outcome is judged on (ratio, or to_ceiling when
+	 * on_ceiling) had to use disturbed repetitions: outcome inconclusive. */
+	int disturbed;
 	enum mmp_compare_outcome outcome;
 };
 
@@ -133,6 +138,7 @@ struct mmp_comparison {
 	const struct mmp_cmp_run **only_a, **only_b;
 	size_t nonly_a, nonly_b;
 	size_t count[MMP_COMPARE_NOUTCOMES]; /* of the pairs that are not ceilings */
+	size_t ndisturbed;                   /* of those, inconclusive as disturbed */
 	uint32_t vary;                       /* key bits that may differ (--vary) */
 	size_t nceilings;                    /* pairs of ceilings */
 	double drift, drift_min, drift_max;  /* their B / A: median, range */

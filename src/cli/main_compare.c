@@ -54,7 +54,8 @@ static void compare_usage(FILE *out)
 		     "key differ).  A and B were not measured side by side, so rounds are not\n"
 		     "paired: the interval is Welch's on the difference of mean log times.\n"
 		     "Each pair is slower, faster, same (interval within the tolerance band) or\n"
-		     "inconclusive.  The limit runs are the ceiling: their B/A is the machine's\n"
+		     "inconclusive (always, when a side had fewer than 3 clean repetitions:\n"
+		     "disturbed ones decide nothing).  The limit runs are the ceiling: their B/A is the machine's\n"
 		     "drift, and a run that carries a ceiling in both files is judged on its\n"
 		     "time over the ceiling's in the same rounds.  docs/compare.md says more.\n\n"
 		     "options:\n");

@@ -560,11 +560,12 @@ static enum mmp_compare_outcome judge(const struct mmp_interval *iv, double tole
 
 /* Each repetition's time over its ceiling's in the same round (the same
  * rep of the same set): the clean ones when MMP_MIN_CLEAN_ROUNDS remain,
- * else all, as usable() does. */
-static size_t over_ceiling(const struct mmp_cmp_run *r, double *out)
+ * else all, as usable() does (*used_disturbed: a disturbed one was used). */
+static size_t over_ceiling(const struct mmp_cmp_run *r, double *out, int *used_disturbed)
 {
 	const struct mmp_cmp_run *l = r->ceiling;
 	size_t m = 0, clean = 0;
+	*used_disturbed = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		int all = pass == 1 && clean < MMP_MIN_CLEAN_ROUNDS;
 		if (pass == 1 && !all)
@@ -578,6 +579,7 @@ static size_t over_ceiling(const struct mmp_cmp_run *r, double *out)
 				clean += pass == 0 && quiet;
 				if (quiet || all)
 					out[m++] = r->elapsed[i] / l->elapsed[j];
+				*used_disturbed |= all && !quiet;
 				break;
 			}
 	}
@@ -596,18 +598,29 @@ static int compute(struct mmp_cmp_pair *p, const struct mmp_cmp_run *a,
 	size_t na = usable(a, x, &p->a), nb = usable(b, y, &p->b);
 	mmp_interval_welch_ratio(y, nb, x, na, &p->ratio);
 	p->outcome = judge(&p->ratio, tolerance);
+	p->disturbed = p->a.used_disturbed || p->b.used_disturbed;
 	p->ceiling = a->is_ceiling && b->is_ceiling;
 	/* The drift between A and B cancels in a ratio to the ceiling that
 	 * ran in the same rounds. */
 	if (!p->ceiling && a->ceiling && b->ceiling) {
-		na = over_ceiling(a, x);
-		nb = over_ceiling(b, y);
+		int da, db;
+		na = over_ceiling(a, x, &da);
+		nb = over_ceiling(b, y, &db);
 		if (na && nb) {
 			mmp_interval_welch_ratio(y, nb, x, na, &p->to_ceiling);
 			p->on_ceiling = 1;
 			p->outcome = judge(&p->to_ceiling, tolerance);
+			p->disturbed = da || db;
 		}
 	}
+	/* As mmprof's own answers (answers.h): a disturbed repetition's time
+	 * holds what another task or a stop took, which has no bound and is
+	 * not the same in A and B, so no gap is too large for it to have made
+	 * nor a tie too close for it to have hidden.  A figure that had to use
+	 * such repetitions decides nothing: --fail-on-regression must not fail
+	 * a commit on a neighbour's load. */
+	if (p->disturbed)
+		p->outcome = MMP_COMPARE_INCONCLUSIVE;
 	free(x);
 	free(y);
 	return 0;
@@ -683,8 +696,10 @@ int mmp_compare_match(struct mmp_comparison *c, double tolerance, uint32_t vary,
 			rc = mmp_error_set(err, -ENOMEM, "out of memory");
 			goto out;
 		}
-		if (!p->ceiling)
+		if (!p->ceiling) {
 			c->count[p->outcome]++;
+			c->ndisturbed += (size_t)p->disturbed;
+		}
 	}
 	if (drift(c))
 		rc = mmp_error_set(err, -ENOMEM, "out of memory");

@@ -128,6 +128,21 @@ static void drift_note(FILE *out, const struct mmp_comparison *c)
 			: "");
 }
 
+/* Runs whose outcome had to come from disturbed repetitions: what that
+ * means, and what would decide them. */
+static void disturbed_note(FILE *out, const struct mmp_comparison *c)
+{
+	if (!c->ndisturbed)
+		return;
+	fprintf(out, "disturbed: %zu run(s) had fewer than %d clean repetitions on a side (the "
+		     "CSV's disturbed column: another task held their PUs, or mmprof was "
+		     "stopped), so their figures used disturbed ones: inconclusive whatever "
+		     "the ratio, as mmprof's own answers are, since such a repetition's time "
+		     "holds what the other task took; rerun that side on a quieter machine or "
+		     "with more repetitions\n",
+		c->ndisturbed, MMP_MIN_CLEAN_ROUNDS);
+}
+
 static void table(FILE *out, const struct mmp_comparison *c)
 {
 	struct mmp_grid t = { 0 };
@@ -163,8 +178,9 @@ static void table(FILE *out, const struct mmp_comparison *c)
 			format_ratio(&p->to_ceiling, row[col++], MMP_GRID_CELL);
 		else if (c->non_ceiling)
 			snprintf(row[col++], MMP_GRID_CELL, "%s", p->ceiling ? "(the ceiling)" : "-");
-		snprintf(row[col++], MMP_GRID_CELL, "%s%s",
+		snprintf(row[col++], MMP_GRID_CELL, "%s%s%s",
 			 p->ceiling ? "drift" : mmp_compare_outcome_name(p->outcome),
+			 !p->ceiling && p->disturbed ? " (disturbed)" : "",
 			 p->a.run->wrong || p->b.run->wrong ? " (WRONG result)" : "");
 	}
 	mmp_grid_print(&t, out);
@@ -177,6 +193,7 @@ static void table(FILE *out, const struct mmp_comparison *c)
 		1 / (1 + c->tolerance), 1 + c->tolerance, c->tolerance * 100, MMP_MIN_CLEAN_ROUNDS,
 		marked ? " (*: fewer did, all were used)" : "");
 	drift_note(out, c);
+	disturbed_note(out, c);
 }
 
 static void only(FILE *out, const char *which, const struct mmp_cmp_run *const *v, size_t n)
@@ -249,7 +266,7 @@ static const struct column columns[] = {
 	{ "ci_high", "95% Welch interval of ratio, high" },
 	{ "df", "Welch-Satterthwaite degrees of freedom of the interval" },
 	{ "tolerance", "ratios within 1/(1+t) .. 1+t are the same" },
-	{ "outcome", "slower, faster, same or inconclusive" },
+	{ "outcome", "slower, faster, same or inconclusive (always inconclusive when disturbed is true)" },
 	{ "a_result_ok", "every repetition of A's run matched the reference" },
 	{ "b_result_ok", "every repetition of B's run matched the reference" },
 	{ "a_run_id", "A's mmprof invocation" },
@@ -259,6 +276,7 @@ static const struct column columns[] = {
 	{ "ceiling_ratio", "B / A of the times over the ceiling in the same rounds (Welch), what outcome is judged on; empty: a side carries no ceiling" },
 	{ "ceiling_ci_low", "95% interval of ceiling_ratio, low" },
 	{ "ceiling_ci_high", "95% interval of ceiling_ratio, high" },
+	{ "disturbed", "true: the figure outcome is judged on had to use disturbed repetitions (fewer than 3 clean on a side): inconclusive whatever it says" },
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
@@ -330,6 +348,7 @@ static void pair_row(FILE *f, const struct mmp_comparison *c, const struct mmp_c
 		}
 	}
 	i += 3;
+	snprintf(v[i++], sizeof(v[0]), "%s", p->disturbed ? "true" : "false");
 
 	char schema[16];
 	snprintf(schema, sizeof(schema), "%d", MMP_COMPARE_SCHEMA_VERSION);

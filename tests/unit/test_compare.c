@@ -332,15 +332,19 @@ static void test_disturbed_and_outcomes(void **state)
 		{ 3, 0, "noisy", "atomic", NULL, NULL, 1, 1000, 0.2, 5, 0, 1 },
 		/* One repetition: no interval. */
 		{ 4, 0, "once", "atomic", NULL, NULL, 1, 1000, 0.01, 1, 0, 1 },
+		/* Clean in A; in B every repetition disturbed and 2x: a tight
+		 * interval, but from disturbed rounds only. */
+		{ 5, 0, "dall", "atomic", NULL, NULL, 1, 1000, 0.01, 5, 0, 1 },
 	};
 	struct spec b[] = {
 		{ 1, 0, "d2", "atomic", NULL, NULL, 1, 1000, 0.01, 5, 0, 1 },
 		{ 2, 0, "d3", "atomic", NULL, NULL, 1, 1000, 0.01, 5, 0, 1 },
 		{ 3, 0, "noisy", "atomic", NULL, NULL, 1, 1030, 0.2, 5, 0, 1 },
 		{ 4, 0, "once", "atomic", NULL, NULL, 1, 2000, 0.01, 1, 0, 1 },
+		{ 5, 0, "dall", "atomic", NULL, NULL, 1, 1000, 0.01, 5, 5, 2 },
 	};
-	const char *pa = write_csv(dir, "a.csv", a, 4, 0, "2");
-	const char *pb = write_csv(dir, "b.csv", b, 4, 0, "2");
+	const char *pa = write_csv(dir, "a.csv", a, 5, 0, "2");
+	const char *pb = write_csv(dir, "b.csv", b, 5, 0, "2");
 	struct mmp_comparison c;
 	struct mmp_error err = { 0 };
 	if (mmp_compare_run(&c, pa, pb, 0.05, 0, &err))
@@ -360,6 +364,15 @@ static void test_disturbed_and_outcomes(void **state)
 	p = find(&c, 4);
 	assert_false(p->ratio.valid);
 	assert_int_equal(p->outcome, MMP_COMPARE_INCONCLUSIVE); /* 2x, but one repetition */
+	assert_false(p->disturbed);
+	/* 2x wholly beyond the band, from disturbed rounds: decides nothing,
+	 * as mmprof's own answers (answers.h). */
+	p = find(&c, 5);
+	assert_true(p->b.used_disturbed && p->disturbed);
+	assert_true(p->ratio.valid && p->ratio.low > 1.05);
+	assert_int_equal(p->outcome, MMP_COMPARE_INCONCLUSIVE);
+	assert_int_equal(c.count[MMP_COMPARE_SLOWER], 0);
+	assert_int_equal(c.ndisturbed, 2); /* d3 and dall */
 
 	/* The CSV: one row per pair, never over an input. */
 	char path[600];
@@ -367,10 +380,14 @@ static void test_disturbed_and_outcomes(void **state)
 	assert_int_equal(mmp_compare_csv(&c, path, &err), 0);
 	struct mmp_csvread t;
 	assert_int_equal(mmp_csvread_load(&t, path, &err), 0);
-	assert_int_equal(t.nrows, 4);
+	assert_int_equal(t.nrows, 5);
 	assert_string_equal(mmp_csvread_get(&t, 1, mmp_csvread_column(&t, "job")), "d3");
 	assert_string_equal(mmp_csvread_get(&t, 1, mmp_csvread_column(&t, "a_disturbed_used")),
 			    "true");
+	assert_string_equal(mmp_csvread_get(&t, 1, mmp_csvread_column(&t, "disturbed")), "true");
+	assert_string_equal(mmp_csvread_get(&t, 0, mmp_csvread_column(&t, "disturbed")), "false");
+	assert_string_equal(mmp_csvread_get(&t, 4, mmp_csvread_column(&t, "outcome")),
+			    "inconclusive");
 	assert_string_equal(mmp_csvread_get(&t, 3, mmp_csvread_column(&t, "ci_low")), "");
 	assert_string_equal(mmp_csvread_get(&t, 3, mmp_csvread_column(&t, "outcome")),
 			    "inconclusive");
