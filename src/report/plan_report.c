@@ -64,7 +64,7 @@ static void print_point(const struct mmp_planned *r, FILE *out)
 	    mmp_datafile_path(&r->data, mmp_data_dir(), path, sizeof(path)) == 0)
 		fprintf(out, "\n             data %s", path);
 	fprintf(out, "\n             PUs %s (%u distinct)%s\n",
-		mmp_pin_plan_format(&r->pins, pus, sizeof(pus)), r->pins.npus,
+		mmp_pin_plan_format(&r->pins, pus, sizeof(pus)), mmp_pin_plan_used(&r->pins),
 		r->pins.oversubscribed ? ", oversubscribed" : "");
 	print_unapplied(r, out);
 }

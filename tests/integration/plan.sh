@@ -1,6 +1,6 @@
 # The plan's shape where it was wrong: limit beside pairs, a plan too
-# large said in a message rather than exit 1 alone, and controls named
-# that do not apply said rather than dropped.
+# large said in a message rather than exit 1 alone, controls named that
+# do not apply said rather than dropped, and each point's own PUs counted.
 source "$(dirname "$0")/tap.bash"
 
 # placement = pairs with a limit job: each pair's job point is compared
@@ -59,4 +59,13 @@ check "--dry-run: lists each, where and why" grep -qF \
 	"$TMP/unapplied.ini:8: [block] controls: private, at every point of [block]: mmap_block (tally = local) has no shared state to make private" <<<"$out"
 check "--dry-run: and one that applies at some points" grep -qF \
 	"$TMP/unapplied.ini:12: [byte] controls: private, at 1 of [byte]'s 2 points: one thread shares nothing" <<<"$out"
+
+# Each point of a threads sweep counts its own threads' PUs: before, a
+# one-thread point of threads = 1, 2 said "PUs 0 (2 distinct)", the PUs
+# the placement offers rather than those it uses.
+printf '[global]\nsize = 64K\n[t]\nprobe = mmap_byte\nthreads = 1, 2, 6\n' >"$TMP/pus.ini"
+run_mmprof --config "$TMP/pus.ini" -n --topology-from "synthetic:pack:1 core:4 pu:1"
+check "threads = 1, 2, 6 on 4 PUs: each point's own PUs" test \
+	"$(grep -E '^ +PUs ' <<<"$out" | sed 's/^ *//' | paste -sd'|')" = \
+	"PUs 0 (1 distinct)|PUs 0 1 (2 distinct)|PUs 0 1 2 3 0 1 (4 distinct), oversubscribed"
 done_testing
