@@ -12,6 +12,7 @@
 #ifndef MMPROF_RESULT_H
 #define MMPROF_RESULT_H
 
+#include <sched.h>
 #include <stdint.h>
 
 #include "mmprof/datafile.h"
@@ -56,6 +57,13 @@ struct mmp_run_result {
 	struct mmp_stats st; /* of every recorded round */
 	int results_ok;      /* every recorded repetition matched the reference */
 	int unchecked;       /* a program without `result`: nothing was compared */
+	/* A program (its repetitions have a log): the repetitions in which it
+	 * ran outside its planned PUs (pu_watch.h), and the PUs its threads
+	 * were found on in any repetition (pus_ran_seen: one was sampled). */
+	int program;
+	unsigned nescaped;
+	cpu_set_t pus_ran;
+	int pus_ran_seen;
 	/* prefault, huge on a program: the most the preload library changed
 	 * in any recorded repetition, and why it could not, when known. */
 	int preload_asked;

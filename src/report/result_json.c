@@ -70,6 +70,26 @@ static void plan(struct mmp_json *j, const struct mmp_plan *p)
 		mmp_json_close_object(j);
 	}
 	mmp_json_close_array(j);
+	/* The controls a job names that get no rung at some of its points,
+	 * and why: what --dry-run lists at its end. */
+	mmp_json_open_array(j, "notes");
+	for (size_t i = 0; i < p->nnotes; i++) {
+		const struct mmp_plan_note *n = &p->notes[i];
+		mmp_json_open_object(j, NULL);
+		mmp_json_put_string(j, "job", n->job);
+		mmp_json_put_string(j, "control", n->control);
+		text_or_null(j, "section", n->section);
+		if (n->line > 0)
+			mmp_json_put_uint(j, "line", (uint64_t)n->line);
+		else
+			mmp_json_put_null(j, "line");
+		mmp_json_put_uint(j, "points", n->points);
+		mmp_json_put_uint(j, "of", n->of);
+		mmp_json_put_bool(j, "nowhere", n->nowhere);
+		mmp_json_put_string(j, "why", n->why);
+		mmp_json_close_object(j);
+	}
+	mmp_json_close_array(j);
 	mmp_json_close_object(j);
 }
 
@@ -192,6 +212,21 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 		mmp_json_put_uint(j, NULL, (uint64_t)p->pins.pu[t]);
 	mmp_json_close_array(j);
 	mmp_json_put_bool(j, "oversubscribed", p->pins.oversubscribed);
+	/* A program's escapes from its PUs (the CSV's escaped, pus_ran);
+	 * null for probes, whose threads mmprof binds itself. */
+	if (r->program)
+		mmp_json_put_uint(j, "escaped", r->nescaped);
+	else
+		mmp_json_put_null(j, "escaped");
+	if (r->pus_ran_seen) {
+		mmp_json_open_line(j, "pus_ran");
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &r->pus_ran))
+				mmp_json_put_uint(j, NULL, (uint64_t)c);
+		mmp_json_close_array(j);
+	} else {
+		mmp_json_put_null(j, "pus_ran");
+	}
 	mmp_json_put_string(j, "state", mmp_run_state_name(r->state));
 	text_or_null(j, "error", r->error);
 	mmp_json_put_uint(j, "rounds", r->n);

@@ -148,6 +148,27 @@ static int grow(struct mmp_run_result *r, size_t need)
 	return 0;
 }
 
+/* Add a list of PUs as mmp_cpulist_format writes it ("0-3,8") to set;
+ * whether it named any. */
+static int add_cpulist(cpu_set_t *set, const char *list)
+{
+	int any = 0;
+	for (const char *p = list; *p;) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (end == p)
+			break;
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		for (unsigned long c = a; c <= b && c < CPU_SETSIZE; c++, any = 1)
+			CPU_SET(c, set);
+		p = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	return any;
+}
+
 int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep *rep,
 		       struct mmp_error *err)
 {
@@ -208,6 +229,11 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 	}
 	r->results_ok &= rep->result_ok && !rep->probe_rc;
 	r->unchecked |= rep->result_unchecked;
+	if (rep->log) { /* a program's repetition (runner.h) */
+		r->program = 1;
+		r->nescaped += (unsigned)!!rep->escaped;
+		r->pus_ran_seen |= add_cpulist(&r->pus_ran, rep->pus_ran);
+	}
 	r->n++;
 	return 0;
 }

@@ -1,7 +1,8 @@
 # --json PATH: one document per invocation, checked against docs/json.md
 # both ways (every documented field present with its type, nothing
 # undocumented), and against the CSVs written beside it (a run's median,
-# counters and metrics, attribution shares, answers); where it is written
+# counters and metrics, attribution shares, answers, a program's escapes
+# and PUs) and the plan's notes against --dry-run; where it is written
 # (in the result set or alone) and what is refused.
 source "$(dirname "$0")/tap.bash"
 
@@ -41,6 +42,8 @@ fixes = dotnet
 
 [limit]
 probe = limit
+# No shared state: a plan note, plan.notes[] in the document.
+controls = private
 INI
 # A profiled program at 1 and 2 threads: runs[].profile with its growth.
 make -s --no-print-directory build/tests/hot >/dev/null 2>&1
@@ -197,11 +200,41 @@ ok(len(doc["answers"]) == len(answers) > 0 and all(
    "answers (kind, question, outcome, verdict, ratio) are NAME.answers.csv's (%d)" % len(answers))
 ok({a["kind"] for a in doc["answers"]} >= {"ratio", "gap", "cause", "fix", "regression"},
    "the fixes job's answers are there: " + ", ".join(sorted({a["kind"] for a in doc["answers"]})))
+
+# The plan's notes are those --dry-run lists, word for word.
+dry = subprocess.run([mmprof, "--config", cfg, "--dry-run"], capture_output=True, text=True).stdout
+notes = doc["plan"]["notes"]
+said = ["  %s:%d: [%s] controls: %s, at %s: %s" % (cfg, n["line"], n["section"], n["control"],
+        "every point of [%s]" % n["job"] if n["points"] == n["of"] else "%d of [%s]'s %d points" % (n["points"], n["job"], n["of"]),
+        n["why"]) for n in notes]
+ok(notes and any(n["job"] == "limit" and n["control"] == "private" and n["nowhere"] for n in notes)
+   and all(l in dry.splitlines() for l in said),
+   "plan.notes are --dry-run's (%d): %s" % (len(notes), "; ".join(said)[:200]))
+
+# A program's escapes and the PUs it ran on are NAME.csv's; null for probes.
+mism, progs = [], 0
+for run in doc["runs"]:
+    rs = byrun.get(run["run"], [])
+    if run["job"] != "prog":
+        if run["escaped"] is not None or run["pus_ran"] is not None:
+            mism.append("run %d (a probe): %r %r" % (run["run"], run["escaped"], run["pus_ran"]))
+        continue
+    progs += 1
+    ran = set()
+    for r in rs:
+        for part in filter(None, r["pus_ran"].split(",")):
+            a, _, b = part.partition("-")
+            ran.update(range(int(a), int(b or a) + 1))
+    if run["escaped"] != sum(r["escaped"] == "true" for r in rs):
+        mism.append("run %d escaped %r" % (run["run"], run["escaped"]))
+    if run["pus_ran"] != (sorted(ran) if ran else None):
+        mism.append("run %d pus_ran %r, NAME.csv %r" % (run["run"], run["pus_ran"], sorted(ran)))
+ok(progs == 2 and not mism, "escaped and pus_ran are NAME.csv's (%d programs)" % progs + ("; " + "; ".join(mism[:4]) if mism else ""))
 PY
 while read -r verdict what; do
 	if [ "$verdict" = ok ]; then ok "$what"; else fail "$what"; fi
 done <"$TMP/checks"
-check "the validator ran to its end" test "$(wc -l <"$TMP/checks")" -eq 14
+check "the validator ran to its end" test "$(wc -l <"$TMP/checks")" -eq 16
 
 # Where it goes: NAME.json is the set's (a later run without --json removes
 # it); elsewhere it stands alone (nothing removes it).

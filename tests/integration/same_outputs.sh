@@ -12,10 +12,11 @@ source "$(dirname "$0")/tap.bash"
 REF=${MMPROF_SAME_REV:-a5e140e}
 ref_dir=build/ref-$REF
 # Columns added since REF (docs/csv.md: columns are added at the end of
-# their group), and config keys (the JSON's jobs list them), left out of
-# both sides' outputs before the comparison (the reference has none of
-# them, apart from JSON members of the same name, which go from both).
-ADDED="limit_run log_max escaped pus_ran jitnames env"
+# their group), config keys (the JSON's jobs list them) and JSON members
+# (plan.notes), left out of both sides' outputs before the comparison
+# (the reference has none of them, apart from JSON members of the same
+# name, which go from both).
+ADDED="limit_run log_max escaped pus_ran jitnames env notes"
 
 if ! git rev-parse -q --verify "$REF^{commit}" >/dev/null 2>&1; then
 	skip_rest "reference revision $REF is not in this checkout (a tarball, or a shallow clone)"
