@@ -5,7 +5,10 @@ CC      ?= gcc
 STRIP   ?= strip
 PREFIX  ?= /usr/local
 BUILD   ?= build
-BIN     ?= mmprof
+# The default build's binary is ./mmprof, where README and the tests run
+# it; another BUILD (a clang, sanitizer or cross build) keeps its binary
+# in $(BUILD), so it never overwrites ./mmprof built by another compiler.
+BIN     ?= $(if $(filter build,$(BUILD)),mmprof,$(BUILD)/mmprof)
 CONFIG  ?= configs/byte_8t.ini
 MAN      = $(BUILD)/mmprof.1
 LIBDIR   = $(PREFIX)/lib/mmprof
@@ -105,7 +108,10 @@ $(BUILD)/src/config/config_find.o: CPPFLAGS += -DMMPROF_DATADIR='"$(DATADIR)"'
 .PHONY: FORCE
 FORCE:
 
+# From scratch: `ar r` only adds and replaces, so the object of a source
+# deleted or renamed would stay in the archive and could still be linked.
 $(LIB): $(LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJ) $(LIB)
@@ -214,7 +220,7 @@ deps-cross:
 	fi
 
 run: $(BIN)
-	./$(BIN) --config $(CONFIG)
+	$(abspath $(BIN)) --config $(CONFIG)
 
 # mmprof for arm64 (aarch64-linux-gnu-gcc and the arm64 libraries from
 # make deps): the binary, the preload library, the unit tests and the test
@@ -228,13 +234,13 @@ cross-arm64:
 	  BIN=$(ARM64_BUILD)/mmprof $(ARM64_BUILD)/mmprof $(ARM64_BUILD)/libmmprof-preload.so unit-tests
 
 check: $(BIN) $(MAN) $(PRELOAD) unit-tests
-	tests/run.sh
+	MMPROF=$(abspath $(BIN)) BUILD=$(BUILD) tests/run.sh
 
 # Only the runs inside emulated machines (tests/vm/, docs/testing.md), which
 # `make check` also runs where qemu and the guest's Debian packages can be
 # had.  The .debs and the unpacked kernel stay under $(BUILD)/vm.
 vm-check: $(BIN)
-	BUILD=$(BUILD) tests/run.sh vm_
+	MMPROF=$(abspath $(BIN)) BUILD=$(BUILD) tests/run.sh vm_
 
 # Performance claims are ratios measured side by side in one run, here,
 # never timed assertions in the tests.
@@ -243,10 +249,10 @@ vm-check: $(BIN)
 bench: $(BIN) $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead \
 		$(BUILD)/bench/pingpong_ref $(BUILD)/tests/hot
 	$(BUILD)/bench/probe_speed; a=$$?; $(BUILD)/bench/counter_overhead; b=$$?; \
-	bench/agreement.sh; c=$$?; \
-	MMPROF=./$(BIN) PINGPONG_REF=$(BUILD)/bench/pingpong_ref bench/pingpong.py; d=$$?; \
-	MMPROF=./$(BIN) bench/chase.py; e=$$?; \
-	MMPROF=./$(BIN) BUILD=$(BUILD) bench/sampling.sh; f=$$?; \
+	MMPROF=$(abspath $(BIN)) bench/agreement.sh; c=$$?; \
+	MMPROF=$(abspath $(BIN)) PINGPONG_REF=$(BUILD)/bench/pingpong_ref bench/pingpong.py; d=$$?; \
+	MMPROF=$(abspath $(BIN)) bench/chase.py; e=$$?; \
+	MMPROF=$(abspath $(BIN)) BUILD=$(BUILD) bench/sampling.sh; f=$$?; \
 	[ $$a -eq 0 ] && [ $$b -eq 0 ] && [ $$c -eq 0 ] && [ $$d -eq 0 ] && [ $$e -eq 0 ] && \
 	[ $$f -eq 0 ]
 

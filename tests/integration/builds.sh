@@ -1,6 +1,8 @@
 # Other builds: clang with -Werror, and clang with AddressSanitizer +
-# UndefinedBehaviorSanitizer running the unit tests and the tiny config.
-# (Incremental: the objects stay in build/clang and build/asan.)
+# UndefinedBehaviorSanitizer running the unit tests and the tiny config;
+# another BUILD's binary stays in it, and the archive holds no object of
+# a deleted source.  (Incremental: the objects stay in build/clang and
+# build/asan.)
 source "$(dirname "$0")/tap.bash"
 
 if ! command -v clang >/dev/null; then
@@ -13,6 +15,24 @@ if make -s BUILD=build/clang BIN=build/clang/mmprof CC=clang build/clang/mmprof 
 else
 	fail "clang build" "$(tail -5 "$log")"
 fi
+# Another BUILD without BIN: its binary goes under it, never over ./mmprof
+# (before, BIN was mmprof whatever BUILD was, so a clang build replaced
+# the gcc binary the other tests and valgrind.sh run).  Asked with -n:
+# doing it wrongly would replace ./mmprof under the tests running now.
+links=$(make -n -B BUILD=build/clang CC=clang build/clang/mmprof.1 2>&1 | grep -E -- ' -o [^ ]*mmprof ' |
+	sed -E 's/.* -o ([^ ]*mmprof) .*/\1/' | sort -u | paste -sd' ')
+check "BUILD=build/clang alone: the binary is build/clang/mmprof ($links)" test "$links" = build/clang/mmprof
+check "... the default build's is still ./mmprof" \
+	test "$(make -n -B build/mmprof.1 2>&1 | grep -E -- ' -o mmprof ' | wc -l)" -eq 1
+# The archive is made anew: the object of a source deleted since the last
+# build (planted as a member) does not stay in it to be linked.
+echo 'int mmp_stale_member(void) { return 1; }' | clang -c -x c - -o "$TMP/gone.o"
+ar q build/clang/libmmprof.a "$TMP/gone.o"
+touch build/clang/src/util/units.o
+make -s BUILD=build/clang BIN=build/clang/mmprof CC=clang build/clang/libmmprof.a >"$log" 2>&1
+check "libmmprof.a rebuilt without a deleted source's object" \
+	bash -c '! ar t build/clang/libmmprof.a | grep -qx gone.o && ar t build/clang/libmmprof.a | grep -qx units.o'
+
 run_mmprof_with() { local bin=$1; shift; out=$("$bin" "$@" 2>"$TMP/stderr"); rc=$?; err=$(cat "$TMP/stderr"); }
 run_mmprof_with build/clang/mmprof --config tests/configs/tiny.ini --csv "$TMP/clang.csv" --quiet
 check "clang binary: tiny config runs clean" test "$rc" -eq 0

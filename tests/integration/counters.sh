@@ -35,7 +35,7 @@ check "faults run ratio is 1" test "$(counts "$TMP/faults.csv" minor-faults run_
 check "NAME.csv has the derived metric (faults per MiB)" test "$(csv_rows "$TMP/faults.csv" job faults_per_mib | awk -F'|' '$1 == "prefault" { print $2 }' | sort -u)" = 0
 
 # read() with a 512-byte buffer over 1 MiB: >= 2048 reads per repetition.
-if ./mmprof --list-events | sed -n '/^can count/,/^cannot/p' | grep -q 'syscalls:sys_enter_read'; then
+if "$MMPROF" --list-events | sed -n '/^can count/,/^cannot/p' | grep -q 'syscalls:sys_enter_read'; then
 	printf '[j]\nprobe = read_buf\nsize = 1M\nbuffer = 512\nrepeat = 3\nevents = syscalls\n' >"$TMP/read.ini"
 	run_mmprof --config "$TMP/read.ini" --csv "$TMP/read.csv" --quiet
 	check "read_buf runs" test "$rc" -eq 0
