@@ -90,9 +90,39 @@ sharing_top() { # JOB CAUSE
 }
 sharing_top true_sharing "true sharing"
 sharing_top false_sharing "false sharing"
-check "cold lazy mmap: page faults ($(top page_faults))" test "$(top page_faults)" = "page faults"
+# A job whose rounds were disturbed (fewer than 3 clean: the CSV says so)
+# decides no cause and names no fix: its verdict says why instead.  On a
+# busy machine that is the honest answer, and what is checked then.
+said_disturbed() { # JOB
+	local line
+	line=$(verdict "$1")
+	grep -q '^  largest cause: inconclusive (its rounds were disturbed' <<<"$line" &&
+		! grep -q '^  fix: ' <<<"$line"
+}
+if disturbed_job page_faults; then
+	# Other tasks' time lands in the job's and its rungs' rounds unevenly:
+	# the cold faults stay far above it in every run seen, but a figure from
+	# such rounds decides nothing.
+	check "cold lazy mmap (disturbed rounds; top: $(top page_faults)): the verdict says inconclusive, no fix" \
+		said_disturbed page_faults
+else
+	check "cold lazy mmap: page faults ($(top page_faults))" test "$(top page_faults)" = "page faults"
+fi
 check "ReadByte with the reference once, 1 thread: per-call ($(top per_call))" test "$(top per_call)" = "per-call"
-check "oversubscription named for $((pus * 4)) threads on $pus PUs" grep -q "^oversubscription|.*|$((pus * 4))$" <<<"$(attr_rows oversubscribed)"
+if disturbed_job oversubscribed; then
+	# While other tasks hold the PUs, the scheduler's share per thread
+	# gives $((pus * 4)) threads more of the PUs than the fit rung's $pus:
+	# the rung can be the slower, and the oversubscription cost then merges
+	# with the next ("oversubscription + page faults").  Still named, and
+	# decided nothing.
+	over_named() {
+		grep -Eq "^([^|]* \+ )?oversubscription( \+ [^|]*)?\|.*\|$((pus * 4))$" <<<"$(attr_rows oversubscribed)"
+	}
+	check "oversubscription named for $((pus * 4)) threads on $pus PUs (disturbed rounds: alone or measured together: $(attr_rows oversubscribed | cut -d'|' -f1 | grep oversubscription)), the verdict inconclusive" \
+		eval 'over_named && said_disturbed oversubscribed'
+else
+	check "oversubscription named for $((pus * 4)) threads on $pus PUs" grep -q "^oversubscription|.*|$((pus * 4))$" <<<"$(attr_rows oversubscribed)"
+fi
 check "the true sharing is the refcount" grep -q '^true sharing|refcount|' <<<"$(attr_rows true_sharing)"
 check "shares add up to 1 for every job" test -z "$(csv_rows "$attr" job share | awk -F'|' '{ s[$1] += $2 }
 	END { for (j in s) if (s[j] < 0.99 || s[j] > 1.01) print j, s[j] }')"
@@ -109,8 +139,25 @@ else
 fi
 fi
 check "the remainder is the limit, not unexplained" grep -q '^  limit (the memory system) ' <<<"$(verdict true_sharing)"
-check "evidence in the causes table: a counter without -> with its control" \
-	grep -Eq '^  [a-z].*  +[0-9.]+% .*  (faults/MiB|syscalls/MiB|ctx-sw|migrations) [0-9.]+ -> [0-9.]+' <<<"$out"
+# Every cause a table shows (significant: above the noise) whose counter
+# was counted on both sides of its control carries it as "metric before
+# -> after" in its job's table.  Which causes stand above the noise is the
+# machine's to say (a busy one can leave none); that their evidence is
+# shown is the report's.
+shown=0 missing=
+while IFS='|' read -r job cause metric; do
+	shown=$((shown + 1))
+	verdict "$job" | awk -v c="  $cause" -v m="  $metric " 'index($0, c) == 1 && (i = index($0, m)) &&
+		substr($0, i + length(m)) ~ /^[0-9.]+ -> [0-9.]+/ { f = 1 } END { exit !f }' ||
+		missing="$missing [$job] $cause;"
+done < <(csv_rows "$attr" job cause significant evidence evidence_before evidence_after |
+	awk -F'|' '$3 == "true" && $5 != "" && $6 != "" { print $1 "|" $2 "|" $4 }')
+if [ "$shown" -eq 0 ] && csv_rows "$attr" disturbed | grep -qx true; then
+	skip "evidence in the causes table: no cause with a counted counter stood above the noise (disturbed rounds)"
+else
+	check "evidence in the causes table: a counter without -> with its control ($shown causes${missing:+; not shown:$missing})" \
+		test "$shown" -gt 0 -a -z "$missing"
+fi
 check "no column of dashes in the job table" test -z "$(head -1 <<<"$out" | grep -F 'x limit')"
 
 # --explain JOB: every step and figure of one job point; --brief: a line
