@@ -23,7 +23,7 @@ A=${BUILD:-build}/arm64
 guest_unit="test_counters test_memory test_memory_refused test_profile"
 paths=()
 if [ -z "${MMPROF_ARM64:-}" ]; then
-	for f in $guest_unit hold_pmu hot hot-stripped planted; do
+	for f in $guest_unit hold_pmu hot hot-stripped planted jit; do
 		[ -x "$A/tests/$f" ] && paths+=("$A/tests/$f")
 	done
 	[ ${#paths[@]} -eq 0 ] || paths+=(tests/topologies tests/helpers/hot.c)
@@ -139,7 +139,8 @@ else
 	# test_profile's hot-function, stripped and growth cases compare
 	# samples with the CPU time the program spent spinning, which TCG on
 	# a shared host does not give steadily (seen: the stripped program's
-	# start-up outweighing 200 ms of spinning); its other cases are judged.
+	# start-up outweighing 200 ms of spinning); its other cases are judged,
+	# the JIT one among them (its loop is counted in iterations, not time).
 	for n in ${guest_unit% test_profile}; do
 		out=$(cat "$G/$n.out" 2>/dev/null)
 		if [ "$(cat "$G/$n.rc" 2>/dev/null)" = 0 ] && grep -q '^1\.\.' <<<"$out" &&
@@ -155,7 +156,7 @@ else
 	done
 	check "arm64 guest: test_hardware_state finds the PMU (cycles opened)" \
 		grep -q '^# this machine has a PMU: cycles opened' "$G/test_counters.out"
-	for t in test_parse_records test_faults_by_mapping; do
+	for t in test_parse_records test_faults_by_mapping test_where_jit; do
 		check "arm64 guest: test_profile's $t passes" grep -q "^ok [0-9]* - $t\$" "$G/test_profile.out"
 	done
 	check "arm64 guest: test_profile samples for real (nothing skipped: perf_event_open samples there)" \

@@ -346,7 +346,7 @@ static void test_switches_on_one_pu(void **state)
  * the growth is put on jitted_loop[Helper], not on one of them. */
 static void test_where_jit(void **state)
 {
-	char *a_argv[] = { jit, "200000000", NULL }, *b_argv[] = { jit, "800000000", NULL };
+	char *a_argv[] = { jit, "100000000", NULL }, *b_argv[] = { jit, "400000000", NULL };
 	struct mmp_symbols *sy;
 	struct mmp_profile a, b;
 	struct mmp_growth g[2];
