@@ -29,7 +29,8 @@
  * (a control rung and the job, one thread and two), each row's CPU time
  * per unit of work (a byte of the file) in run a and in run b, round by
  * round; the growth is b - a, and a row's share of the growth is its
- * growth over the total's.  The interval is a t-interval over the rounds
+ * growth over that of every row that grew (the total's, when no row
+ * shrank).  The interval is a t-interval over the rounds
  * both runs have (paired by round index: the rounds of one comparison set
  * are measured side by side).  "95% of the growth from one thread to two
  * is at fs.c:7 in w()" is the top line row.
@@ -143,14 +144,19 @@ size_t mmp_profile_callers(const struct mmp_profile *p, const struct mmp_prof_ro
 
 struct mmp_growth {
 	const struct mmp_prof_row *row; /* of run b (a row only a has: of a) */
-	struct mmp_interval share;      /* of the total growth */
+	struct mmp_interval share;      /* of the growth where it grew (grew) */
 	struct mmp_interval growth;     /* CPU ns per unit, b - a */
+	double grew;                    /* the growth of the rows of its kind that
+					   grew, summed: above the net growth
+					   when time moved between rows */
 };
 
 /* The rows of kind (function or line) whose CPU time per unit grows most
  * from a to b (per_a, per_b: units of work of one round of each, bytes),
  * largest growth first.  total: the whole profile's growth (its interval
- * decides whether there is growth to share out).  Returns how many rows
+ * decides whether there is growth to share out); a row's share is of the
+ * growth of the rows that grew, so shares stay within 100% when a control
+ * moves time between rows rather than only adding it.  Returns how many rows
  * went to out (at most cap), 0 without rounds in common. */
 size_t mmp_profile_growth(const struct mmp_profile *a, double per_a, const struct mmp_profile *b,
 			  double per_b, enum mmp_prof_kind kind, struct mmp_growth *out,

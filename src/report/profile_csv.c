@@ -132,7 +132,7 @@ static const struct mmp_csv_column columns[] = {
 	{ "why", c_why, "why there is no function or line: stripped, no perf map, ...; empty when named" },
 	{ "samples", c_samples, "samples in the row over every round (cpu: one per sample_ns of CPU; faults: one per fault_period faults)" },
 	{ "rounds", c_rounds, "rounds the share comes from" },
-	{ "share", c_share, "of the run's cpu (or fault) samples, mean over the rounds; growth rows: of the total growth" },
+	{ "share", c_share, "of the run's cpu (or fault) samples, mean over the rounds; growth rows: of the growth of every row that grew (the total growth when none shrank)" },
 	{ "share_low", c_share_low, "95% interval of share, low" },
 	{ "share_high", c_share_high, "95% interval of share, high" },
 	{ "from_run", c_from_run, "growth rows: the control's run" },

@@ -138,6 +138,12 @@ static void growth(FILE *out, const struct mmp_results *res, const struct mmp_ru
 	}
 	fprintf(out, "  growth from %s to %s: CPU %+.4g %s [%.4g, %.4g] over %zu rounds\n", from,
 		to, total.estimate, unit, total.low, total.high, total.n);
+	/* Time moved, not only added: say so, or the shares read as of the net. */
+	if (n && mmp_evidence_grew(&total) && g[0].grew > 1.25 * total.estimate)
+		fprintf(out, "    (time moved between %s: %+.4g where it grew, %+.4g where it fell; "
+			"the shares are of the %+.4g)\n",
+			g[0].row->kind == MMP_PROF_LINE ? "lines" : "functions", g[0].grew,
+			total.estimate - g[0].grew, g[0].grew);
 	if (!mmp_evidence_grew(&total)) {
 		fprintf(out, "    %s\n", mmp_evidence_text(NULL, &total, from, to, text, sizeof(text)));
 		return;

@@ -411,15 +411,18 @@ size_t mmp_profile_growth(const struct mmp_profile *a, double per_a, const struc
 			  size_t cap, struct mmp_interval *total)
 {
 	size_t rounds = a->rounds < b->rounds ? a->rounds : b->rounds;
-	size_t *ks = malloc((rounds ? rounds : 1) * sizeof(*ks));
-	double *va = malloc(4 * (rounds ? rounds : 1) * sizeof(double));
+	size_t nr = b->nrows ? b->nrows : 1, nk1 = rounds ? rounds : 1;
+	size_t *ks = malloc(nk1 * sizeof(*ks));
+	double *va = malloc(4 * nk1 * sizeof(double));
 	double *vb = va ? va + rounds : NULL, *d = va ? va + 2 * rounds : NULL;
-	double *dt = va ? va + 3 * rounds : NULL;
-	struct mmp_growth *all = malloc((b->nrows ? b->nrows : 1) * sizeof(*all));
+	double *gross = va ? va + 3 * rounds : NULL;
+	double *diff = malloc(nr * nk1 * sizeof(double)); /* row by row, round by round */
+	struct mmp_growth *all = malloc(nr * sizeof(*all));
 	size_t n = 0, nk = 0, got = 0;
+	double grew = 0;
 
 	memset(total, 0, sizeof(*total));
-	if (!ks || !va || !all || per_a <= 0 || per_b <= 0)
+	if (!ks || !va || !diff || !all || per_a <= 0 || per_b <= 0)
 		goto out;
 	const double ca = (double)a->period_ns / per_a, cb = (double)b->period_ns / per_b;
 	for (size_t k = 0; k < rounds; k++)
@@ -430,7 +433,7 @@ size_t mmp_profile_growth(const struct mmp_profile *a, double per_a, const struc
 	for (size_t j = 0; j < nk; j++) {
 		va[j] = a->cpu[ks[j]] * ca;
 		vb[j] = b->cpu[ks[j]] * cb;
-		dt[j] = vb[j] - va[j];
+		gross[j] = 0;
 	}
 	mmp_interval_diff(vb, va, nk, total);
 	for (size_t i = 0; i < b->nrows; i++) {
@@ -438,19 +441,34 @@ size_t mmp_profile_growth(const struct mmp_profile *a, double per_a, const struc
 		if (rb->kind != kind)
 			continue;
 		const struct mmp_prof_row *ra = find(a, rb);
-		size_t m = 0;
+		double *dr = diff + n * nk;
 		for (size_t j = 0; j < nk; j++) {
 			va[j] = ra ? ra->count[ks[j]] * ca : 0;
 			vb[j] = rb->count[ks[j]] * cb;
+			dr[j] = vb[j] - va[j];
 		}
 		struct mmp_growth *g = &all[n++];
 		g->row = rb;
 		mmp_interval_diff(vb, va, nk, &g->growth);
-		/* Its share, round by round, of the rounds that grew. */
+	}
+	/* Shares are of the growth where it grew: the rows that grew, summed
+	 * round by round.  Of the net growth they could pass 100% when a
+	 * control moves time from one function to another (prefault: the
+	 * faults' work moved into mmap's syscall) and the net is small. */
+	for (size_t i = 0; i < n; i++) {
+		if (all[i].growth.estimate <= 0)
+			continue;
+		grew += all[i].growth.estimate;
 		for (size_t j = 0; j < nk; j++)
-			if (dt[j] > 0)
-				d[m++] = (vb[j] - va[j]) / dt[j];
-		mmp_interval_mean(d, m, &g->share);
+			gross[j] += diff[i * nk + j];
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t m = 0;
+		for (size_t j = 0; j < nk; j++)
+			if (gross[j] > 0)
+				d[m++] = diff[i * nk + j] / gross[j];
+		mmp_interval_mean(d, m, &all[i].share);
+		all[i].grew = grew;
 	}
 	qsort(all, n, sizeof(*all), by_growth);
 	got = n < cap ? n : cap;
@@ -458,6 +476,7 @@ size_t mmp_profile_growth(const struct mmp_profile *a, double per_a, const struc
 out:
 	free(ks);
 	free(va);
+	free(diff);
 	free(all);
 	return got;
 }

@@ -386,6 +386,59 @@ static void test_where_jit(void **state)
 	mmp_symbols_free(sy);
 }
 
+/* One round of samples, by hand: n[f] cpu samples in JIT function f of
+ * "fell", "grew", "same" (named from a perf map, no program run). */
+static void synthetic(struct mmp_profile *p, struct mmp_symbols *sy, size_t round,
+		      const unsigned n[3])
+{
+	static const char map[] = "1000 100 fell\n2000 100 grew\n3000 100 same\n";
+	struct mmp_perf_map pm = { .pid = 7, .path = "/tmp/perf-7.map", .text = (char *)map,
+				   .len = sizeof(map) - 1 };
+	struct mmp_sample one[400];
+	size_t k = 0;
+	for (int f = 0; f < 3; f++)
+		for (unsigned i = 0; i < n[f]; i++)
+			one[k++] = (struct mmp_sample){ .ip = 0x1000u * (f + 1u) + 8, .pid = 7,
+							.tid = 7, .kind = MMP_SAMPLE_CPU };
+	struct mmp_samples s = { .s = one, .n = k, .cap = k, .period_ns = 1000000, .pid = 7,
+				 .perf_map = &pm, .nperf_map = 1 };
+	assert_int_equal(mmp_profile_add(p, sy, &s, round), 0);
+}
+
+/* A control that moves time rather than only removing it (prefault moves
+ * the faults' work into mmap): from a to b "grew" gains 90 samples and
+ * "fell" loses 80, a net growth of 10.  Its share is of where the time
+ * grew (100%), not of the net (900%). */
+static void test_growth_moved(void **state)
+{
+	static const unsigned a_n[3][3] = { { 100, 10, 50 }, { 104, 9, 50 }, { 98, 11, 50 } };
+	static const unsigned b_n[3][3] = { { 20, 100, 50 }, { 22, 101, 50 }, { 19, 99, 50 } };
+	struct mmp_symbols *sy;
+	struct mmp_profile a, b;
+	struct mmp_growth g[3];
+	struct mmp_interval total;
+	(void)state;
+	assert_int_equal(mmp_symbols_new(&sy), 0);
+	mmp_profile_init(&a);
+	mmp_profile_init(&b);
+	for (size_t k = 0; k < 3; k++) {
+		synthetic(&a, sy, k, a_n[k]);
+		synthetic(&b, sy, k, b_n[k]);
+	}
+	size_t n = mmp_profile_growth(&a, 1, &b, 1, MMP_PROF_FUNCTION, g, 3, &total);
+	assert_int_equal(n, 3);
+	assert_string_equal(g[0].row->function, "grew");
+	assert_true(total.estimate > 5e6 && total.estimate < 15e6);
+	assert_true(g[0].growth.estimate > 85e6 && g[0].growth.estimate < 95e6);
+	assert_true(g[0].grew == g[0].growth.estimate);
+	assert_true(g[0].share.estimate > 0.99 && g[0].share.estimate <= 1.0 + 1e-9);
+	assert_string_equal(g[2].row->function, "fell");
+	assert_true(g[2].share.estimate < -0.8);
+	mmp_profile_free(&a);
+	mmp_profile_free(&b);
+	mmp_symbols_free(sy);
+}
+
 /* Records as the kernel writes them: a sample with a chain, an MMAP2. */
 static void test_parse_records(void **state)
 {
@@ -442,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_stripped),
 		cmocka_unit_test(test_faults_by_mapping),
 		cmocka_unit_test(test_growth),
+		cmocka_unit_test(test_growth_moved),
 		cmocka_unit_test(test_inclusive),
 		cmocka_unit_test(test_where_jit),
 	};
