@@ -63,6 +63,11 @@ nomem:
 void mmp_eventplan_notes(const struct mmp_eventplan *ep, const struct mmp_observer *obs)
 {
 	unsigned max = mmp_events_pmu_counters();
+	/* Without a PMU the kernel opens none of them: how they would share
+	 * counters is moot, and the one no-PMU line (mmp_eventplan_explain)
+	 * says what is true. */
+	if (!mmp_counters_have_pmu())
+		return;
 	for (size_t i = 0; i < ep->nsets; i++) {
 		const struct mmp_event_set *set = &ep->sets[i].set;
 		int *group_of = calloc(set->n ? set->n : 1, sizeof(int));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mmprof/child_env.h"
+#include "mmprof/config.h"
 #include "mmprof/evidence.h"
 #include "mmprof/report.h"
 
@@ -175,6 +176,14 @@ static void block(FILE *out, const struct mmp_results *res, const struct mmp_run
 	if (p->lost)
 		fprintf(out, ", %" PRIu64 " records lost: the buffer overflowed", p->lost);
 	fprintf(out, "):\n");
+	if (mmp_profile_samples(p, 0) <= 0 && mmp_profile_samples(p, 1) <= 0) {
+		/* A program done in less CPU time than one sample stands for. */
+		fprintf(out, "  no sample: its rounds took less CPU time than a sample stands for "
+			     "(%.3g ms); a higher rate (profile = HZ, up to %llu) samples more "
+			     "often\n",
+			(double)p->period_ns / 1e6, (unsigned long long)mmp_keys[MMP_KEY_PROFILE].max);
+		return;
+	}
 	rows(out, p, MMP_PROF_FUNCTION, "CPU time by function");
 	callers(out, p);
 	rows(out, p, MMP_PROF_LINE, "by source line");

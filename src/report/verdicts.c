@@ -157,6 +157,22 @@ static const char *unit_words(const char *unit)
 	return strcmp(unit, "B") == 0 ? "byte" : unit;
 }
 
+/* "5.479 ns per byte"; a time per run or per op of a microsecond or more
+ * in the unit a person reads it in ("37.46 ms per run"). */
+static const char *per_unit(double ns, const char *unit, char *buf, size_t len)
+{
+	static const struct { double ns; const char *name; } scale[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" } };
+	for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++)
+		if (fabs(ns) >= scale[i].ns) {
+			snprintf(buf, len, "%.4g %s per %s", ns / scale[i].ns, scale[i].name,
+				 unit_words(unit));
+			return buf;
+		}
+	snprintf(buf, len, "%.3f ns per %s", ns, unit_words(unit));
+	return buf;
+}
+
 /* What to do, or why the largest cause is not decided; "" for none. */
 static const char *conclusion(const struct mmp_verdict_in *v, char *buf, size_t len)
 {
@@ -183,7 +199,7 @@ void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v)
 	size_t n = by_share(a, order), used = 0, rows = 0;
 	int any_evidence = 0;
 
-	fprintf(out, "\n%s: %.3f ns per %s\n", v->label, a->total, unit_words(v->unit));
+	fprintf(out, "\n%s: %s\n", v->label, per_unit(a->total, v->unit, name, sizeof(name)));
 	for (size_t i = 0; i < n; i++)
 		if (!not_measurable(order[i]) || v->full) {
 			any_evidence |= order[i]->evidence.metric || order[i]->interacting ||
@@ -251,7 +267,7 @@ void mmp_report_verdict_line(FILE *out, const struct mmp_verdict_in *v)
 	const struct mmp_attribution *a = v->a;
 	const struct mmp_cause *top = a->top;
 	char name[320], share[256], what[LINE];
-	fprintf(out, "%s: %.3f ns per %s", v->label, a->total, unit_words(v->unit));
+	fprintf(out, "%s: %s", v->label, per_unit(a->total, v->unit, name, sizeof(name)));
 	if (top && a->top_decided) {
 		cause_name(top, 0, name, sizeof(name));
 		fprintf(out, ", mostly %s %s", name, share_text(top, share, sizeof(share)));

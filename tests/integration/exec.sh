@@ -245,6 +245,12 @@ check "...its table row says unchecked, with no per-byte figures" \
 	grep -Eq '^exec_helper +exec +2 +3 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+% .*unchecked$' <<<"$out"
 check "...and says once why nothing was checked" test "$(grep -c \
 	'^mmprof: note: \[exec_helper\] reads no data file (neither file nor size): its result is not checked, and its figures are per run, not per byte$' <<<"$err")" -eq 1
+run_mmprof exec -r 2 --profile 10 --csv "$TMP/nosample.csv" -- "$HELPER" print one
+check "a profile without a sample (10 Hz, a program of a millisecond) says why, not an empty block" \
+	grep -q "^  no sample: its rounds took less CPU time than a sample stands for (100 ms)" <<<"$out"
+run_mmprof exec -r 3 --threads 2 --controls auto --csv "$TMP/nofile_why.csv" -- "$HELPER" print one two
+check "...its causes per run, in a unit a person reads (ms, not 3502214.333 ns)" \
+	grep -Eq '^\[exec_helper\] exec threads=2 access=-: [0-9.]+ (us|ms|s) per run$' <<<"$out"
 run_mmprof exec -- "$HELPER" count {file}
 check "mmprof exec without --file, passing {file}: exit 2, says what to set" test "$rc" -eq 2 -a -n \
 	"$(grep 'command passes {file}, but the job has no data file: set file = the file it reads, or size' <<<"$err")"
