@@ -75,7 +75,15 @@ struct mmp_cause {
 	 * program's threads that did not run at the same time); and until
 	 * they can, no other cause is named the largest. */
 	enum { MMP_CANNOT_TELL_NO, MMP_CANNOT_TELL_APART, MMP_CANNOT_TELL_UNSEEN } cannot_tell;
+	/* huge, named page faults: the share of the CPU time it took away
+	 * that the profiles put in the kernel (0: not renamed) */
+	double kernel_part;
 };
+
+/* Above this share of the huge control's CPU time in the kernel (the
+ * rungs' profiles), what huge pages took away is the kernel's work per
+ * 4 KiB page -- faults, or mmap populating them -- not TLB reach. */
+#define MMP_HUGE_KERNEL 0.67
 
 /* A rung left out: its control changed nothing in the program (the
  * preload library not loaded, or no mapping it could change). */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mmprof/disturbance.h"
+#include "mmprof/evidence.h"
 #include "mmprof/metrics.h"
 #include "mmprof/probe.h"
 #include "mmprof/result.h"
@@ -35,6 +36,46 @@ static void find_evidence(struct mmp_cause *c)
 					 used < sizeof(e->missing) ? sizeof(e->missing) - used : 0,
 					 "%s%s", used ? "; " : "", d->events);
 	}
+}
+
+/* The share of the CPU time a cause's control took away that the rungs'
+ * profiles put in the kernel; -1: no profiles, or no growth to share. */
+static double kernel_part(const struct mmp_cause *c)
+{
+	const struct mmp_run_result *a = c->after, *b = c->before;
+	if (!a || !b || !a->profile || !b->profile || !b->profile->nrows)
+		return -1;
+	struct mmp_growth *g = malloc(b->profile->nrows * sizeof(*g));
+	struct mmp_interval total;
+	double part = 0;
+	size_t n = g ? mmp_evidence_growth(a, b, MMP_PROF_FUNCTION, g, b->profile->nrows, &total)
+		     : 0;
+	for (size_t i = 0; i < n; i++)
+		if (g[i].row->kernel && g[i].growth.estimate > 0)
+			part += g[i].share.estimate;
+	free(g);
+	return n && mmp_evidence_grew(&total) ? part : -1;
+}
+
+/* Huge pages take away TLB misses in the program's own code, and the
+ * kernel's work of setting up 4 KiB pages one by one (512 at a time
+ * instead).  When the profiles put the time they took away in the kernel,
+ * the cause is that work: page faults, not TLB reach (a program touching
+ * each page of fresh memory once: huge took 68% away, 96% of it in the
+ * kernel). */
+static void huge_check(struct mmp_cause *c)
+{
+	if (!c->control || c->control->bit != MMP_CONTROL_HUGE || c->interacting ||
+	    !c->significant || c->cost.low <= 0)
+		return;
+	double k = kernel_part(c);
+	if (k <= MMP_HUGE_KERNEL)
+		return;
+	c->kernel_part = k > 1 ? 1 : k;
+	snprintf(c->name, sizeof(c->name), "page faults");
+	snprintf(c->detail, sizeof(c->detail),
+		 "the kernel's work per 4 KiB page, which huge pages do 512 at a time");
+	memset(&c->evidence, 0, sizeof(c->evidence)); /* not TLB misses: the profile's */
 }
 
 /* The times of a ladder's runs, per byte of the job, in the rounds used. */
@@ -461,6 +502,7 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 		cause->share_high = out->total > 0 ? cause->cost.high / out->total : 0;
 		cause->understated = out->disturbed && cause->control && cause->control->sharing;
 		find_evidence(cause);
+		huge_check(cause);
 	}
 	if (onepu_at) {
 		struct mmp_cause *c = &out->cause[onepu_at - 1];

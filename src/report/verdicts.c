@@ -122,6 +122,9 @@ static const char *evidence_text(const struct mmp_cause *c, char *buf, size_t le
 			 number(e->after, a, sizeof(a)));
 	else if (e->metric)
 		snprintf(buf, len, "not counted here");
+	if (c->kernel_part > 0) /* huge, as page faults: from the profiles */
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%.0f%% of it in the kernel",
+			 buf[0] ? "; " : "", 100 * c->kernel_part);
 	if (c->cpu_ratio.valid) /* onepu: the threads' CPU time on all PUs over one */
 		snprintf(buf + strlen(buf), len - strlen(buf), "%sCPU time on %u PUs %.2fx on one",
 			 buf[0] ? "; " : "", c->pus, c->cpu_ratio.estimate);
@@ -343,7 +346,13 @@ static void print_steps(FILE *out, const struct mmp_results *res, const struct m
 		if (k && before > 0)
 			snprintf(row[2], MMP_GRID_CELL, "%+.0f%%%s", change * 100,
 				 change > 0 ? " slower" : "");
-		snprintf(row[3], MMP_GRID_CELL, "%s", k ? c->cause : "");
+		/* The cause as the table names it (huge's time in the kernel
+		 * is page faults'), else the control's. */
+		const char *cause = k ? c->cause : "";
+		for (size_t i = 0; k && i < a->n; i++)
+			if (a->cause[i].control && a->cause[i].first == k && a->cause[i].last == k)
+				cause = a->cause[i].name;
+		snprintf(row[3], MMP_GRID_CELL, "%s", cause);
 	}
 	mmp_grid_print(&t, out);
 	mmp_grid_free(&t);

@@ -18,6 +18,7 @@
 #include "mmprof/plan.h"
 #include "mmprof/probe.h"
 #include "mmprof/result.h"
+#include "mmprof/sampling.h"
 #include "mmprof/topology.h"
 
 static void test_parse(void **state)
@@ -521,6 +522,73 @@ static void test_exec_sharing_decided_first(void **state)
 	synth_free(&s);
 }
 
+/* A program touching each page of fresh memory once, its profile by hand:
+ * `setup` 1 ms cpu samples in a function "setup" (in the kernel, entered
+ * from it, when kernel), `work` in "work" (named from a perf map). */
+static void synth_huge(struct synthetic *s, int kernel)
+{
+	static const char map[] = "1000 100 setup\n2000 100 work\n";
+	struct mmp_perf_map pm = { .pid = 9, .path = "/tmp/perf-9.map", .text = (char *)map,
+				   .len = sizeof(map) - 1 };
+	static const double ns[] = { 10.0, 9.0, 3.0 }; /* the job, +prefault, +huge */
+	static uint64_t chain[1] = { 0x1008 };
+	struct mmp_sample one[200];
+	synth_load(s, "[global]\nsize = 1M\ncontrols = prefault, huge\n"
+		      "[j]\nprobe = exec\ncommand = prog {file}\nthreads = 1\n");
+	assert_int_equal(s->plan.nruns, 3);
+	for (unsigned r = 0; r < 6; r++)
+		for (size_t i = 0; i < s->plan.nruns; i++) {
+			double jitter = 1 + 0.01 * (double)((r * 7 + i * 3) % 5);
+			unsigned setup = (unsigned)(ns[i] * 10 * jitter) - 10, k = 0;
+			for (unsigned n = 0; n < setup + 10; n++)
+				one[k++] = (struct mmp_sample){
+					.ip = n < setup ? (kernel ? 0xffffffff81000000u : 0x1008) : 0x2008,
+					.pid = 9, .tid = 9, .kind = MMP_SAMPLE_CPU,
+					.kernel = (uint8_t)(n < setup && kernel), .nchain = n < setup && kernel };
+			struct mmp_samples sm = { .s = one, .n = k, .cap = k, .chain = chain,
+						  .nchain = 1, .chaincap = 1, .period_ns = 1000000,
+						  .pid = 9, .perf_map = &pm, .nperf_map = 1 };
+			struct mmp_rep rep = { .index = r, .result_ok = 1, .samples = &sm };
+			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * jitter);
+			rep.cpu_ns = rep.elapsed_ns;
+			rep.dist.overlap = -1;
+			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
+		}
+	for (size_t i = 0; i < s->plan.nruns; i++)
+		mmp_results_finish(&s->res, i, MMP_RUN_DONE, NULL);
+	assert_int_equal(mmp_results_compute(&s->res), 0);
+	assert_int_equal(mmp_analysis_compute(&s->an), 0);
+}
+
+/* What huge pages take away is TLB reach in the program's own code, but
+ * the kernel's work per 4 KiB page when the profiles put it there (a
+ * program that touches fresh memory once): then it is named page faults,
+ * with the kernel's part as its evidence. */
+static void test_huge_in_the_kernel_is_page_faults(void **state)
+{
+	struct synthetic s;
+	(void)state;
+	for (int kernel = 0; kernel < 2; kernel++) {
+		synth_huge(&s, kernel);
+		const struct mmp_attribution *a = &s.an.attr[0];
+		assert_int_equal(a->n, 3); /* prefault, huge, the remainder */
+		const struct mmp_cause *huge = &a->cause[1];
+		assert_int_equal(huge->control->bit, MMP_CONTROL_HUGE);
+		assert_true(huge->significant);
+		print_message("# kernel %d: %s, kernel part %.2f\n", kernel, huge->name,
+			      huge->kernel_part);
+		if (kernel) {
+			assert_string_equal(huge->name, "page faults");
+			assert_true(huge->kernel_part > 0.95);
+			assert_null(huge->evidence.metric); /* not TLB misses */
+		} else {
+			assert_string_equal(huge->name, "TLB reach");
+			assert_true(huge->kernel_part == 0);
+		}
+		synth_free(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -533,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_exec_sharing_decided_first),
 		cmocka_unit_test(test_disturbed_names_no_fix),
 		cmocka_unit_test(test_disturbed_answer_inconclusive),
+		cmocka_unit_test(test_huge_in_the_kernel_is_page_faults),
 	};
 	return cmocka_run_group_tests_name("attribution", tests, NULL, NULL);
 }
