@@ -4,7 +4,10 @@
 
 #include <stdio.h>
 
-/* --list-events; -1 when libpfm4 cannot start (message on stderr). */
-int mmp_list_events(FILE *out);
+#include "mmprof/error.h"
+
+/* --list-events; a negative errno when libpfm4 cannot start (why in err:
+ * the command line says it). */
+int mmp_list_events(FILE *out, struct mmp_error *err);
 
 #endif

@@ -24,7 +24,8 @@
 #define MMPROF_PROCESS_RUN_H
 
 #include "mmprof/error.h"
-#include "mmprof/runner.h"
+#include "mmprof/rep.h"
+#include "mmprof/topology.h"
 #include "mmprof/thread_pool.h"
 
 struct mmp_process_run;

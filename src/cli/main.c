@@ -389,8 +389,13 @@ static int parse_cli(int argc, char **argv, struct cli *cli)
 		case OPT_LIST_PROBES:
 			list_probes();
 			return EXIT_DONE;
-		case OPT_LIST_EVENTS:
-			return mmp_list_events(stdout) ? EXIT_RUN_FAILED : EXIT_DONE;
+		case OPT_LIST_EVENTS: {
+			struct mmp_error err = { 0 };
+			if (!mmp_list_events(stdout, &err))
+				return EXIT_DONE;
+			fprintf(stderr, "mmprof: %s\n", err.msg);
+			return EXIT_RUN_FAILED;
+		}
 		case OPT_LIST_CONFIGS:
 			return list_configs();
 		case OPT_LIST_KEYS:

@@ -1,5 +1,6 @@
 /* --list-events: presets, then what this machine can count and what it
  * cannot, each event tried for real on the calling thread. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,17 +39,15 @@ static size_t collect(struct mmp_event *evs, size_t max)
 	return n;
 }
 
-int mmp_list_events(FILE *out)
+int mmp_list_events(FILE *out, struct mmp_error *error)
 {
 	struct mmp_event evs[96];
 	char err[256], names[1024], missing[4096], why[400], dir[256];
 	size_t npresets;
 	const struct mmp_preset *presets = mmp_presets(&npresets);
 
-	if (mmp_events_init(err, sizeof(err))) {
-		fprintf(stderr, "mmprof: %s\n", err);
-		return -1;
-	}
+	if (mmp_events_init(err, sizeof(err)))
+		return mmp_error_set(error, -ENODEV, "%s", err);
 	fprintf(out, "libpfm4 knows this CPU as %s (%u generic counters per group)\n\n",
 		mmp_events_pmu_name(), mmp_events_pmu_counters());
 	fprintf(out, "presets (events = NAME, ...):\n");

@@ -9,7 +9,7 @@
 source "$(dirname "$0")/tap.bash"
 
 # Headers that no .c of the same name implements: their stage.
-HEADER_STAGES="params=probes probe=probes companions=report listing=report"
+HEADER_STAGES="params=probes probe=probes companions=report listing=report rep=run"
 
 # stages ORDER EXTRA: every include that goes to a later stage, one per
 # line ("src/result/result.c (result) includes analysis.h (analysis)"),
