@@ -487,6 +487,8 @@ static void test_exec_sharing_decided_first(void **state)
 	assert_non_null(a->top);
 	assert_string_equal(a->top->name, "loop");
 	assert_true(a->top_decided);
+	/* a program's loop is not mmprof's scan to rewrite: where to look */
+	assert_non_null(strstr(a->top->control->fix(a->top->detail), "where its profile puts"));
 	synth_free(&s);
 
 	/* the same figures from rounds whose threads did not run at once:
