@@ -5,7 +5,8 @@
  *
  * The control of an exec job point, in this order:
  *   - a rung of its own ladder that was profiled (controls applied from
- *     outside: one PU, ...), the first one;
+ *     outside): the one-PU rung (the growth from one PU to the job's is
+ *     the threads' sharing), else the first one;
  *   - else the point of the same job that differs only in `threads` and
  *     has the fewest (threads = 1 against 2 and 8).
  * Work is counted in bytes of the data file (per byte of the job and of
@@ -49,7 +50,9 @@ const char *mmp_evidence_text(const struct mmp_growth *top, const struct mmp_int
 /* Where the CPU time a cause's control took away was (its rungs' profiles:
  * from the rung with the control to the one without it, attribution.h):
  * "95% [90, 99] of the CPU time onepu takes away is at hot.c:58 in
- * bump()".  0 and no text when the rungs were not profiled, or their
+ * bump()", and the next rows (up to 3) until half of it is named ("39%
+ * [32, 46] of ... is at DangerousAddRef(); 36% [27, 45] at
+ * InternalRelease()").  0 and no text when the rungs were not profiled, or their
  * CPU time did not grow. */
 struct mmp_cause;
 int mmp_evidence_cause(const struct mmp_cause *c, char *buf, size_t len);

@@ -29,8 +29,12 @@ void mmp_report_matrices(FILE *out, const struct mmp_results *res,
 /* Model against real: the real programs' ratios beside their models'. */
 void mmp_report_models(FILE *out, const struct mmp_analysis *an);
 /* The sampling profiles of programs (profile.h): where the CPU time goes,
- * the faults by mapping, the growth from a control (evidence.h). */
+ * the faults by mapping, the growth from a control (evidence.h).  Of the
+ * job points; their control rungs' are counted in one line (the profile
+ * CSV has them, and --explain prints them). */
 void mmp_report_profiles(FILE *out, const struct mmp_results *res);
+/* One run's profile block (a job point's or a rung's). */
+void mmp_report_profile(FILE *out, const struct mmp_results *res, const struct mmp_run_result *r);
 /* Why (verdicts.c): per job point with controls, a table of its causes,
  * largest first, then the answers of `fixes` jobs, last. */
 void mmp_report_verdicts(FILE *out, const struct mmp_analysis *an);
@@ -38,7 +42,8 @@ void mmp_report_verdicts(FILE *out, const struct mmp_analysis *an);
  * answers. */
 void mmp_report_brief(FILE *out, const struct mmp_analysis *an);
 /* --explain SPEC ("JOB" or "JOB threads=8 ..."): the causes, every step
- * and every figure of the job points SPEC names.  Returns how many. */
+ * and every figure of the job points SPEC names, and the profiles of
+ * each point and its rungs.  Returns how many. */
 size_t mmp_report_explain(FILE *out, const struct mmp_analysis *an, const char *spec);
 /* The answers block alone. */
 void mmp_report_answers(FILE *out, const struct mmp_analysis *an);

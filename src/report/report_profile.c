@@ -200,11 +200,30 @@ static void block(FILE *out, const struct mmp_results *res, const struct mmp_run
 	growth(out, res, r);
 }
 
+void mmp_report_profile(FILE *out, const struct mmp_results *res, const struct mmp_run_result *r)
+{
+	if (r->profile && mmp_result_has_data(r))
+		block(out, res, r);
+}
+
 void mmp_report_profiles(FILE *out, const struct mmp_results *res)
 {
+	size_t rungs = 0;
 	for (size_t i = 0; i < res->plan->nruns; i++) {
 		const struct mmp_run_result *r = &res->run[i];
-		if (r->profile && mmp_result_has_data(r))
-			block(out, res, r);
+		if (!r->profile || !mmp_result_has_data(r))
+			continue;
+		/* A rung's profile is evidence (the where: lines, the growth
+		 * below): a block each would bury the job points' in the
+		 * seed's 56 of them. */
+		if (!mmp_planned_is_point(r->planned)) {
+			rungs++;
+			continue;
+		}
+		block(out, res, r);
 	}
+	if (rungs)
+		fprintf(out, "\n(the %zu control rung%s' profiles: in the profile CSV, and printed "
+			     "by --explain JOB)\n",
+			rungs, rungs == 1 ? "" : "s");
 }

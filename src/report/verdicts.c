@@ -463,6 +463,10 @@ static size_t each_point(FILE *out, const struct mmp_analysis *an, enum block b,
 		if (b == BLOCK_EXPLAIN)
 			print_steps(out, res, a);
 		print_disturbed(out, a);
+		/* --explain: the point's profile and each rung's, the
+		 * evidence of its where: line. */
+		for (size_t k = 0; b == BLOCK_EXPLAIN && k <= a->job->planned->nrungs; k++)
+			mmp_report_profile(out, res, &a->job[k]);
 	}
 	return found;
 }

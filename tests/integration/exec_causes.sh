@@ -128,6 +128,8 @@ run_mmprof --config "$TMP/planted.ini" --csv "$TMP/idle.csv" --quiet
 check "idle: runs" test "$rc" -eq 0
 judge_all idle "$TMP/idle.attribution.csv"
 csv=$TMP/idle.csv
+check "the profile's growth of a 2-thread program is from its one-PU rung (where sharing shows), not its first rung" \
+	test "$(csv_rows "${csv%.csv}.profile.csv" job kind from | awk -F'|' '$1 == "plain" && $2 ~ /^growth/ { print $3 }' | sort -u)" = "prefault+huge+onepu"
 check "the onepu rung binds every thread to one PU" \
 	test "$(csv_rows "$csv" job control pus_planned | awk -F'|' '$1 == "plain" && $2 ~ /onepu$/ { print $3 }' | sort -u)" = "0 0"
 check "prefault: the library reports the 128 MiB it populated" \
