@@ -14,6 +14,8 @@
 
 #define TOP 5
 #define NAME_W 44
+/* Below this, the top source line is not worth a table. */
+#define MIN_LINE_SHARE 0.01
 
 static double clamp(double v)
 {
@@ -41,6 +43,15 @@ static void rows(FILE *out, const struct mmp_profile *p, enum mmp_prof_kind kind
 
 	if (!n)
 		return;
+	/* Lines that hold nothing (the seed's JIT code has no line table:
+	 * its top lines were the C library's, 0.0% each) say nothing. */
+	mmp_profile_share(p, r[0], &iv);
+	if (kind == MMP_PROF_LINE && iv.estimate < MIN_LINE_SHARE) {
+		fprintf(out, "  %s: none holds %.0f%% of the samples (code without a line table: "
+			     "JIT, or no debug information)\n",
+			title, 100 * MIN_LINE_SHARE);
+		return;
+	}
 	fprintf(out, "  %-*s  share [95%% CI]\n", NAME_W, title);
 	for (size_t i = 0; i < n; i++) {
 		mmp_profile_share(p, r[i], &iv);

@@ -57,9 +57,11 @@ static int yes(const struct mmp_csvread *t, size_t row, const char *col)
  * points in the order of their runs.  What the CSV does not keep is
  * derived as attribution.c decides it when the rounds are clean: the top
  * is the largest significant cost, decided when its interval is wholly
- * above every other cause's.  The recorded run's rounds were disturbed
- * (a busy machine), from which nothing is decided now: rendered as clean
- * ones, so that the layout of a decided cause and its fix stays pinned. */
+ * above every other cause's.  That is stricter than the run's own
+ * round-by-round comparison (the CSV keeps no rounds), so a point the run
+ * decided may render undecided here; the disturbed rounds of the few
+ * points that had them render as clean, so that the layout of a decided
+ * cause and its fix stays pinned. */
 static size_t load_points(struct point *p, struct mmp_csvread *t)
 {
 	struct mmp_error err = { 0 };
