@@ -54,6 +54,7 @@ enum mmp_key_id {
 	MMP_KEY_RESULT,
 	MMP_KEY_TIMEOUT,
 	MMP_KEY_PROFILE,
+	MMP_KEY_PROFILE_FAULTS,
 	MMP_KEY_LOG_MAX,
 	MMP_KEY_JITNAMES,
 	MMP_KEY_ENV,
@@ -222,6 +223,7 @@ struct mmp_params {
 	const char *result;   /* output:REGEX; NULL: not checked */
 	double timeout;       /* seconds a process may run */
 	uint32_t profile;     /* cpu samples per second of its CPU time (sampling.h); 0: off */
+	bool profile_faults;  /* profiled: one page fault in MMP_SAMPLING_FAULT_PERIOD too */
 	uint64_t log_max;     /* bytes of its output a log keeps: first and last halves */
 	enum mmp_jitnames jitnames;
 	const char *env;      /* VAR=VALUE, ... set in its environment, as written; NULL: none */

@@ -174,7 +174,8 @@ struct mmp_probe {
 #define MMP_EXEC_KEYS                                                           \
 	(MMP_KEY_BIT(MMP_KEY_COMMAND) | MMP_KEY_BIT(MMP_KEY_TIME) |             \
 	 MMP_KEY_BIT(MMP_KEY_RESULT) | MMP_KEY_BIT(MMP_KEY_TIMEOUT) |           \
-	 MMP_KEY_BIT(MMP_KEY_PROFILE) | MMP_KEY_BIT(MMP_KEY_LOG_MAX) |            \
+	 MMP_KEY_BIT(MMP_KEY_PROFILE) | MMP_KEY_BIT(MMP_KEY_PROFILE_FAULTS) |     \
+	 MMP_KEY_BIT(MMP_KEY_LOG_MAX) |                                          \
 	 MMP_KEY_BIT(MMP_KEY_JITNAMES) | MMP_KEY_BIT(MMP_KEY_ENV))
 
 /* The registry (probes/registry.c, from probes/probes.def). */

@@ -255,8 +255,16 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.def = "1000", .min = 10, .max = 20000, .flags = MMP_KEY_NO_SWEEP,
 		.group = "exec",
 		.help = "probe = exec: samples per second of the program's CPU time (call "
-			"chains, and one page fault in 64 with its address), or off "
-			"(docs/profile.md)",
+			"chains; page faults too with profile_faults), or off (docs/profile.md)",
+	},
+	[MMP_KEY_PROFILE_FAULTS] = {
+		.name = "profile_faults", .id = MMP_KEY_PROFILE_FAULTS, .type = &mmp_key_bool,
+		FIELD(profile_faults), .def = "no", .flags = MMP_KEY_NO_SWEEP,
+		.group = "exec",
+		.help = "probe = exec, profiled: sample one page fault in 64 as well, with the "
+			"address it touched (the profile's faults by mapping); off by default, as "
+			"the kernel's hook on every fault costs a fault-bound program 5-10% of its "
+			"CPU time (make bench; docs/profile.md)",
 	},
 	[MMP_KEY_LOG_MAX] = {
 		.name = "log_max", .id = MMP_KEY_LOG_MAX, .type = &mmp_key_size, FIELD(log_max),

@@ -207,6 +207,9 @@ static void block(FILE *out, const struct mmp_results *res, const struct mmp_run
 	} else if (p->faults_refused) {
 		fprintf(out, "  page faults: not sampled (perf_event_open: %s)\n",
 			strerror(p->faults_refused));
+	} else if (!p->fault_period) {
+		fprintf(out, "  page faults: not sampled (profile_faults = yes, or --profile-faults yes, "
+			     "says where they land, at a cost to a fault-bound program)\n");
 	}
 	growth(out, res, r);
 }

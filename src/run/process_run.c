@@ -416,7 +416,9 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 		 * switches: whether they ran at the same time is judged. */
 		unsigned hz = item->run->p.profile;
 		struct mmp_sampling_opts so = { .hz = hz,
-						.fault_period = hz ? MMP_SAMPLING_FAULT_PERIOD : 0 };
+						.fault_period = hz && item->run->p.profile_faults
+									? MMP_SAMPLING_FAULT_PERIOD
+									: 0 };
 		if (mmp_sampler_open_child(&sampler, child.pid, &so, p->samples_why,
 					   sizeof(p->samples_why)) && hz)
 			rep->samples_why = p->samples_why;

@@ -44,6 +44,10 @@ check "stripped: the samples not named are counted" grep -q '^  not named: .*str
 
 run_mmprof exec -r 2 --warmup 0 --file "$TMP/data.bin" --csv "$TMP/fault.csv" \
 	--result 'Found (\d+) zero' -- "$HOT" fault {file} 32
+check "faults not sampled by default (their hook costs a fault-bound program): said, and how to" \
+	grep -q "^  page faults: not sampled (profile_faults = yes, or --profile-faults yes" <<<"$out"
+run_mmprof exec -r 2 --warmup 0 --profile-faults yes --file "$TMP/data.bin" --csv "$TMP/fault.csv" \
+	--result 'Found (\d+) zero' -- "$HOT" fault {file} 32
 faults=$(sed -n '/page faults by mapping/{n;p}' <<<"$out")
 check "faults: most in anonymous memory" grep -qE '^    anonymous +[0-9.]+%' <<<"$faults"
 check "faults: the data file's mapping has some" grep -q "    $TMP/data.bin " <<<"$out"

@@ -16,7 +16,7 @@ ref_dir=build/ref-$REF
 # (plan.notes), left out of both sides' outputs before the comparison
 # (the reference has none of them, apart from JSON members of the same
 # name, which go from both).
-ADDED="limit_run log_max escaped pus_ran jitnames env notes"
+ADDED="limit_run log_max escaped pus_ran jitnames env notes profile_faults"
 
 if ! git rev-parse -q --verify "$REF^{commit}" >/dev/null 2>&1; then
 	skip_rest "reference revision $REF is not in this checkout (a tarball, or a shallow clone)"
