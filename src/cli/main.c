@@ -782,8 +782,12 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 	if (so->wrote_json)
 		fprintf(stderr, ", %s", so->json_path);
 	fprintf(stderr, "; %.1f s", so->seconds);
+	/* Every question's answer, the ratio tables' rows among them: more
+	 * than the answers block shows, so said as the CSV's. */
 	if (a->n)
-		fprintf(stderr, "; answers: %zu yes, %zu no, %zu inconclusive", yes, no, open);
+		fprintf(stderr, "; %zu answer(s)%s%s: %zu yes, %zu no, %zu inconclusive", a->n,
+			so->wrote_answers ? " in " : "", so->wrote_answers ? so->answers_path : "",
+			yes, no, open);
 	fprintf(stderr, "\n");
 }
 

@@ -52,6 +52,9 @@ printf '\n[prog]\nprobe = exec\ncommand = %s spin {threads}0\nthreads = 1, 2\npr
 run_mmprof --config "$cfg" --csv "$TMP/out/fix.csv" --json "$TMP/out/fix.json"
 check "runs with --json" test "$rc" -eq 0
 check "the summary names the JSON" grep -q "out/fix.json; " <<<"$err"
+n_answers=$(($(csv_rows "$TMP/out/fix.answers.csv" outcome | wc -l)))
+check "the summary counts the answers as the answers CSV has them ($n_answers)" \
+	grep -Eq "; $n_answers answer\(s\) in $TMP/out/fix.answers.csv: [0-9]+ yes, [0-9]+ no, [0-9]+ inconclusive\$" <<<"$err"
 check "NAME.json written" test -s "$TMP/out/fix.json"
 check "no temporary left" test -z "$(ls -A "$TMP/out" | grep '^\.' | grep -v '\.lock$')"
 
