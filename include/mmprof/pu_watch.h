@@ -16,8 +16,9 @@
  *             lives between two samples is not seen;
  *   CPU time  all its threads' (task-clock or rusage) above what its
  *             planned PUs could give in its wall time, PUs x wall x
- *             MMP_PU_WATCH_CPU_SLACK: it cannot have run on those PUs
- *             alone, however short its threads lived.
+ *             MMP_PU_WATCH_CPU_SLACK + MMP_PU_WATCH_CPU_SLACK_NS: it cannot
+ *             have run on those PUs alone, however short its threads
+ *             lived.
  *
  * Either makes the repetition escaped: marked disturbed with its own
  * reason (disturbance.h), since what it measured is not what its row
@@ -34,6 +35,10 @@
 
 #define MMP_PU_WATCH_MS 20 /* between samples: ~1% of a CPU for 20 threads */
 #define MMP_PU_WATCH_CPU_SLACK 1.05 /* wall is late by mmprof's wake-up, never early */
+/* And CPU time the wall does not cover: without task-clock it is wait4's
+ * rusage, which has the child's own work before its exec (binding it,
+ * its environment) -- 1.06x of one PU's wall for a 5 ms program, seen. */
+#define MMP_PU_WATCH_CPU_SLACK_NS 2000000
 #define MMP_PU_WATCH_MAX_TASKS 4096 /* per sample: a fork bomb does not stall mmprof */
 
 struct mmp_pu_watch {

@@ -118,7 +118,8 @@ void mmp_pu_watch_judge(const struct mmp_pu_watch *w, uint64_t cpu_ns, uint64_t 
 	}
 	if (cpu_ns && wall_ns && npus) {
 		out->cpu_share = (double)cpu_ns / ((double)wall_ns * npus);
-		if (out->cpu_share > MMP_PU_WATCH_CPU_SLACK)
+		if ((double)cpu_ns >
+		    (double)wall_ns * npus * MMP_PU_WATCH_CPU_SLACK + MMP_PU_WATCH_CPU_SLACK_NS)
 			out->escaped = 1;
 	}
 	if (!out->escaped)

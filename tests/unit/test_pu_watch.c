@@ -25,18 +25,22 @@ static void test_judge(void **state)
 	w.samples = 3;
 	CPU_SET(0, &w.seen);
 	CPU_SET(0, &w.allowed);
-	mmp_pu_watch_judge(&w, 990000, 1000000, &e);
+	mmp_pu_watch_judge(&w, 99000000, 100000000, &e);
 	assert_false(e.escaped);
 	assert_string_equal(e.seen, "0");
+	/* A 5 ms program whose rusage has its child's 0.3 ms before the exec
+	 * (no task-clock: 1.06x, seen under a seccomp filter): not an escape. */
+	mmp_pu_watch_judge(&w, 5300000, 5000000, &e);
+	assert_false(e.escaped);
 	/* 1.5 PUs' worth of CPU on one PU: it ran elsewhere too. */
-	mmp_pu_watch_judge(&w, 1500000, 1000000, &e);
+	mmp_pu_watch_judge(&w, 150000000, 100000000, &e);
 	assert_true(e.escaped);
 	assert_non_null(strstr(e.why, "its CPU time was 1.50x what its 1 PU(s) 0 give"));
 	/* Allowed PUs 0-3, seen on 2: outside are 1-3. */
 	for (int c = 1; c < 4; c++)
 		CPU_SET(c, &w.allowed);
 	CPU_SET(2, &w.seen);
-	mmp_pu_watch_judge(&w, 500000, 1000000, &e);
+	mmp_pu_watch_judge(&w, 50000000, 100000000, &e);
 	assert_true(e.escaped);
 	assert_string_equal(e.seen, "0,2");
 	assert_string_equal(e.outside, "1-3");
