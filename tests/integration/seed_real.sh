@@ -62,7 +62,27 @@ start=$SECONDS
 run_mmprof --config "$cfg" --csv "$csv"
 check "seed_real (small) ran: exit 0 or 1 (1: a WRONG row), in $((SECONDS - start)) s" \
 	test "$rc" -eq 0 -o "$rc" -eq 1
-check "no run failed" test -z "$(grep -E 'FAILED|error: \[.*\] exec .*(exited|killed|timed out|no line)' <<<"$out$err")"
+# The Java seed's race can also throw (get() past the limit another
+# thread's position(i) left; repro/java's App says so): its process exits
+# 1 with the exception in its log, and mmprof fails that run, as it
+# should.  That is the seed's bug, not a failure here: those runs (their
+# FAILED rows and error lines) are set aside, and the checks below that
+# count java_real's points count one fewer for each.
+thrown=() thrown_real=0
+while IFS= read -r line; do
+	log=$(sed -n 's/.*(log: \(.*\))$/\1/p' <<<"$line")
+	[ -n "$log" ] && grep -q 'Exception' "$log" 2>/dev/null || continue
+	job=$(sed -n 's/^mmprof: error: \[\([a-z_]*\)\].*/\1/p' <<<"$line")
+	thrown+=("$job")
+	[ "$job" = java_real ] && thrown_real=$((thrown_real + 1))
+done < <(grep -E '^mmprof: error: \[java_(real|race)\] exec threads=[2-9][0-9]* access=1024.* exited with status 1 ' <<<"$err")
+failed=$(grep -E 'FAILED|error: \[.*\] exec .*(exited|killed|timed out|no line)' <<<"$out"$'\n'"$err")
+for job in "${thrown[@]+"${thrown[@]}"}"; do
+	failed=$(grep -Ev "^$job |^mmprof: error: \[$job\] exec threads=[2-9][0-9]* access=1024.* exited with status 1 " <<<"$failed")
+done
+aside=
+[ ${#thrown[@]} -eq 0 ] || aside=" (set aside: ${#thrown[@]} thrown by the Java seed's race, the exception in its log)"
+check "no run failed$aside" test -z "$failed"
 data=$(csv_rows "$csv" job file | awk -F'|' '$1 == "dotnet_like" { print $2; exit }')
 zeros=$(tr -dc '\0' <"$data" | wc -c)
 race_data=$(csv_rows "$csv" job file | awk -F'|' '$1 == "java_race" { print $2; exit }')
@@ -111,11 +131,11 @@ fi
 if [ $have_dotnet = 1 ] && [ $have_java = 1 ]; then
 	block=$(sed -n '/^model against real/,/^$/p' <<<"$out")
 	check "model against real: one line per thread count and access size" \
-		test "$(grep -c 'dotnet_real/java_real .*: real .*x \[.*\], model .*x \[.*\] (dotnet_like/java_like); model/real' <<<"$block")" -eq 4
+		test "$(grep -c 'dotnet_real/java_real .*: real .*x \[.*\], model .*x \[.*\] (dotnet_like/java_like); model/real' <<<"$block")" -eq $((4 - thrown_real))
 	check "...and the fix against the seed" \
 		test "$(grep -c 'dotnet_pointer/dotnet_real .*(dotnet_fixed/dotnet_like)' <<<"$block")" -eq 4
 	check "answers CSV: rows of kind model" \
-		test "$(csv_col "${csv%.csv}.answers.csv" kind | grep -c '^model$')" -ge 12
+		test "$(csv_col "${csv%.csv}.answers.csv" kind | grep -c '^model$')" -ge $((12 - 2 * thrown_real))
 fi
 
 # The profile names the hot code, from the runtimes' own perf maps
