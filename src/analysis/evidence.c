@@ -136,18 +136,17 @@ int mmp_evidence_cause(const struct mmp_cause *c, char *buf, size_t len)
 	for (size_t i = 0; i < n && used < len && (i == 0 || named < 0.5); i++) {
 		if (i && (!g[i].share.valid || g[i].share.estimate <= 0))
 			break;
+		char share[64];
+		snprintf(share, sizeof(share), "%.0f%% [%.0f, %.0f]", 100 * g[i].share.estimate,
+			 100 * (g[i].share.low < 0 ? 0 : g[i].share.low),
+			 100 * (g[i].share.high > 1 ? 1 : g[i].share.high));
+		mmp_prof_row_name(g[i].row, name, sizeof(name));
 		named += g[i].share.estimate;
-		used += (size_t)snprintf(buf + used, len - used, "%s%.0f%% [%.0f, %.0f] %s%s",
-					 i ? "; " : "", 100 * g[i].share.estimate,
-					 100 * (g[i].share.low < 0 ? 0 : g[i].share.low),
-					 100 * (g[i].share.high > 1 ? 1 : g[i].share.high),
-					 i ? "at " : "",
-					 i ? mmp_prof_row_name(g[i].row, name, sizeof(name)) : "");
-		if (!i && used < len)
-			used += (size_t)snprintf(buf + used, len - used,
-						 "of the CPU time %s takes away is at %s",
-						 c->control->name,
-						 mmp_prof_row_name(g[0].row, name, sizeof(name)));
+		if (i == 0)
+			used += (size_t)snprintf(buf, len, "%s of the CPU time %s takes away is at %s",
+						 share, c->control->name, name);
+		else
+			used += (size_t)snprintf(buf + used, len - used, "; %s at %s", share, name);
 	}
 	return 1;
 }

@@ -210,6 +210,15 @@ static void synth_load(struct synthetic *s, const char *text)
 		mmp_results_start(&s->res, i, &s->df, NULL);
 }
 
+/* Every run recorded: finish them, then the statistics and the analysis. */
+static void synth_compute(struct synthetic *s)
+{
+	for (size_t i = 0; i < s->plan.nruns; i++)
+		mmp_results_finish(&s->res, i, MMP_RUN_DONE, NULL);
+	assert_int_equal(mmp_results_compute(&s->res), 0);
+	assert_int_equal(mmp_analysis_compute(&s->an), 0);
+}
+
 /* Round r of run i takes ns[i] (ns per byte of the job) with a little
  * noise, times a factor the whole round shares. */
 static void synth_rounds(struct synthetic *s, const double *ns, size_t nrounds, double noise,
@@ -228,10 +237,7 @@ static void synth_rounds(struct synthetic *s, const double *ns, size_t nrounds, 
 			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
 		}
 	}
-	for (size_t i = 0; i < s->plan.nruns; i++)
-		mmp_results_finish(&s->res, i, MMP_RUN_DONE, NULL);
-	assert_int_equal(mmp_results_compute(&s->res), 0);
-	assert_int_equal(mmp_analysis_compute(&s->an), 0);
+	synth_compute(s);
 }
 
 static void synth_free(struct synthetic *s)
@@ -464,10 +470,7 @@ static void synth_exec(struct synthetic *s, double cpu, double overlap, int apar
 			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
 		}
 	}
-	for (size_t i = 0; i < s->plan.nruns; i++)
-		mmp_results_finish(&s->res, i, MMP_RUN_DONE, NULL);
-	assert_int_equal(mmp_results_compute(&s->res), 0);
-	assert_int_equal(mmp_analysis_compute(&s->an), 0);
+	synth_compute(s);
 }
 
 /* A program's loop is named only when the one-PU question is decided: the
@@ -556,10 +559,7 @@ static void synth_huge(struct synthetic *s, int kernel)
 			rep.dist.overlap = -1;
 			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
 		}
-	for (size_t i = 0; i < s->plan.nruns; i++)
-		mmp_results_finish(&s->res, i, MMP_RUN_DONE, NULL);
-	assert_int_equal(mmp_results_compute(&s->res), 0);
-	assert_int_equal(mmp_analysis_compute(&s->an), 0);
+	synth_compute(s);
 }
 
 /* What huge pages take away is TLB reach in the program's own code, but
