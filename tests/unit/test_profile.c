@@ -439,6 +439,38 @@ static void test_growth_moved(void **state)
 	mmp_symbols_free(sy);
 }
 
+/* A where: line names rows until half of what the control took away is
+ * named: three functions grow 40, 35 and 30 samples, so the first two
+ * (38% and 33%) are said, the third is not. */
+static void test_where_names_half(void **state)
+{
+	static const unsigned a_n[3][3] = { { 10, 10, 50 }, { 11, 9, 50 }, { 10, 11, 49 } };
+	static const unsigned b_n[3][3] = { { 50, 45, 80 }, { 51, 44, 81 }, { 49, 46, 79 } };
+	struct mmp_symbols *sy;
+	struct mmp_profile a, b;
+	char line[1024];
+	(void)state;
+	assert_int_equal(mmp_symbols_new(&sy), 0);
+	mmp_profile_init(&a);
+	mmp_profile_init(&b);
+	for (size_t k = 0; k < 3; k++) {
+		synthetic(&a, sy, k, a_n[k]);
+		synthetic(&b, sy, k, b_n[k]);
+	}
+	struct mmp_run_result ra = { .profile = &a }, rb = { .profile = &b };
+	struct mmp_cause c = { .control = mmp_control_by_bit(MMP_CONTROL_ONEPU), .after = &ra,
+			       .before = &rb };
+	assert_int_equal(mmp_evidence_cause(&c, line, sizeof(line)), 1);
+	print_message("# where: %s\n", line);
+	assert_non_null(strstr(line, "38% [37, 39] of the CPU time onepu takes away is at fell()"));
+	assert_non_null(strstr(line, "; 33% ["));
+	assert_non_null(strstr(line, "] at grew()"));
+	assert_null(strstr(line, "same"));
+	mmp_profile_free(&a);
+	mmp_profile_free(&b);
+	mmp_symbols_free(sy);
+}
+
 /* Records as the kernel writes them: a sample with a chain, an MMAP2. */
 static void test_parse_records(void **state)
 {
@@ -496,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_faults_by_mapping),
 		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_growth_moved),
+		cmocka_unit_test(test_where_names_half),
 		cmocka_unit_test(test_inclusive),
 		cmocka_unit_test(test_where_jit),
 	};
