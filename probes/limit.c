@@ -82,6 +82,11 @@ static void histogram(const uint8_t *p, uint64_t n, uint64_t *hist)
 	}
 }
 
+uint64_t mmp_probe_ceiling_zeros(const uint8_t *p, uint64_t n)
+{
+	return mmp_cpu_has_wide() ? zeros_wide(p, n) : zeros_baseline(p, n);
+}
+
 static int limit_run(const struct mmp_slice *s)
 {
 	const uint8_t *p = s->map + s->begin;
@@ -93,10 +98,7 @@ static int limit_run(const struct mmp_slice *s)
 		histogram(p, n, s->sink->hist);
 		return 0;
 	}
-	if (mmp_cpu_has_wide())
-		s->sink->zeros += zeros_wide(p, n);
-	else
-		s->sink->zeros += zeros_baseline(p, n);
+	s->sink->zeros += mmp_probe_ceiling_zeros(p, n);
 	return 0;
 }
 

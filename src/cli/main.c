@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "say.h"
+#include "mmprof/hypervisor.h"
 #include "mmprof/capture.h"
 #include "mmprof/command.h"
 #include "mmprof/companions.h"
@@ -327,6 +328,17 @@ static int find_config(struct cli *cli, char *buf, size_t len)
 }
 
 /* --topology without a config: the machine alone (or the one described). */
+/* Which platform this is, where the machine is this one: a described
+ * machine has no hypervisor of its own to name. */
+static void print_platform(const struct mmp_topology *topo, const char *then)
+{
+	struct mmp_platform p;
+	if (mmp_topology_is_described(topo))
+		return;
+	mmp_platform_identify(&p);
+	printf("platform: %s%s\n", p.name, then);
+}
+
 static int machine_only(const char *desc)
 {
 	struct mmp_topology *topo;
@@ -336,6 +348,7 @@ static int machine_only(const char *desc)
 		return desc ? EXIT_USAGE : EXIT_RUN_FAILED;
 	}
 	mmp_topology_print(topo, stdout);
+	print_platform(topo, "");
 	mmp_topology_free(topo);
 	return EXIT_DONE;
 }
@@ -627,6 +640,7 @@ static void print_topology(const struct mmp_topology *topo, const struct mmp_pla
 {
 	char where[4096], label[320], place[MMP_PLACEMENT_SPEC_MAX];
 	mmp_topology_print(topo, stdout);
+	print_platform(topo, "");
 	printf("\nplacements (each run's threads: PU, NUMA node, L3 domain):\n");
 	for (size_t i = 0; i < plan->nruns; i++) {
 		const struct mmp_planned *r = &plan->runs[i];
@@ -707,6 +721,7 @@ static void report(const struct cli *cli, const struct mmp_session_out *so,
 		mmp_report_brief(stdout, an);
 		return;
 	}
+	mmp_report_machine(stdout, &so->meta);
 	if (table != MMP_TABLE_SIZES)
 		mmp_report_table(stdout, res);
 	if (table != MMP_TABLE_RUNS)
@@ -887,6 +902,8 @@ int main(int argc, char **argv)
 			print_topology(topo, &plan);
 		if (cli.dry_run) {
 			mmp_report_plan(&plan, &cfg, stdout);
+			print_platform(topo, " (a run measures its first-touch cost and scan speed "
+					     "before the first round)");
 			printf("\nCSV: %s\n", csv_path);
 			if (cli.json)
 				printf("JSON: %s\n", cli.json);

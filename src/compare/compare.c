@@ -114,10 +114,23 @@ static const char *header_start(const struct mmp_csvread *t, char *buf, size_t l
  * empty too, and otherwise differ by that key (--vary lets them). */
 static int late_key(const char *name)
 {
-	static const char *const late[] = { "jitnames", "env" };
+	static const char *const late[] = { "jitnames", "env", "touch" };
 	for (size_t i = 0; i < sizeof(late) / sizeof(late[0]); i++)
 		if (strcmp(name, late[i]) == 0)
 			return 1;
+	return 0;
+}
+
+/* A CSV from before touch: its runs with a prefault cell (the mapping
+ * probes, a program) did not touch their pages first, which is what
+ * touch = no says now; the others have no cell for either. */
+static int absent_touch(const struct mmp_cmp_file *f, const struct cols *c, size_t row, size_t k)
+{
+	if (c->key[k] >= 0 || strcmp(key_names[k], "touch") != 0)
+		return 0;
+	for (size_t p = 0; p < mmp_compare_nkeys(); p++)
+		if (strcmp(key_names[p], "prefault") == 0)
+			return c->key[p] >= 0 && mmp_csvread_get(&f->csv, row, c->key[p])[0];
 	return 0;
 }
 
@@ -322,7 +335,9 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 			r->line = mmp_csvread_line(&f->csv, row);
 			r->limit_run = limit;
 			for (size_t k = 0; k < mmp_compare_nkeys(); k++)
-				r->value[k] = mmp_csvread_get(&f->csv, row, c->key[k]);
+				r->value[k] = absent_touch(f, c, row, k)
+						      ? "no"
+						      : mmp_csvread_get(&f->csv, row, c->key[k]);
 			r->control = r->value[MMP_COMPARE_KEY_CONTROL];
 			if (pairs_placement(f, c, row, r)) {
 				rc = mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);

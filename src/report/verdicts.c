@@ -14,6 +14,7 @@
 #include "mmprof/grid.h"
 #include "mmprof/probe.h"
 #include "mmprof/report.h"
+#include "mmprof/units.h"
 
 #define LINE 4096
 /* A state or path shorter than this is named beside its cause in the
@@ -125,6 +126,14 @@ static const char *evidence_text(const struct mmp_cause *c, char *buf, size_t le
 	if (c->kernel_part > 0) /* huge, as page faults: from the profiles */
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%.0f%% of it in the kernel",
 			 buf[0] ? "; " : "", 100 * c->kernel_part);
+	if (c->per_page.valid) { /* touch: a page's first touch */
+		char est[32], lo[32], hi[32];
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s [%s, %s] a page%s",
+			 buf[0] ? "; " : "", mmp_format_ns(c->per_page.estimate, est, sizeof(est)),
+			 mmp_format_ns(c->per_page.low, lo, sizeof(lo)),
+			 mmp_format_ns(c->per_page.high, hi, sizeof(hi)),
+			 c->below_kernel ? ", no fault counted: below the kernel" : "");
+	}
 	if (c->cpu_ratio.valid) /* onepu: the threads' CPU time on all PUs over one */
 		snprintf(buf + strlen(buf), len - strlen(buf), "%sCPU time on %u PUs %.2fx on one",
 			 buf[0] ? "; " : "", c->pus, c->cpu_ratio.estimate);

@@ -38,12 +38,12 @@ check "--list-keys=html: exit 2" test "$rc" -eq 2
 
 run_mmprof --config configs/byte_8t.ini --dry-run --repeat 2 --csv "$TMP/dry.csv"
 check "--dry-run exits 0" test "$rc" -eq 0
-check "--dry-run counts runs" grep -q "4 job(s), 14 job point(s), 64 control rung(s) and 2 copies of limit: 80 run(s) in 4 comparison set(s), interleaved, order seed [0-9]*; 160 recorded repetition(s)" <<<"$out"
-check "--dry-run echoes every run" test "$(grep -Ec '^  run [0-9]+ ' <<<"$out")" -eq 80
-check "--dry-run: rungs and what they change" grep -Eq '^  run [0-9]+ +rung 4 \+tally \(tally in memory\): tally=local$' <<<"$out"
-check "--dry-run: each set's rounds" grep -q '^set 1: 17 run(s), 2 rounds, 1 warmup; jobs java_like, dotnet_like, dotnet_fixed, limit$' <<<"$out"
+check "--dry-run counts runs" grep -q "4 job(s), 14 job point(s), 74 control rung(s) and 2 copies of limit: 90 run(s) in 4 comparison set(s), interleaved, order seed [0-9]*; 180 recorded repetition(s)" <<<"$out"
+check "--dry-run echoes every run" test "$(grep -Ec '^  run [0-9]+ ' <<<"$out")" -eq 90
+check "--dry-run: rungs and what they change" grep -Eq '^  run [0-9]+ +rung 3 \+tally \(tally in memory\): tally=local$' <<<"$out"
+check "--dry-run: each set's rounds" grep -q '^set 1: 19 run(s), 2 rounds, 1 warmup; jobs java_like, dotnet_like, dotnet_fixed, limit$' <<<"$out"
 run_mmprof --config configs/byte_8t.ini --dry-run
-check "--dry-run: repeat = auto is a floor" grep -q "; at least 400 recorded repetition(s)" <<<"$out"
+check "--dry-run: repeat = auto is a floor" grep -q "; at least 450 recorded repetition(s)" <<<"$out"
 check "--dry-run creates no data" test ! -e "$MMPROF_DATA"
 check "--dry-run writes no CSV" test ! -e "$TMP/dry.csv"
 
