@@ -145,10 +145,15 @@ static void check_calibration(const struct mmp_calibration *c, uint64_t bytes)
 	assert_true(c->touched_ns.median > 0);
 	assert_true(c->scan_gbs.median > 0);
 	assert_true(c->fault_ns.valid);
-	/* Faulting pages count faults (fault-around maps a few a fault); the
-	 * populated mapping's touch, almost none. */
+	/* Faulting pages count faults (fault-around maps a few a fault).  A
+	 * populated mapping's touch counts almost none on a kernel; where it
+	 * counts them (qemu-user maps without MAP_POPULATE), nothing is said
+	 * to be below the kernel. */
 	assert_true(c->faults_per_page > 0);
-	assert_true(c->first_faults < 0.05 * (double)(bytes / mmp_page_size()) * 3);
+	double pages = (double)(bytes / mmp_page_size()) * c->samples;
+	if (c->first_faults >= 0.01 * pages)
+		assert_false(c->below_kernel);
+	print_message("# %.0f faults in %.0f first touches\n", c->first_faults, pages);
 	print_message("# %s\n", mmp_calibration_line(c, line, sizeof(line)));
 	assert_non_null(strstr(line, "first touch"));
 	assert_non_null(strstr(line, "GB/s"));
