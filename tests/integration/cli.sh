@@ -1,5 +1,6 @@
 # The command line: help, version, listings, usage errors (exit 2, nothing run).
 source "$(dirname "$0")/tap.bash"
+source "$(dirname "$0")/machines.bash"
 
 run_mmprof --help
 check "--help exits 0" test "$rc" -eq 0
@@ -50,7 +51,16 @@ check "--dry-run writes no CSV" test ! -e "$TMP/dry.csv"
 run_mmprof --config configs/byte_8t.ini --topology
 check "--topology prints the machine" grep -q "^machine: " <<<"$out"
 check "--topology prints placements" grep -q "\[dotnet_like\] accessor_byte threads=8 access=1 placement=compact (oversubscribed)" <<<"$out"
-check "--topology: each thread's PU, node and L3" grep -Eq "^    t0 PU 0 \(node 0, L3 0\)  t1 PU 1 \(node 0, L3 0\)  t2 PU 0" <<<"$out"
+# What the 8 threads should get is computed from this host's own tables
+# (its cores, nodes and L3 domains), then on described machines: a
+# literal of one host's layout fails on the next one.
+check "--topology: each thread's PU, node and L3, as the host's tables say" \
+	test "$(threads_line 8)" = "$(model table compact 8 <<<"$out")"
+for m in "${MACHINES[@]}"; do
+	run_mmprof --config configs/byte_8t.ini --topology --topology-from "${m#*|}"
+	check "--topology on ${m%%|*}: each thread's PU, node and L3" \
+		test "$(threads_line 8)" = "$(model "${m#*|}" compact 8)"
+done
 
 # A synthetic two-socket machine through hwloc's own environment variable.
 out=$(HWLOC_SYNTHETIC="pack:2 core:2 pu:2" "$MMPROF" --config configs/byte_8t.ini --topology 2>&1)
