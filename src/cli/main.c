@@ -4,6 +4,7 @@
  * was given, 130 interrupted.  mmprof compare is main_compare.c's. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -791,6 +792,27 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 	fprintf(stderr, "\n");
 }
 
+/* A supervisor may start mmprof with stdin, stdout or stderr closed
+ * (`<&- 2>&-`). The next open() would then return 0, 1 or 2: the CSV's
+ * temporary would be descriptor 2 and every note on stderr would land in
+ * the CSV, the report in the events file. /dev/null takes each closed
+ * one, lowest first, so that open() returns it. */
+static int std_fds_safe(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (got < 0)
+			return -errno;
+		if (got != fd) { /* cannot happen: the lower ones are open */
+			close(got);
+			return -EBADF;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli cli;
@@ -801,6 +823,9 @@ int main(int argc, char **argv)
 	struct mmp_error err = { 0 };
 	char csv_path[4096], json_path[4096], config_path[4096];
 
+	/* Before anything opens a file; nothing can be said if it fails. */
+	if (std_fds_safe() != 0)
+		return EXIT_RUN_FAILED;
 	/* Past `ulimit -f` a write raises SIGXFSZ, whose default ends the
 	 * process at once: every measured row lost, nothing said.  Ignored,
 	 * the write fails with EFBIG, an error like a full disk.  (A program

@@ -21,6 +21,27 @@ check "stdout full: exit 1" test "$rc" -eq 1
 check "stdout full: says so" grep -q "writing the report to stdout: No space left on device" "$TMP/err"
 check "stdout full: the CSV was written before the report" test -s "$TMP/f.csv"
 
+# Started with descriptors closed, as a supervisor may: the next file
+# opened got descriptor 2 (or 1) and mmprof's notes and report went into
+# the CSV, the events CSV or the lock file. Each closed one is /dev/null.
+printf '[j]\nprobe = limit\nsize = 64K\nrepeat = 2\n' >"$TMP/c.ini"
+for closed in "0 2" "2" "0 1 2"; do
+	d="$TMP/closed${closed// /}"
+	mkdir -p "$d"
+	# A new data file each time, so that there is a "created" note to misplace.
+	case $closed in
+	"0 2") MMPROF_DATA=$d/data "$MMPROF" --config "$TMP/c.ini" --csv "$d/r.csv" <&- 2>&- >"$TMP/out" ;;
+	"2") MMPROF_DATA=$d/data "$MMPROF" --config "$TMP/c.ini" --csv "$d/r.csv" 2>&- >"$TMP/out" ;;
+	*) MMPROF_DATA=$d/data "$MMPROF" --config "$TMP/c.ini" --csv "$d/r.csv" <&- 2>&- >&- ;;
+	esac
+	rc=$?
+	check "descriptors $closed closed: exit 0" test "$rc" -eq 0
+	check "descriptors $closed closed: no note or report text in any file written" \
+		test -z "$(grep -rlE '^mmprof: |^\[j\] ' "$d" --exclude='*.bin')"
+	check "descriptors $closed closed: the CSV reads back, one row per repetition" \
+		test "$(csv_col "$d/r.csv" rep | wc -l)" -eq 2
+done
+
 run_mmprof --config "$TMP/f.ini" --csv "$TMP/g.csv" --topology-from xml:tests/topologies/intel-2s-smt.xml
 check "described machine: exit 2" test "$rc" -eq 2
 check "described machine: says why" grep -q "the machine is described (xml: tests/topologies/intel-2s-smt.xml): it plans" <<<"$err"
