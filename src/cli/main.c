@@ -813,7 +813,7 @@ static int std_fds_safe(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int mmprof_main(int argc, char **argv)
 {
 	struct cli cli;
 	struct mmp_config cfg = { 0 };
@@ -1017,5 +1017,23 @@ out:
 	mmp_sweep_free(&sweep);
 	mmp_topology_free(topo);
 	mmp_config_free(&cfg);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	int status = mmprof_main(argc, argv);
+	/* The listings, --help, --dry-run and --topology print and return
+	 * EXIT_DONE; what did not reach stdout (a full disk, >/dev/full) is
+	 * not done.  A run's report was checked already (a failed one is not
+	 * EXIT_DONE). */
+	if (status == EXIT_DONE) {
+		int flushed = fflush(stdout), e = errno;
+		if (flushed || ferror(stdout)) {
+			fprintf(stderr, "mmprof: error: writing to stdout: %s\n",
+				flushed ? strerror(e) : "a write failed");
+			status = EXIT_RUN_FAILED;
+		}
+	}
 	return status;
 }

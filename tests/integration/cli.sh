@@ -73,4 +73,15 @@ check "--topology alone: the machine, exit 0" test "$rc" -eq 0
 check "--topology alone: packages, nodes, cores" grep -q '^machine: .* packages\?, .* NUMA nodes\?, .* cores, .* PUs' <<<"$out"
 run_mmprof --topology --topology-from xml:tests/topologies/intel-2s-smt.xml
 check "--topology of a described machine, without a config" grep -q '^machine: 2 packages, 2 NUMA nodes' <<<"$out"
+
+# Output that cannot be written is not done: each of these exited 0 on a
+# full stdout (>/dev/full), a listing or a plan lost without a word.
+for args in --list-keys --list-columns --list-probes --help --version --topology \
+	"--config configs/quick.ini --dry-run" "exec --dry-run -- /bin/true"; do
+	# shellcheck disable=SC2086 # the words of args are its arguments
+	"$MMPROF" $args >/dev/full 2>"$TMP/err"
+	rc=$?
+	check "$args >/dev/full: exit 1, saying why" \
+		bash -c '[ "$1" -eq 1 ] && grep -q "writing to stdout: No space left on device" "$2"' _ "$rc" "$TMP/err"
+done
 done_testing
