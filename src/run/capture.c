@@ -345,14 +345,43 @@ static size_t number_at(const char *p, uint64_t *ns)
 	return (size_t)((best ? u + best : end) - p);
 }
 
+/* A minus sign before p: '-' after a space, a colon or the start, not
+ * the '-' of "2024-01-02" or "run-3". */
+static int minus_before(const char *text, const char *p)
+{
+	return p > text && p[-1] == '-' &&
+	       (p - 1 == text || !isalnum((unsigned char)p[-2]));
+}
+
 int mmp_capture_duration(const char *text, uint64_t *ns, char *err, size_t errlen)
 {
 	for (const char *p = text; *p; p++) {
 		if (!isdigit((unsigned char)*p) || (p > text && (isdigit((unsigned char)p[-1]) ||
 								  p[-1] == '.')))
 			continue;
-		if (clock_at(p, ns) || number_at(p, ns))
-			return 0;
+		size_t n = clock_at(p, ns);
+		if (!n)
+			n = number_at(p, ns);
+		if (!n)
+			continue;
+		/* Read as written or not at all: "-0.3 s" is not 0.3 s, and
+		 * "1,234 ms" or a de_DE "1,5 s" is not 1 s (the comma is a
+		 * thousands separator in one locale, the decimal point in
+		 * another: which one cannot be told from the text). */
+		if (minus_before(text, p)) {
+			snprintf(err, errlen, "a negative duration in '%.80s': a program's time "
+					      "cannot be below 0 (a clock that went back?)",
+				 text);
+			return -ERANGE;
+		}
+		if (p[n] == ',' && isdigit((unsigned char)p[n + 1])) {
+			snprintf(err, errlen, "a comma in the number in '%.80s': a thousands "
+					      "separator or a decimal comma (de_DE) cannot be told "
+					      "apart; print it with a point (e.g. LC_NUMERIC=C)",
+				 text);
+			return -EINVAL;
+		}
+		return 0;
 	}
 	snprintf(err, errlen, "no duration in '%.80s' (a clock like 00:00:01.25, or a number "
 			      "with a unit like 12.5 ms)",
