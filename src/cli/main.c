@@ -965,6 +965,7 @@ static int mmprof_main(int argc, char **argv)
 	}
 	if (files.note[0] && !cli.quiet)
 		fprintf(stderr, "mmprof: note: %s\n", files.note);
+	files.note[0] = '\0'; /* said: the note after the run is what committing adds */
 
 	struct mmp_session s = {
 		.cfg = &cfg,
