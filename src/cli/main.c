@@ -562,6 +562,14 @@ static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_con
 			sizeof(command));
 		return EXIT_USAGE;
 	}
+	/* Checked here, with the option's name: as a section of the config
+	 * built below, '' made errors about that config's own lines. */
+	if (job && (!mmp_config_job_name_ok(job) || strlen(job) >= sizeof(name))) {
+		fprintf(stderr, "mmprof exec: --job '%s': a job name is 1 to %zu letters, digits, "
+				"'_', '-' or '.'\n",
+			job, sizeof(name) - 1);
+		return EXIT_USAGE;
+	}
 	if (job)
 		snprintf(name, sizeof(name), "%s", job);
 	else

@@ -236,6 +236,14 @@ check "mmprof exec --file 'a,b/d.bin': one run over that file, result right" \
 run_mmprof exec --placement sideways --file "$data" -- "$HELPER" count {file}
 check "mmprof exec: a bad option value is a config diagnostic, exit 2" \
 	test "$rc" -eq 2 -a -n "$(grep "^mmprof exec:3: \[exec_helper\] 'sideways' is not a placement" <<<"$err")"
+# A job name that is not one: said of --job, not as errors about the
+# lines of the config it would have made ("mmprof exec:1: 'probe' is
+# outside any section").
+for j in '' 'a b' "$(printf 'j%.0s' {1..64})"; do
+	run_mmprof exec --job "$j" --dry-run -- "$HELPER" print one
+	check "mmprof exec --job '${j:0:8}': exit 2, names --job and what a name is" test "$rc" -eq 2 -a \
+		"$err" = "mmprof exec: --job '$j': a job name is 1 to 63 letters, digits, '_', '-' or '.'"
+done
 # Without --file: a program that reads no data file, measured per run,
 # its result not checked -- said once, not per row.
 run_mmprof exec -r 3 --threads 2 --csv "$TMP/nofile.csv" -- "$HELPER" print one two
