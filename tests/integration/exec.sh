@@ -244,6 +244,13 @@ for j in '' 'a b' "$(printf 'j%.0s' {1..64})"; do
 	check "mmprof exec --job '${j:0:8}': exit 2, names --job and what a name is" test "$rc" -eq 2 -a \
 		"$err" = "mmprof exec: --job '$j': a job name is 1 to 63 letters, digits, '_', '-' or '.'"
 done
+# A program that does not exist writes no log: no message points at an
+# empty logs directory, and none is left.
+run_mmprof exec -r 1 --warmup 0 --csv "$TMP/none.csv" -- "$TMP/no such program"
+check "a program that does not exist: exit 1, cannot run it" \
+	test "$rc" -eq 1 -a -n "$(grep "cannot run $TMP/no such program: No such file or directory" <<<"$err")"
+check "...no pointer to a logs directory, none left" \
+	bash -c '! grep -q "program logs are in" <<<"$1" && test ! -e "$2"' _ "$err" "$TMP/none.logs"
 # Without --file: a program that reads no data file, measured per run,
 # its result not checked -- said once, not per row.
 run_mmprof exec -r 3 --threads 2 --csv "$TMP/nofile.csv" -- "$HELPER" print one two
