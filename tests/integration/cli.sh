@@ -73,6 +73,15 @@ check "--topology alone: the machine, exit 0" test "$rc" -eq 0
 check "--topology alone: packages, nodes, cores" grep -q '^machine: .* packages\?, .* NUMA nodes\?, .* cores, .* PUs' <<<"$out"
 run_mmprof --topology --topology-from xml:tests/topologies/intel-2s-smt.xml
 check "--topology of a described machine, without a config" grep -q '^machine: 2 packages, 2 NUMA nodes' <<<"$out"
+# A described machine larger than any Linux runs is refused before hwloc
+# builds it (131,072 PUs took over 60 s and 1.3 GB); the largest is planned.
+run_mmprof --topology --topology-from "synthetic:pack:64 core:256 pu:8"
+check "131072 described PUs: exit 2" test "$rc" -eq 2
+check "...saying the limit" grep -q "^mmprof: synthetic:pack:64 core:256 pu:8: more than 8192 PUs" <<<"$err"
+out=$(HWLOC_SYNTHETIC="pack:64 core:256 pu:8" "$MMPROF" --topology 2>&1)
+check "...from HWLOC_SYNTHETIC too" grep -q "more than 8192 PUs" <<<"$out"
+run_mmprof --topology --topology-from "synthetic:pack:8 numa:1(memory=1GiB) core:128 pu:8"
+check "8192 described PUs: planned" grep -q "^machine: 8 packages, 8 NUMA nodes, 1024 cores, 8192 PUs" <<<"$out"
 
 # Output that cannot be written is not done: each of these exited 0 on a
 # full stdout (>/dev/full), a listing or a plan lost without a word.
