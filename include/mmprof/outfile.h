@@ -59,6 +59,8 @@ struct mmp_outset {
 	char target[MMP_OUT_PATH_MAX]; /* the file NAME.csv is renamed into (links followed) */
 	int special;                   /* a device or FIFO: written directly */
 	struct mmp_lock lock;
+	struct mmp_lock other; /* --json elsewhere (mmp_outset_lock_other) */
+	int other_held;
 	unsigned open;      /* MMP_OUT_BIT of files opened and not yet committed */
 	unsigned committed; /* MMP_OUT_BIT of files committed */
 	char note[2048];    /* "" or what was cleaned up, for a "note:" line */
@@ -148,6 +150,12 @@ int mmp_outfile_check_alone(const char *path, const char *const *protect, size_t
 			    struct mmp_error *err);
 int mmp_outfile_open_alone(const char *path, const char *const *protect, size_t nprotect,
 			   struct mmp_outfile *out, struct mmp_error *err);
+/* A file of no set that this run writes (--json elsewhere) is still
+ * one mmprof's at a time: lock it as NAME.csv is (.BASE.lock beside it),
+ * held with the set and released by mmp_outset_close.  A device or FIFO
+ * takes no lock.  0, -EWOULDBLOCK with who holds it, or a negative errno
+ * with a message. */
+int mmp_outset_lock_other(struct mmp_outset *set, const char *path, struct mmp_error *err);
 
 /* Release the lock and remove the lock file.  Commit or abandon every file
  * of the set first (a temporary still open stays until the next run). */

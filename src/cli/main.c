@@ -964,6 +964,10 @@ static int mmprof_main(int argc, char **argv)
 				   cli.json, kind == MMP_OUT_CSV ? "CSV" : mmp_out_suffix(kind) + 1);
 	else if (cli.json && kind < 0)
 		rc = mmp_outfile_check_alone(cli.json, (const char *const *)inputs, ninputs, &err);
+	/* Elsewhere, it is locked as NAME.csv is: two runs with one --json
+	 * both exited 0, and the file held one of them. */
+	if (!rc && cli.json && kind < 0)
+		rc = mmp_outset_lock_other(&files, cli.json, &err);
 	mmp_sweep_inputs_free(inputs, ninputs);
 	if (rc) {
 		mmp_outset_close(&files);

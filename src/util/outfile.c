@@ -589,7 +589,40 @@ int mmp_outfile_open_alone(const char *path, const char *const *protect, size_t 
 	return rc ? rc : open_temporary(out, err);
 }
 
+int mmp_outset_lock_other(struct mmp_outset *set, const char *path, struct mmp_error *err)
+{
+	struct mmp_outset as;
+	char dir[PATH_MAX], lock[MMP_OUT_PATH_MAX + 16];
+	const char *base;
+	pid_t holder;
+
+	int rc = check_alone(path, NULL, 0, &as, err);
+	if (rc || as.special)
+		return rc;
+	if (mmp_path_split(as.target, dir, sizeof(dir), &base) ||
+	    hidden_name(as.target, ".lock", lock, sizeof(lock)))
+		return mmp_error_set(err, -ENAMETOOLONG, "path too long: %s", path);
+	rc = mmp_mkdirs(dir, err);
+	if (rc)
+		return rc;
+	rc = mmp_lock_take(&set->other, lock, 0, NULL, &holder, err);
+	if (rc == -EWOULDBLOCK) {
+		char who[64] = "another process";
+		if (holder)
+			snprintf(who, sizeof(who), "process %ld", (long)holder);
+		return mmp_error_set(err, rc,
+				     "%s is being written by another mmprof (%s holds %s); "
+				     "wait for it to finish or choose another path",
+				     path, who, lock);
+	}
+	set->other_held = rc == 0;
+	return rc;
+}
+
 void mmp_outset_close(struct mmp_outset *set)
 {
 	mmp_lock_release(&set->lock);
+	if (set->other_held)
+		mmp_lock_release(&set->other);
+	set->other_held = 0;
 }
