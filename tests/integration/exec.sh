@@ -251,6 +251,13 @@ check "a program that does not exist: exit 1, cannot run it" \
 	test "$rc" -eq 1 -a -n "$(grep "cannot run $TMP/no such program: No such file or directory" <<<"$err")"
 check "...no pointer to a logs directory, none left" \
 	bash -c '! grep -q "program logs are in" <<<"$1" && test ! -e "$2"' _ "$err" "$TMP/none.logs"
+# A program that stops itself is said to, and ended: it was left stopped
+# until the timeout (600 s by default) and reported "timed out". (The
+# timeout here only bounds the old behaviour's wait.)
+run_mmprof exec -r 1 --warmup 0 --timeout 20s --csv "$TMP/stopped.csv" -- sh -c 'echo hi; kill -STOP $$'
+check "a program that stops itself: exit 1, the stop said, not a timeout" test "$rc" -eq 1 -a -n \
+	"$(grep 'sh stopped itself (SIGSTOP) and nothing would continue it: mmprof ended it' <<<"$err")" -a \
+	-z "$(grep 'timed out' <<<"$err")"
 # Without --file: a program that reads no data file, measured per run,
 # its result not checked -- said once, not per row.
 run_mmprof exec -r 3 --threads 2 --csv "$TMP/nofile.csv" -- "$HELPER" print one two
