@@ -64,6 +64,9 @@ struct mmp_outset {
 	unsigned open;      /* MMP_OUT_BIT of files opened and not yet committed */
 	unsigned committed; /* MMP_OUT_BIT of files committed */
 	char note[2048];    /* "" or what was cleaned up, for a "note:" line */
+	/* Each file's path, made when the set is opened: a signal handler
+	 * (mmp_outset_rescue) cannot format one. */
+	char kind_path[MMP_OUT_COUNT][MMP_OUT_PATH_MAX];
 };
 
 struct mmp_outsink;
@@ -129,6 +132,16 @@ int mmp_outfile_failed(const struct mmp_outfile *out);
  * rename(2), which is async-signal-safe: no fsync, no pruning, no lock
  * release (the kernel drops it at exit).  0, or -1 with errno. */
 int mmp_outfile_rescue(const struct mmp_outfile *out);
+
+/* For that handler, the whole set at once: with rows measured, each open
+ * file of files (NAME.csv first) renamed into place as it is, and every
+ * other file of the set -- an earlier run's, whose run_id is not this
+ * one's -- removed, so that what is kept is one run's set; with none,
+ * every temporary removed and the earlier files left as they were.  The
+ * sentence that says which files are kept (and removed) is put in said.
+ * Only rename, unlink and lstat: async-signal-safe. */
+void mmp_outset_rescue(const struct mmp_outset *set, const struct mmp_outfile *const *files,
+		       size_t n, unsigned long rows, char *said, size_t len);
 
 /* Close and remove the temporary: the previous file stays as it was. */
 void mmp_outfile_abandon(struct mmp_outfile *out);

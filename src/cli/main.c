@@ -207,14 +207,22 @@ static void on_sigint(int sig)
 				  "(Ctrl-C again to abandon it)\n";
 	(void)sig;
 	if (stop_requested) {
+		static char said[4 * 4096 + 512];
 		struct mmp_session_out *so = running;
 		/* A program of the exec probe must not outlive us. */
 		mmp_exec_child_kill_running();
-		if (so && so->csv.tf)
-			mmp_outfile_rescue(&so->csv.threads);
-		if (so && so->csv.f)
-			mmp_outfile_rescue(&so->csv.out);
-		_exit(EXIT_INTERRUPTED); /* rows already written are flushed */
+		/* One run's set, said: the CSV with its events and threads
+		 * (rows already written are flushed), and none of an earlier
+		 * run's companions beside it. */
+		if (so && so->csv.f) {
+			const struct mmp_outfile *open[] = { &so->csv.out, &so->csv.events,
+							     &so->csv.threads };
+			mmp_outset_rescue(so->csv.out.set, open, 3, so->csv.rows, said,
+					  sizeof(said));
+			ssize_t w = write(STDERR_FILENO, said, strlen(said));
+			(void)w;
+		}
+		_exit(EXIT_INTERRUPTED);
 	}
 	stop_requested = 1;
 	ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
