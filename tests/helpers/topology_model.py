@@ -8,8 +8,10 @@ A machine is read from one of:
                   core:2 pu:2"), expanded here level by level
   table           mmprof --topology's own tables on stdin (the real host:
                   its NUMA nodes, L3 domains and cores lists)
-  sysfs           /sys/devices/system (the real host, independently of
-                  hwloc: node*/cpulist and cpu*/cache/index*/shared_cpu_list)
+  sysfs           the real host's L3 domains as the kernel reports them,
+                  independently of hwloc (cpu*/cache/index*/shared_cpu_list)
+  hwloc-calc      the real host's L3 domains as hwloc's own tool lists them
+                  (sysfs and hwloc-calc answer only "l3", one PU list a line)
 
 and one of these is printed:
   pus                 one line per PU in logical order: "PU NODE L3 CORE PKG ALLOWED"
@@ -170,6 +172,18 @@ def sysfs_l3_sets():
     return sets
 
 
+def hwloc_calc_l3_sets():
+    """The PUs of each L3 as hwloc-calc (package "hwloc") lists them."""
+    import subprocess
+    def calc(*args):
+        return subprocess.run(["hwloc-calc", *args], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    n = int(calc("--number-of", "l3cache", "machine:0") or 0)
+    return {frozenset(int(x) for x in calc("--physical-output", "--intersect", "pu",
+                                           "l3cache:%d" % i).split(","))
+            for i in range(n)}
+
+
 def placement(m, n, order):
     pus = [p for p in order if p["allowed"]]
     items = []
@@ -205,8 +219,9 @@ def main():
         m = from_synthetic(src[10:])
     elif src == "table":
         m = from_table(sys.stdin.read())
-    elif src == "sysfs":
-        for s in sorted(sorted(s) for s in sysfs_l3_sets()):
+    elif src in ("sysfs", "hwloc-calc"):
+        sets = sysfs_l3_sets() if src == "sysfs" else hwloc_calc_l3_sets()
+        for s in sorted(sorted(s) for s in sets):
             print(list_text(s))
         return
     else:
