@@ -243,6 +243,32 @@ static int add_rep(struct mmp_cmp_run *r, long rep, double elapsed, int disturbe
 	return 0;
 }
 
+static int by_long(const void *x, const void *y)
+{
+	long a = *(const long *)x, b = *(const long *)y;
+	return (a > b) - (a < b);
+}
+
+static int repeated_rep(const struct mmp_cmp_file *f, const struct mmp_cmp_run *r,
+			struct mmp_error *err)
+{
+	long *reps = malloc((r->n + 1) * sizeof(*reps));
+	int rc = 0;
+	if (!reps)
+		return mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
+	memcpy(reps, r->rep, r->n * sizeof(*reps));
+	qsort(reps, r->n, sizeof(*reps), by_long);
+	for (size_t i = 1; i < r->n && !rc; i++)
+		if (reps[i] == reps[i - 1])
+			rc = mmp_error_set(err, -EINVAL,
+					   "%s: run %ld (first at line %zu) has repetition %ld more "
+					   "than once: rows copied? compare counts each repetition "
+					   "once; keep one row of each",
+					   f->path, r->number, r->line, reps[i]);
+	free(reps);
+	return rc;
+}
+
 static int by_number(const void *x, const void *y)
 {
 	const struct mmp_cmp_run *a = x, *b = y;
@@ -364,6 +390,12 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 		if (add_rep(r, rep, elapsed, disturbed))
 			rc = mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
 	}
+	/* A repetition twice (rows copied, a file appended to itself) would
+	 * count as more rounds: a narrower interval, an outcome decided that
+	 * is not.  One file is one invocation (run_id), so (run, rep) is a
+	 * row's identity. */
+	for (size_t i = 0; i < f->nruns && !rc; i++)
+		rc = repeated_rep(f, &f->run[i], err);
 	/* A rung is its job point's, whose values are its key; a copy repeats
 	 * its original. */
 	for (size_t i = 0; i < f->nruns && !rc; i++) {
@@ -635,6 +667,11 @@ static int compute(struct mmp_cmp_pair *p, const struct mmp_cmp_run *a,
 	 * such repetitions decides nothing: --fail-on-regression must not fail
 	 * a commit on a neighbour's load. */
 	if (p->disturbed)
+		p->outcome = MMP_COMPARE_INCONCLUSIVE;
+	/* A result that differs from the reference is not the time of a probe
+	 * that read the data: it is no faster or slower than anything, and
+	 * must not pass a gate as "faster" (main_compare fails it). */
+	if (a->wrong || b->wrong)
 		p->outcome = MMP_COMPARE_INCONCLUSIVE;
 	free(x);
 	free(y);

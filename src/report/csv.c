@@ -716,8 +716,18 @@ int mmp_csv_open(struct mmp_csv *csv, struct mmp_outset *set, const struct mmp_m
 		mmp_csv_header(csv->ef, &mmp_csv_event_table);
 	}
 	main_header(csv->f);
-	return mmp_outfile_flush(&csv->out, err);
+	/* A full file system at the start: the headers cannot be written,
+	 * and no temporary of this run may stay on it. */
+	rc = mmp_outfile_flush(&csv->out, err);
+	if (!rc && csv->tf)
+		rc = mmp_outfile_flush(&csv->threads, err);
+	if (!rc && csv->ef)
+		rc = mmp_outfile_flush(&csv->events, err);
+	if (!rc)
+		return 0;
 fail:
+	if (csv->ef)
+		mmp_outfile_abandon(&csv->events);
 	if (csv->tf)
 		mmp_outfile_abandon(&csv->threads);
 	mmp_outfile_abandon(&csv->out);

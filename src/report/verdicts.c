@@ -486,10 +486,17 @@ void mmp_report_verdicts(FILE *out, const struct mmp_analysis *an)
 	mmp_report_answers(out, an);
 }
 
+static size_t answer_list(FILE *out, const struct mmp_answer *a, size_t n, int every_kind);
+
 void mmp_report_brief(FILE *out, const struct mmp_analysis *an)
 {
-	each_point(out, an, BLOCK_BRIEF, NULL);
-	mmp_report_answers(out, an);
+	/* --brief has no ratios block, so its answers are every kind: a
+	 * config of ratio answers without controls printed nothing at all. */
+	size_t said = each_point(out, an, BLOCK_BRIEF, NULL);
+	said += answer_list(out, an->answers.a, an->answers.n, 1);
+	if (!said)
+		fprintf(out, "no answers and no job point split into causes (that needs controls): "
+			     "without --brief the report has the table of times\n");
 }
 
 size_t mmp_report_explain(FILE *out, const struct mmp_analysis *an, const char *spec)
@@ -533,18 +540,25 @@ static int answers_block_kind(const struct mmp_answer *a)
 	return a->kind != MMP_Q_RATIO && a->kind != MMP_Q_FASTEST && a->kind != MMP_Q_MODEL;
 }
 
-void mmp_report_answer_list(FILE *out, const struct mmp_answer *a, size_t n)
+/* The answers block; every_kind: also those other blocks print.  Returns
+ * how many answers it printed. */
+static size_t answer_list(FILE *out, const struct mmp_answer *a, size_t n, int every_kind)
 {
-	int header = 0;
+	size_t said = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!answers_block_kind(&a[i]))
+		if (!every_kind && !answers_block_kind(&a[i]))
 			continue;
-		if (!header)
+		if (!said++)
 			fprintf(out, "\nanswers (yes, no or inconclusive; ratios with 95%% intervals "
 				     "from rounds measured side by side):\n");
-		header = 1;
 		mmp_report_answer(out, &a[i]);
 	}
+	return said;
+}
+
+void mmp_report_answer_list(FILE *out, const struct mmp_answer *a, size_t n)
+{
+	answer_list(out, a, n, 0);
 }
 
 void mmp_report_answers(FILE *out, const struct mmp_analysis *an)

@@ -465,6 +465,16 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 				   item->run->p.timeout, p->log);
 		goto out_counters;
 	}
+	if (rc == -ECANCELED) {
+		/* Waiting for the timeout (600 s by default) would end it as
+		 * "timed out" and never say it stopped. */
+		rc = mmp_error_set(err, -ECANCELED,
+				   "%s stopped itself (SIG%s) and nothing would continue it: mmprof "
+				   "ended it, its time is not one (log: %s)",
+				   p->argv.v[0], sigabbrev_np(child.stop_signal) ?
+				   sigabbrev_np(child.stop_signal) : "?", p->log);
+		goto out_counters;
+	}
 	if (rc == -EINTR) {
 		rc = mmp_error_set(err, -EINTR, "stopped (log: %s)", p->log);
 		goto out_counters;

@@ -611,6 +611,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 		out->failed = 1;
 	}
 	write_results(s, out);
+	mmp_logdir_drop_empty(s->files, out->logs_path);
 	out->seconds = (double)(mmp_now_ns() - out->t0) / 1e9;
 	return 0;
 }
