@@ -126,9 +126,16 @@ static int seg_cost(const struct ladder_times *lt, struct mmp_cause *c)
 	return 0;
 }
 
-static int significantly_negative(const struct mmp_cause *c)
+/* A control that made the job slower, by more than the noise and by more
+ * than 2% of the job: one that costs nothing here (a first touch that
+ * was not there, 0.3% slower in tight rounds) stays a cause of its own,
+ * "made it 0.3% slower", rather than merging the next one into "first
+ * touch + true sharing". */
+#define MMP_MERGE_MATERIAL 0.02
+
+static int significantly_negative(const struct mmp_cause *c, double total)
 {
-	return c->cost.valid && c->cost.high < 0;
+	return c->cost.valid && c->cost.high < 0 && c->cost.high < -MMP_MERGE_MATERIAL * total;
 }
 
 static void name_cause(const struct mmp_results *res, size_t job, struct mmp_cause *c)
@@ -476,12 +483,12 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 			    (s + 1 < k && res->plan->runs[i + s + 1].added == MMP_CONTROL_ONEPU);
 		if (res->plan->runs[i + s].added == MMP_CONTROL_ONEPU)
 			onepu_at = (int)out->n + 1;
-		while (!onepu && significantly_negative(c) && c->last + 1 < k) {
+		while (!onepu && significantly_negative(c, out->total) && c->last + 1 < k) {
 			c->last++;
 			if (seg_cost(&lt, c))
 				goto out;
 		}
-		if (!onepu && significantly_negative(c) && out->n > 0 &&
+		if (!onepu && significantly_negative(c, out->total) && out->n > 0 &&
 		    out->cause[out->n - 1].control &&
 		    out->cause[out->n - 1].control->bit != MMP_CONTROL_ONEPU) {
 			struct mmp_cause *prev = &out->cause[out->n - 1];

@@ -82,8 +82,19 @@ static int apply_fit(struct mmp_rung *r, struct mmp_control_ctx *c)
 	return replan(r, r->pins.npus, c);
 }
 
+/* A probe that maps the file itself, inside the timed region, as the
+ * seed's mmap path does: its faults and first touch are what it measures. */
+static int maps_itself(struct mmp_rung *r, struct mmp_control_ctx *c)
+{
+	return not_here(c, "%s maps the file itself in its timed loop: mapping it in and "
+			   "touching it are what it measures",
+			probe_name(r));
+}
+
 static int apply_prefault(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
+	if (r->run.p.probe->maps)
+		return maps_itself(r, c);
 	if (!uses(&r->run, MMP_KEY_PREFAULT))
 		return not_here(c, "%s maps no data: it takes no page faults in its loop",
 				probe_name(r));
@@ -104,6 +115,8 @@ static int apply_prefault(struct mmp_rung *r, struct mmp_control_ctx *c)
 static int apply_touch(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
 	struct mmp_params *p = &r->run.p;
+	if (p->probe->maps)
+		return maps_itself(r, c);
 	if (!uses(&r->run, MMP_KEY_TOUCH))
 		return not_here(c, "%s maps no data: no page is touched first in its loop",
 				probe_name(r));

@@ -18,12 +18,14 @@ order_seed = 12345
 events = faults, sched
 
 ; one reference count, taken and given back by both threads on every byte
-; (pages mapped in first: page faults are another case's cause)
+; (pages mapped in and touched first: page faults and a first touch are
+; other cases' causes)
 [true_sharing]
 probe = accessor_byte
 refcount = shared
 threads = 2
 prefault = yes
+touch = yes
 
 ; per-thread counters side by side in one line, hit on every byte
 [false_sharing]
@@ -32,6 +34,7 @@ fill = zero
 tally = packed
 threads = 2
 prefault = yes
+touch = yes
 
 ; a cold page cache: the lazy mapping faults the file in from the disk,
 ; page by page (random advice: no readahead to hide it)

@@ -70,6 +70,13 @@ run_mmprof --config "$TMP/a.ini" --dry-run
 check "touch named on data = anon: not applied, and why" \
 	grep -q "touch.*data = anon is a copy written before timing" <<<"$out$err"
 
+# mmap_file maps the file itself inside its loop (the seed's mmap path):
+# its first touch is what it measures, and said so.
+printf '[m]\nprobe = mmap_file\nsize = 1M\ncontrols = prefault, touch\n' >"$TMP/m.ini"
+run_mmprof --config "$TMP/m.ini" --dry-run
+check "touch named on mmap_file: not applied, and why" \
+	grep -q "touch.*mmap_file maps the file itself in its timed loop: mapping it in and touching it are what it measures" <<<"$out$err"
+
 # No data file: the calibration maps anonymous memory.
 printf '[c]\nprobe = chase\nsize = 1M\nthreads = 1\nrepeat = 2\nwarmup = 0\nevents = none\n' >"$TMP/c.ini"
 run_mmprof --config "$TMP/c.ini" --csv "$TMP/c.csv"
