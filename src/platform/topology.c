@@ -133,6 +133,10 @@ int mmp_topology_load(struct mmp_topology **out, const char *desc, struct mmp_er
 	rc = compute_allowed(t, err);
 	if (rc)
 		goto fail;
+	if ((rc = mmp_caches_fill(t)) != 0) {
+		rc = mmp_error_set(err, rc, "out of memory");
+		goto fail;
+	}
 	*out = t;
 	return 0;
 fail:
@@ -144,6 +148,7 @@ void mmp_topology_free(struct mmp_topology *t)
 {
 	if (!t)
 		return;
+	mmp_caches_clear(t->cache);
 	hwloc_bitmap_free(t->allowed);
 	hwloc_topology_destroy(t->topo);
 	free(t);
@@ -187,7 +192,7 @@ unsigned mmp_topology_numa_nodes(const struct mmp_topology *t)
 
 unsigned mmp_topology_l3_domains(const struct mmp_topology *t)
 {
-	return count(t, HWLOC_OBJ_L3CACHE);
+	return t->cache[2].n;
 }
 
 unsigned mmp_topology_allowed_pus(const struct mmp_topology *t)
@@ -251,8 +256,7 @@ int mmp_topology_pu_l3(const struct mmp_topology *t, int pu)
 	hwloc_obj_t obj = pu < 0 ? NULL : hwloc_get_pu_obj_by_os_index(t->topo, (unsigned)pu);
 	if (!obj)
 		return -EINVAL;
-	hwloc_obj_t l3 = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_L3CACHE, obj);
-	return l3 ? (int)l3->logical_index : -ENOENT;
+	return mmp_cache_domain_of(&t->cache[2], (unsigned)pu);
 }
 
 bool mmp_topology_node_exists(const struct mmp_topology *t, unsigned node)
