@@ -305,10 +305,10 @@ int mmp_caches_from_cpuid(const char *cpuinfo, hwloc_const_bitmap_t pus,
 	memcpy(vendor + 8, &cx, 4);
 	if (strcmp(vendor, "AuthenticAMD") == 0 || strcmp(vendor, "HygonGenuine") == 0) {
 		int topoext = __get_cpuid(0x80000001, &a, &b, &cx, &d) && (cx & (1u << 22)) &&
-			      __get_cpuid_max(0x80000000, NULL) >= 0x8000001D;
+			      (unsigned)__get_cpuid_max(0x80000000, NULL) >= 0x8000001Du;
 		n = topoext ? caches_deterministic(0x8000001D, found, 16)
 			    : caches_amd_legacy(found);
-	} else if (__get_cpuid_max(0, NULL) >= 4) {
+	} else if ((unsigned)__get_cpuid_max(0, NULL) >= 4) {
 		n = caches_deterministic(4, found, 16);
 	} else {
 		return -ENOTSUP;
