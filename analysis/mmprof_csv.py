@@ -64,25 +64,25 @@ _COLUMNS = {
         ns_per_op:num transfer limit_run:num jitnames:bool env""",
     # thread is empty on the rows that sum the run's threads: NaN there.
     "events": """schema_version:id run_id run:id rep:id thread:num event value:num raw:num
-        enabled_ns:num running_ns:num state""",
+        enabled_ns:num running_ns:num state host""",
     "threads": """schema_version:id run_id job probe threads:id control run:id rep:id
         thread:id pu_planned:num pu_seen:num allowed pu_node:num remote_share:num
-        thread_ns:num""",
+        thread_ns:num host""",
     "attribution": """schema_version:id run_id run:id job probe kernel threads:id access:num
         buffer:num refcount tally placement cache bytes:num cause detail controls
         interacting:bool ns_per_byte:num ci_low:num ci_high:num share:num share_low:num
         share_high:num significant:bool understated:bool rounds:num disturbed:bool order
         evidence evidence_before:num evidence_after:num evidence_missing unit
-        ns_per_op:num used:bool not_shown cpu_ratio:num""",
+        ns_per_op:num used:bool not_shown cpu_ratio:num host""",
     "answers": """schema_version:id run_id set:id kind question job other run:id
         other_run:num threads:id access:num bytes:num ratio:num ci_low:num ci_high:num
         tolerance:num outcome verdict rounds:num disturbed_reps:num used_disturbed:bool
-        more_rounds:num evidence""",
+        more_rounds:num evidence host""",
     "profile": """schema_version:id run_id run:id job threads:id control kind name module
         function file line:num offset kernel:bool why samples:num rounds:num share:num
         share_low:num share_high:num from_run:num from growth:num growth_low:num
         growth_high:num total_growth:num total_growth_low:num total_growth_high:num unit
-        sample_ns:num fault_period:num""",
+        sample_ns:num fault_period:num host""",
 }
 COLUMNS = {kind: [tuple((c + ":text").split(":")[:2]) for c in spec.split()]
            for kind, spec in _COLUMNS.items()}
@@ -269,12 +269,30 @@ def _read(path, kind, missing_ok=True):
         raise ValueError(f"{path}: written with schema_version {', '.join(versions)}{by};"
                          f" this analysis/ reads schema_version {SCHEMA_VERSION}: use the"
                          " analysis/ of the mmprof that wrote it")
+    if kind != "csv" and "host" not in raw and "run_id" in raw:
+        _add_host(raw, path, kind)
     lacks = [c for c, _ in COLUMNS[kind] if c not in raw]
     if lacks:
         guess = [_WHAT[k] for k in _WHAT if all(c in raw for c, _ in COLUMNS[k])]
         hint = f" (it looks like {guess[0]})" if guess else ""
         raise ValueError(f"{path}: not an mmprof {what}{hint}: no column {', '.join(lacks[:5])}")
     return _typed(raw, kind, path)
+
+
+def _add_host(raw, path, kind):
+    """A companion written before companions had a host column: its host
+    from NAME.csv beside it (the same run_id), left empty where NAME.csv
+    is not there to tell."""
+    hosts = {}
+    main = path[:-len(f".{kind}.csv")] + ".csv" if path.endswith(f".{kind}.csv") else None
+    if main and os.path.exists(main):
+        try:
+            ids = pd.read_csv(main, dtype=str, keep_default_na=False, na_filter=False,
+                              usecols=["run_id", "host"])
+            hosts = dict(zip(ids["run_id"], ids["host"]))
+        except (ValueError, pd.errors.ParserError, UnicodeDecodeError):
+            pass
+    raw["host"] = raw["run_id"].map(lambda r: hosts.get(r, ""))
 
 
 def _typed(raw, kind, path):

@@ -461,19 +461,19 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 	struct mmp_error err = { 0 };
 	int wrote = 0;
 	if (out->rows &&
-	    mmp_attribution_csv(s->files, &out->an, out->meta.run_id, &wrote, &err)) {
+	    mmp_attribution_csv(s->files, &out->an, &out->meta, &wrote, &err)) {
 		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
 	out->wrote_attribution = wrote;
 	wrote = 0;
-	if (out->rows && mmp_answers_csv(s->files, &out->an, out->meta.run_id, &wrote, &err)) {
+	if (out->rows && mmp_answers_csv(s->files, &out->an, &out->meta, &wrote, &err)) {
 		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
 	out->wrote_answers = wrote;
 	wrote = 0;
-	if (out->rows && mmp_profile_csv(s->files, &out->res, out->meta.run_id, &wrote, &err)) {
+	if (out->rows && mmp_profile_csv(s->files, &out->res, &out->meta, &wrote, &err)) {
 		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
