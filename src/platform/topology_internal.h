@@ -34,7 +34,7 @@ struct mmp_topology {
 	 * (taskset): a thread bound outside it would fail or, worse, run
 	 * where the user said it must not. */
 	hwloc_bitmap_t allowed;
-	char allowed_why[160];  /* "" when every PU is allowed */
+	char allowed_why[320];  /* "" when every PU is allowed */
 	/* This system only: 0, or the errno mbind and move_pages were
 	 * refused with (memory_calls.c). */
 	int bind_errno, locate_errno;

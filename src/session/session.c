@@ -112,7 +112,8 @@ static void warn_oversubscribed(const struct mmp_session *s, size_t i)
 	tell(s, &(struct mmp_told){ .what = MMP_TELL_OVERSUBSCRIBED,
 				    .oversub = { .threads = r->run.p.threads,
 						 .pus = r->pins.npus,
-						 .placement = r->run.p.placement.spec } });
+						 .placement = r->run.p.placement.spec,
+						 .restricted = mmp_topology_allowed_why(s->topo) } });
 }
 
 /* Once per job: a program given no data file is measured, not checked. */

@@ -23,10 +23,18 @@ fi
 check "unrestricted: no PU restricted" bash -c '! grep -q "^allowed PUs:" <<<"$1"' _ "$whole"
 
 # taskset: the affinity alone.
-out=$(taskset -c "$last" "$MMPROF" --topology 2>&1)
+out=$(env -u SLURM_JOB_ID taskset -c "$last" "$MMPROF" --topology 2>&1)
 check "taskset -c $last: the same machine" test "$(machine "$out")" = "$(machine "$whole")"
 check "taskset -c $last: PU $last allowed, said why" \
-	grep -q "^allowed PUs: $last of 0-$last, restricted by the CPU affinity" <<<"$out"
+	grep -q "^allowed PUs: $last of 0-$last, restricted by the CPU affinity mmprof was started with, e.g. by taskset" <<<"$out"
+
+# Under a batch scheduler the restriction is its doing: the message says
+# whose job it is, and what gives a task more CPUs.
+out=$(SLURM_JOB_ID=4242 taskset -c "$last" "$MMPROF" --topology 2>&1)
+check "taskset in a Slurm job: the message names Slurm, the job and --cpus-per-task" \
+	grep -q "^allowed PUs: $last of 0-$last, restricted by the CPU affinity mmprof was started with (set by Slurm for job 4242: srun --exclusive --cpus-per-task=N" <<<"$out"
+out=$(SLURM_JOB_ID=4242 "$MMPROF" --topology 2>&1)
+check "nothing restricted in a Slurm job: nothing said" bash -c '! grep -q "Slurm\|^allowed PUs:" <<<"$1"' _ "$out"
 
 # A cgroup cpuset of one PU, v1 or v2, whichever this machine mounts.
 cg=""
