@@ -35,16 +35,18 @@ have_slurm() {
 if ! have_slurm; then
 	# The package lists may be stale on a fresh machine: update once.
 	export DEBIAN_FRONTEND=noninteractive
-	{ timeout 240 apt-get install -y -qq --no-install-recommends $PACKAGES ||
-		{ timeout 120 apt-get update -qq &&
-			timeout 240 apt-get install -y -qq --no-install-recommends $PACKAGES; }; } \
+	# No timeout around dpkg (a package half installed would break the
+	# machine's apt); another apt-get holding the lock is waited for.
+	apt=(apt-get -y -qq -o DPkg::Lock::Timeout=120)
+	{ "${apt[@]}" install --no-install-recommends $PACKAGES ||
+		{ "${apt[@]}" update && "${apt[@]}" install --no-install-recommends $PACKAGES; }; } \
 		>"$TMP/apt.log" 2>&1
 	have_slurm || unavailable "apt-get install $PACKAGES failed: $(tail -1 "$TMP/apt.log")"
 fi
 
 # One cluster at a time on this machine: Slurm's cgroups are named by
 # job id, not by cluster.
-exec 9>/run/lock/mmprof-fleet-slurm.lock
+mkdir -p /run/lock && exec 9>/run/lock/mmprof-fleet-slurm.lock
 flock -w 300 9 || unavailable "another fleet_slurm.sh held the lock for 5 minutes"
 
 id=$$
@@ -52,7 +54,7 @@ CTL=mmprof-ctl-$id N1=mmprof-n1-$id N2=mmprof-n2-$id
 S=$TMP/slurm          # configs, state, spools, logs
 MD=/run/mmprof-munge-$id # munged's socket directory (its user must own it)
 W=$TMP/work           # the jobs' working directory
-pids=() made_ns=() cgroups_before=""
+pids=() made_ns=() cgroups_before="" data_dir=""
 
 # Slurm's cgroup v1 directories that were not there before the cluster.
 slurm_cgroups() { ls -d /sys/fs/cgroup/*/slurm* 2>/dev/null; }
@@ -120,13 +122,25 @@ make_net >"$TMP/net.log" 2>&1 || net_ok=0
 # remounts /sys, where slurmd then finds no cgroup file system).
 on() { local ns=$1; shift; nsenter --net="/run/netns/$ns" "$@"; }
 
-# munge, on its own socket: a munged already running here is left alone.
-# setpriv execs munged itself (runuser would stay its parent), so the id
-# kept is munged's.
-mkdir -p "$MD" "$S/state" "$S/spool" "$S/log" "$W" && chown munge: "$MD" && chmod 0755 "$MD"
-setpriv --reuid=munge --regid=munge --clear-groups /usr/sbin/munged --foreground --socket="$MD/socket" \
-	--pid-file="$MD/pid" --seed-file="$MD/seed" --log-file="$MD/log" 2>"$TMP/munged.err" &
+# munge, with its own key and socket: a munged already running here, and
+# the machine's key, are left alone.  setpriv execs munged itself (runuser
+# would stay its parent), so the id kept is munged's.
+mkdir -p "$MD" "$S/state" "$S/spool" "$S/log" "$W" &&
+	head -c 1024 /dev/urandom >"$MD/key" && chown -R munge: "$MD" && chmod 0755 "$MD" &&
+	chmod 0600 "$MD/key" || unavailable "cannot make munge's directory $MD"
+setpriv --reuid=munge --regid=munge --clear-groups /usr/sbin/munged --foreground \
+	--key-file="$MD/key" --socket="$MD/socket" --pid-file="$MD/pid" --seed-file="$MD/seed" \
+	--log-file="$MD/log" 2>"$TMP/munged.err" &
 pids+=($!)
+for t in $(seq 50); do
+	[ -S "$MD/socket" ] && break
+	sleep 0.2
+done
+if [ ! -S "$MD/socket" ]; then
+	fail "munged started" "$(cat "$TMP/munged.err" "$MD/log" 2>/dev/null | tail -3)"
+	done_testing
+	exit 0
+fi
 
 # This machine as slurmd sees it, less memory: two nodes share it.
 hw=$(slurmd -C | head -1 | tr ' ' '\n' | grep -E '^(CPUs|Boards|SocketsPerBoard|CoresPerSocket|ThreadsPerCore)=' | tr '\n' ' ')
@@ -214,6 +228,8 @@ check "docs/fleet.md has a batch script" grep -q '^#SBATCH' "$W/fleet.sbatch"
 # need it.
 job=$(cd "$W" && on "$CTL" env -u USER timeout 120 sbatch --parsable --wait -N2 -o "$W/batch.out" fleet.sbatch 2>"$TMP/sbatch.err")
 check "sbatch of the doc's script: done ($(tail -1 "$TMP/sbatch.err"))" test -n "$job" -a -s "$W/results/n1.csv"
+[ -s "$W/results/n1.csv" ] || tail -5 "$W/batch.out" "$W"/results/*.out 2>&1 | sed 's/^/# /'
+
 for n in n1 n2; do
 	check "$n wrote results/$n.csv" test -s "$W/results/$n.csv"
 	check "$n: its host column says $n" test "$(csv_col "$W/results/$n.csv" host | sort -u)" = "$n"
