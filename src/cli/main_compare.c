@@ -1,7 +1,9 @@
 /* mmprof compare A.csv B.csv: parse, compare (compare.h), print, and the
  * exit status: 0 compared, 2 bad usage or a file that cannot be compared
  * (nothing printed on stdout), 3 a run is slower in B and
- * --fail-on-regression was given, 1 the --csv file could not be written. */
+ * --fail-on-regression was given, 1 the --csv file could not be written.
+ * Three files or more are a fleet (fleet.h): each host against the median
+ * host, 3 when a host is slower than it. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include "cli.h"
 #include "mmprof/compare.h"
 #include "mmprof/config.h"
+#include "mmprof/fleet.h"
 #include "mmprof/outfile.h"
 
 enum compare_opt {
@@ -36,6 +39,8 @@ static const struct cli_option compare_options[] = {
 
 struct compare_cli {
 	const char *a, *b, *csv;
+	const char *const *files; /* every file given (argv's) */
+	size_t nfiles;
 	double tolerance;
 	uint32_t vary;
 	int fail_on_regression;
@@ -43,7 +48,8 @@ struct compare_cli {
 
 static void compare_usage(FILE *out)
 {
-	fprintf(out, "usage: mmprof compare A.csv B.csv [options]\n\n"
+	fprintf(out, "usage: mmprof compare A.csv B.csv [options]\n"
+		     "       mmprof compare HOST1.csv HOST2.csv HOST3.csv ... [options]\n\n"
 		     "Compares two runs of one config (two commits, two machines, before and\n"
 		     "after a fix) run by run: B / A of elapsed time, with a 95%% interval.\n"
 		     "Runs are matched by their parameters (");
@@ -58,14 +64,21 @@ static void compare_usage(FILE *out)
 		     "disturbed ones decide nothing).  The limit runs are the ceiling: their B/A is the machine's\n"
 		     "drift, and a run that carries a ceiling in both files is judged on its\n"
 		     "time over the ceiling's in the same rounds.  docs/compare.md says more.\n\n"
+		     "Three files or more are a fleet (one per host, docs/fleet.md): at each\n"
+		     "job point, each host against the median host of those that ran it, as\n"
+		     "B against A; the hosts slower or faster than it are its outliers; and\n"
+		     "the answers (NAME.answers.csv beside each) that differ between hosts.\n\n"
 		     "options:\n");
 	mmp_cli_print_options(out, compare_options, NCOMPARE_OPTIONS);
 	fprintf(out, "\n--csv columns:\n");
 	mmp_compare_print_columns(out, 0);
+	fprintf(out, "\n--csv columns of a fleet (three files or more):\n");
+	mmp_fleet_print_columns(out, 0);
 	fprintf(out, "\nexit status: 0 compared, 2 bad usage or a file that is not an mmprof CSV\n"
 		     "of this schema (or nothing matched, with --fail-on-regression), 3 a run\n"
 		     "is slower in B and --fail-on-regression was given, 1 the --csv file\n"
-		     "could not be written.\n");
+		     "could not be written; for a fleet, 3 a host is slower than a job point's\n"
+		     "median host with --fail-on-regression.\n");
 }
 
 /* Returns -1 to go on, or the exit status. */
@@ -73,7 +86,6 @@ static int parse_compare(int argc, char **argv, struct compare_cli *cc)
 {
 	struct option longopts[NCOMPARE_OPTIONS + 1];
 	char shortopts[2 * NCOMPARE_OPTIONS + 1];
-	const char *files[3];
 	size_t nfiles = 0;
 
 	mmp_cli_getopt_lists(compare_options, NCOMPARE_OPTIONS, longopts, shortopts);
@@ -115,23 +127,58 @@ static int parse_compare(int argc, char **argv, struct compare_cli *cc)
 			return mmp_cli_bad_option("mmprof compare", argv, shortopts);
 		}
 	}
-	for (int i = optind; i < argc; i++) {
-		if (nfiles == 2) {
-			fprintf(stderr, "mmprof compare: unexpected argument '%s': it compares two "
-					"CSVs, A and B\n",
-				argv[i]);
-			return EXIT_USAGE;
-		}
-		files[nfiles++] = argv[i];
-	}
+	nfiles = (size_t)(argc - optind);
 	if (nfiles < 2) {
 		fprintf(stderr, "mmprof compare: needs two CSVs: mmprof compare A.csv B.csv (try "
 				"'mmprof compare --help')\n");
 		return EXIT_USAGE;
 	}
-	cc->a = files[0];
-	cc->b = files[1];
+	cc->files = (const char *const *)argv + optind;
+	cc->nfiles = nfiles;
+	cc->a = cc->files[0];
+	cc->b = cc->files[1];
 	return -1;
+}
+
+/* Three files or more: the fleet report. */
+static int compare_fleet(const struct compare_cli *cc)
+{
+	struct mmp_fleet f;
+	struct mmp_error err = { 0 };
+	int rc = cc->csv ? mmp_outfile_check_alone(cc->csv, cc->files, cc->nfiles, &err) : 0;
+	if (rc) {
+		fprintf(stderr, "mmprof compare: --csv: %s\n",
+			rc == -EEXIST ? "is one of the files compared: write the comparison elsewhere"
+				      : err.msg);
+		return EXIT_USAGE;
+	}
+	if (mmp_fleet_run(&f, cc->files, cc->nfiles, cc->tolerance, cc->vary, &err)) {
+		fprintf(stderr, "mmprof compare: %s\n", err.msg);
+		mmp_fleet_free(&f);
+		return EXIT_USAGE;
+	}
+	mmp_fleet_print(stdout, &f);
+	int status = EXIT_DONE;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "mmprof compare: error: writing to stdout: %s\n", strerror(errno));
+		status = EXIT_RUN_FAILED;
+	}
+	if (cc->csv && mmp_fleet_csv(&f, cc->csv, &err)) {
+		fprintf(stderr, "mmprof compare: error: %s\n", err.msg);
+		status = EXIT_RUN_FAILED;
+	}
+	if (status == EXIT_DONE && cc->fail_on_regression && f.npoints == f.nsingle) {
+		fprintf(stderr, "mmprof compare: no job point was run by two hosts: "
+				"--fail-on-regression has nothing to judge: exit 2\n");
+		status = EXIT_USAGE;
+	} else if (status == EXIT_DONE && cc->fail_on_regression && f.nslower) {
+		fprintf(stderr, "mmprof compare: %zu host(s) at a job point slower than its median "
+				"host (--fail-on-regression): exit 3\n",
+			f.nslower);
+		status = EXIT_REGRESSED;
+	}
+	mmp_fleet_free(&f);
+	return status;
 }
 
 int mmp_cli_compare(int argc, char **argv)
@@ -142,6 +189,8 @@ int mmp_cli_compare(int argc, char **argv)
 	int status = parse_compare(argc, argv, &cc);
 	if (status >= 0)
 		return status;
+	if (cc.nfiles > 2)
+		return compare_fleet(&cc);
 
 	const char *inputs[2] = { cc.a, cc.b };
 	int rc = cc.csv ? mmp_outfile_check_alone(cc.csv, inputs, 2, &err) : 0;

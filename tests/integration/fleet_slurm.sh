@@ -6,7 +6,8 @@
 # docs/fleet.md shows, word for word, then srun -c1 (one CPU: the
 # restriction said, naming Slurm), srun --exclusive --cpus-per-task (the
 # whole node: no oversubscription), `mmprof exec` under srun, and the
-# hosts' files read together (host columns, compare, load_many).
+# hosts' files read together (host columns, compare of two and of four
+# files, load_many).
 #
 # The nodes share this machine's CPUs, /tmp and page cache: the checks are
 # bookkeeping, never timing.  Every daemon is stopped and every namespace,
@@ -288,6 +289,16 @@ done
 "$MMPROF" compare "$W/results/n1.csv" "$W/results/n2.csv" >"$TMP/compare.out" 2>&1
 rc=$?
 check "compare n1.csv n2.csv: exit 0 ($rc)" test "$rc" -eq 0
+# The cross-host report: four files, the two nodes' from the batch and
+# from --exclusive (one host's two files are named by their paths).
+"$MMPROF" compare "$W"/results/n1.csv "$W"/results/n2.csv "$W"/ex/n1.csv "$W"/ex/n2.csv \
+	--csv "$W/fleet.csv" >"$TMP/fleet.out" 2>&1
+rc=$?
+check "compare of the four files: a fleet report, exit 0 ($rc)" \
+	bash -c '[ "$1" -eq 0 ] && grep -q "^fleet: 4 hosts" "$2" && grep -qE "^  Is two slower than one, .*: [a-z]+ on (all 4 hosts|[0-9] of 4 hosts)" "$2"' \
+	_ "$rc" "$TMP/fleet.out"
+check "the fleet CSV: both nodes at both job points, twice" \
+	test "$(csv_col "$W/fleet.csv" host 2>/dev/null | sort | uniq -c | awk '{ print $1 $2 }' | tr '\n' ' ')" = "4n1 4n2 "
 if /usr/bin/python3 -c 'import pandas' 2>/dev/null; then
 	hosts=$(/usr/bin/python3 -c 'import sys; sys.path.insert(0, "analysis"); import mmprof_csv as m
 df = m.load_many(sys.argv[1] + "/{host}.csv"); a = m.load_many(sys.argv[1] + "/*.csv", m.load_answers)

@@ -1,0 +1,48 @@
+# mmprof compare with three CSVs or more (docs/fleet.md, "Many hosts"):
+# three hosts' files (this host under three names, UTS namespaces) read
+# as a fleet -- each host against each job point's median host, the
+# answers across the hosts, the fleet CSV with a row per job point and
+# host -- and the refusals: one file twice, --csv naming an input.
+# tests/unit/test_fleet.c decides outliers on planted times; here only
+# the bookkeeping of real files is checked, never timing.
+source "$(dirname "$0")/tap.bash"
+
+if ! unshare -u true 2>/dev/null; then
+	skip_rest "unshare -u is refused here: one host cannot take three names"
+fi
+printf '[global]\nsize = 64K\nseed = 3\nrepeat = 3\nwarmup = 0\n[one]\nprobe = mmap_byte\n[two]\nprobe = accessor_byte\nrefcount = shared\nbaseline = one\n' \
+	>"$TMP/f.ini"
+for h in fa fb fc; do
+	unshare -u sh -c 'hostname "$1" && exec "$2" --config "$3" --csv "$4"/{host}.csv --quiet' \
+		_ "$h" "$MMPROF" "$TMP/f.ini" "$TMP/r" >/dev/null 2>&1
+done
+check "three hosts' files" test -s "$TMP/r/fa.csv" -a -s "$TMP/r/fb.csv" -a -s "$TMP/r/fc.csv"
+
+run_mmprof compare "$TMP/r/fa.csv" "$TMP/r/fb.csv" "$TMP/r/fc.csv" --csv "$TMP/fleet.csv"
+check "compare of three files: exit 0 ($rc)" test "$rc" -eq 0
+check "a fleet of 3 hosts, each named" \
+	bash -c 'grep -q "^fleet: 3 hosts" <<<"$1" && for h in fa fb fc; do grep -q "^  $h  *" <<<"$1" || exit 1; done' _ "$out"
+points=$(grep -c '^\[' <<<"$out")
+check "a block per job point (2), each naming its median host" \
+	test "$points" -eq 2 -a "$(grep -cE '^\[[a-z]+\] [a-z_]+ .* +f[abc] +f[abc] +[0-9.]+x ' <<<"$out")" -eq 2
+check "every host's outcome or its undecided line" grep -q '^outliers (slower or faster than the median host):' <<<"$out"
+check "the answer across the hosts: on all 3, or which differ" \
+	grep -qE '^  Is two slower than one, .*\(ratio\): [a-z]+ on (all 3 hosts|[0-9] of 3 hosts; )' <<<"$out"
+check "the summary line" grep -qE '^2 job points on 3 hosts: [0-9]+ slower, [0-9]+ faster, [0-9]+ same, [0-9]+ inconclusive' <<<"$out"
+rows=$(csv_rows "$TMP/fleet.csv" job host median_host outcome)
+check "the fleet CSV: a row per job point and host (6)" test "$(wc -l <<<"$rows")" -eq 6
+check "the fleet CSV: each job point's median host is one row's own, outcome median" \
+	test "$(awk -F'|' '$2 == $3 && $4 == "median"' <<<"$rows" | wc -l)" -eq 2
+check "the fleet CSV: every host at every job point" \
+	test "$(cut -d'|' -f1,2 <<<"$rows" | sort -u | wc -l)" -eq 6
+
+run_mmprof compare "$TMP/r/fa.csv" "$TMP/r/fb.csv" "$TMP/r/fa.csv"
+check "one file twice: exit 2 ($rc), naming the invocation" \
+	bash -c '[ "$1" -eq 2 ] && grep -q "hold the same invocation (run_id" <<<"$2"' _ "$rc" "$err"
+run_mmprof compare "$TMP/r/fa.csv" "$TMP/r/fb.csv" "$TMP/r/fc.csv" --csv "$TMP/r/fb.csv"
+check "--csv naming an input: exit 2 ($rc), nothing written over it" \
+	bash -c '[ "$1" -eq 2 ] && head -1 "$2" | grep -q "^schema_version,job,probe"' _ "$rc" "$TMP/r/fb.csv"
+run_mmprof compare --help
+check "compare --help: the fleet form and its columns" \
+	bash -c 'grep -q "mmprof compare HOST1.csv HOST2.csv HOST3.csv" <<<"$1" && grep -q "^  median_host " <<<"$1"' _ "$out"
+done_testing
