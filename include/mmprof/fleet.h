@@ -98,5 +98,10 @@ void mmp_fleet_print(FILE *out, const struct mmp_fleet *f);
  * over an input.  0 or a negative errno. */
 int mmp_fleet_csv(const struct mmp_fleet *f, const char *path, struct mmp_error *err);
 void mmp_fleet_print_columns(FILE *out, int markdown);
+/* The same as one JSON document (fleet_json.c): schema_version,
+ * tolerance, hosts, job_points (each with its key, median host and every
+ * host's ratio, over_ceiling, outcome), answers (each host's outcome) and
+ * a summary.  0 or a negative errno. */
+int mmp_fleet_json(const struct mmp_fleet *f, const char *path, struct mmp_error *err);
 
 #endif

@@ -21,6 +21,7 @@ enum compare_opt {
 	CMP_CSV,
 	CMP_FAIL_ON_REGRESSION,
 	CMP_VARY,
+	CMP_JSON,
 };
 
 static const struct cli_option compare_options[] = {
@@ -28,6 +29,8 @@ static const struct cli_option compare_options[] = {
 	  "ratios within 1/(1+t) .. 1+t are the same (5% or 0.05; default 5%)" },
 	{ "csv", required_argument, CMP_CSV, "PATH",
 	  "also write the comparison to PATH as CSV, one row per matched run" },
+	{ "json", required_argument, CMP_JSON, "PATH",
+	  "three files or more: also write the fleet report to PATH as JSON" },
 	{ "vary", required_argument, CMP_VARY, "KEY[,KEY]",
 	  "keys a run of A and its match in B may differ in (--vary buffer: 64K in A "
 	  "against 4K in B); size for bytes" },
@@ -38,7 +41,7 @@ static const struct cli_option compare_options[] = {
 #define NCOMPARE_OPTIONS (sizeof(compare_options) / sizeof(compare_options[0]))
 
 struct compare_cli {
-	const char *a, *b, *csv;
+	const char *a, *b, *csv, *json;
 	const char *const *files; /* every file given (argv's) */
 	size_t nfiles;
 	double tolerance;
@@ -109,6 +112,9 @@ static int parse_compare(int argc, char **argv, struct compare_cli *cc)
 		case CMP_CSV:
 			cc->csv = optarg;
 			break;
+		case CMP_JSON:
+			cc->json = optarg;
+			break;
 		case CMP_VARY: {
 			struct mmp_error why = { 0 };
 			if (mmp_compare_vary_parse(optarg, &cc->vary, &why)) {
@@ -133,6 +139,11 @@ static int parse_compare(int argc, char **argv, struct compare_cli *cc)
 				"'mmprof compare --help')\n");
 		return EXIT_USAGE;
 	}
+	if (cc->json && nfiles < 3) {
+		fprintf(stderr, "mmprof compare: --json is the fleet report's (three files or "
+				"more); two files: --csv\n");
+		return EXIT_USAGE;
+	}
 	cc->files = (const char *const *)argv + optind;
 	cc->nfiles = nfiles;
 	cc->a = cc->files[0];
@@ -145,12 +156,18 @@ static int compare_fleet(const struct compare_cli *cc)
 {
 	struct mmp_fleet f;
 	struct mmp_error err = { 0 };
-	int rc = cc->csv ? mmp_outfile_check_alone(cc->csv, cc->files, cc->nfiles, &err) : 0;
-	if (rc) {
-		fprintf(stderr, "mmprof compare: --csv: %s\n",
-			rc == -EEXIST ? "is one of the files compared: write the comparison elsewhere"
-				      : err.msg);
-		return EXIT_USAGE;
+	const char *outputs[2][2] = { { "--csv", cc->csv }, { "--json", cc->json } };
+	for (int o = 0; o < 2; o++) {
+		int rc = outputs[o][1] ? mmp_outfile_check_alone(outputs[o][1], cc->files,
+								 cc->nfiles, &err)
+				       : 0;
+		if (rc) {
+			fprintf(stderr, "mmprof compare: %s %s: %s\n", outputs[o][0], outputs[o][1],
+				rc == -EEXIST ? "is one of the files compared: write the "
+						"comparison elsewhere"
+					      : err.msg);
+			return EXIT_USAGE;
+		}
 	}
 	if (mmp_fleet_run(&f, cc->files, cc->nfiles, cc->tolerance, cc->vary, &err)) {
 		fprintf(stderr, "mmprof compare: %s\n", err.msg);
@@ -164,6 +181,10 @@ static int compare_fleet(const struct compare_cli *cc)
 		status = EXIT_RUN_FAILED;
 	}
 	if (cc->csv && mmp_fleet_csv(&f, cc->csv, &err)) {
+		fprintf(stderr, "mmprof compare: error: %s\n", err.msg);
+		status = EXIT_RUN_FAILED;
+	}
+	if (cc->json && mmp_fleet_json(&f, cc->json, &err)) {
 		fprintf(stderr, "mmprof compare: error: %s\n", err.msg);
 		status = EXIT_RUN_FAILED;
 	}

@@ -2,7 +2,7 @@
 # three hosts' files (this host under three names, UTS namespaces) read
 # as a fleet -- each host against each job point's median host, the
 # answers across the hosts, the fleet CSV with a row per job point and
-# host -- and the refusals: one file twice, --csv naming an input.
+# host and the JSON -- and the refusals: one file twice, --csv naming an input.
 # tests/unit/test_fleet.c decides outliers on planted times; here only
 # the bookkeeping of real files is checked, never timing.
 source "$(dirname "$0")/tap.bash"
@@ -18,7 +18,8 @@ for h in fa fb fc; do
 done
 check "three hosts' files" test -s "$TMP/r/fa.csv" -a -s "$TMP/r/fb.csv" -a -s "$TMP/r/fc.csv"
 
-run_mmprof compare "$TMP/r/fa.csv" "$TMP/r/fb.csv" "$TMP/r/fc.csv" --csv "$TMP/fleet.csv"
+run_mmprof compare "$TMP/r/fa.csv" "$TMP/r/fb.csv" "$TMP/r/fc.csv" --csv "$TMP/fleet.csv" \
+	--json "$TMP/fleet.json"
 check "compare of three files: exit 0 ($rc)" test "$rc" -eq 0
 check "a fleet of 3 hosts, each named" \
 	bash -c 'grep -q "^fleet: 3 hosts" <<<"$1" && for h in fa fb fc; do grep -q "^  $h  *" <<<"$1" || exit 1; done' _ "$out"
@@ -35,6 +36,25 @@ check "the fleet CSV: each job point's median host is one row's own, outcome med
 	test "$(awk -F'|' '$2 == $3 && $4 == "median"' <<<"$rows" | wc -l)" -eq 2
 check "the fleet CSV: every host at every job point" \
 	test "$(cut -d'|' -f1,2 <<<"$rows" | sort -u | wc -l)" -eq 6
+
+# The JSON says what the CSV says: per job point its median host and every
+# host's outcome.
+same=$(/usr/bin/python3 - "$TMP/fleet.json" "$TMP/fleet.csv" <<'PY'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+rows = {(r["job"], r["host"]): (r["median_host"], r["outcome"]) for r in csv.DictReader(open(sys.argv[2]))}
+seen = {(p["key"]["job"], h["host"]): (p["median_host"], h["outcome"])
+        for p in d["job_points"] for h in p["hosts"]}
+print(int(d["schema_version"] == 1 and len(d["hosts"]) == 3 and seen == rows),
+      int(all(sum(h["median"] for h in p["hosts"]) == 1 for p in d["job_points"])),
+      int(len(d["answers"]) == 1 and len(d["answers"][0]["hosts"]) == 3))
+PY
+)
+check "--json: the CSV's median hosts and outcomes, one median per job point, the answer per host" \
+	test "$same" = "1 1 1"
+run_mmprof compare "$TMP/r/fa.csv" "$TMP/r/fb.csv" --json "$TMP/two.json"
+check "--json with two files: exit 2 ($rc), said why" \
+	bash -c '[ "$1" -eq 2 ] && grep -q "three files or more" <<<"$2"' _ "$rc" "$err"
 
 run_mmprof compare "$TMP/r/fa.csv" "$TMP/r/fb.csv" "$TMP/r/fa.csv"
 check "one file twice: exit 2 ($rc), naming the invocation" \

@@ -154,6 +154,8 @@ static void test_fleet(void **state)
 	char csv[600];
 	snprintf(csv, sizeof(csv), "%s/fleet.csv", dir);
 	assert_int_equal(mmp_fleet_csv(&f, csv, &err), 0);
+	snprintf(csv, sizeof(csv), "%s/fleet.json", dir);
+	assert_int_equal(mmp_fleet_json(&f, csv, &err), 0);
 	mmp_fleet_free(&f);
 
 	/* One host's file twice: refused, naming both. */
