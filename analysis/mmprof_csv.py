@@ -16,6 +16,8 @@ As a module (docs/analysis.md):
     load_attribution(path)  NAME.attribution.csv
     load_answers(path)      NAME.answers.csv
     load_many(paths or glob, loader=load)   several files or hosts, one frame
+    load_fleet(path)        `mmprof compare H1 H2 H3 ... --csv PATH`: each
+                            host at each job point against its median host
 
 Every file is typed the same way: numbers are float64 with NaN where the
 cell is empty (not counted, does not apply: never 0), except the numbers
@@ -183,6 +185,44 @@ def load_profile(path):
     function, source line or faulting mapping of each profiled run, and
     the growth rows from a control to the job."""
     return _read(companion(path, "profile"), "profile")
+
+
+FLEET_SCHEMA_VERSION = 1
+# The fleet CSV's columns after compare's key columns (all text), typed as
+# _COLUMNS types them.
+_FLEET = """host run:id run_id median_host hosts:id used:num median_ns:num ratio:num
+    ci_low:num ci_high:num ceiling_ratio:num ceiling_ci_low:num ceiling_ci_high:num
+    tolerance:num outcome disturbed:bool"""
+
+
+def load_fleet(path):
+    """The CSV of `mmprof compare H1.csv H2.csv H3.csv ... --csv PATH`
+    (docs/compare.md, "Many hosts"): one row per job point and host, its
+    ratio to the job point's median host with the 95% interval, and over
+    the ceiling (ceiling_ratio) where both runs carry one, which the
+    outcome is judged on; the median host's own row has outcome "median".
+    Compare's key columns (job, probe, control, threads...) are text."""
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
+    if "median_host" not in raw or "schema_version" not in raw:
+        raise ValueError(f"{path}: not the CSV of mmprof compare with three files or more"
+                         " (no median_host column)")
+    versions = sorted(set(raw["schema_version"]))
+    if versions != [str(FLEET_SCHEMA_VERSION)]:
+        raise ValueError(f"{path}: fleet schema_version {', '.join(versions)}; this analysis/"
+                         f" reads {FLEET_SCHEMA_VERSION}")
+    types = dict(tuple((c + ":text").split(":")[:2]) for c in _FLEET.split())
+    types["schema_version"] = "id"
+    df = pd.DataFrame(index=raw.index)
+    for c in raw.columns:
+        t, cells = types.get(c, "text"), raw[c]
+        if t == "text":
+            df[c] = cells.astype("string").mask(cells == "")
+        elif t == "bool":
+            df[c] = _boolean(cells, path, c)
+        else:
+            df[c] = pd.to_numeric(cells.mask(cells == ""), errors="raise").astype(
+                "int64" if t == "id" else "float64")
+    return df
 
 
 def companion(path, kind):

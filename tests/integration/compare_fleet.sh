@@ -52,6 +52,22 @@ PY
 )
 check "--json: the CSV's median hosts and outcomes, one median per job point, the answer per host" \
 	test "$same" = "1 1 1"
+# The analysis module reads the fleet CSV typed and draws it.
+if /usr/bin/python3 -c 'import pandas, matplotlib' 2>/dev/null; then
+	drawn=$(/usr/bin/python3 - "$TMP/fleet.csv" "$TMP/fleet.png" <<'PY' 2>&1
+import sys
+sys.path.insert(0, "analysis")
+import mmprof_csv as m, mmprof_plots as p
+fl = m.load_fleet(sys.argv[1])
+p.fleet(fl, sys.argv[2])
+print(len(fl), fl["ratio"].dtype, fl["disturbed"].dtype, int((fl["outcome"] == "median").sum()))
+PY
+)
+	check "load_fleet: 6 rows typed, 2 medians; fleet() drew a PNG ($drawn)" \
+		test "$drawn" = "6 float64 boolean 2" -a -s "$TMP/fleet.png"
+else
+	skip "python3-pandas or matplotlib is not installed for /usr/bin/python3 (make deps)"
+fi
 run_mmprof compare "$TMP/r/fa.csv" "$TMP/r/fb.csv" --json "$TMP/two.json"
 check "--json with two files: exit 2 ($rc), said why" \
 	bash -c '[ "$1" -eq 2 ] && grep -q "three files or more" <<<"$2"' _ "$rc" "$err"
