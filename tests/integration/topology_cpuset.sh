@@ -37,8 +37,13 @@ out=$(SLURM_JOB_ID=4242 "$MMPROF" --topology 2>&1)
 check "nothing restricted in a Slurm job: nothing said" bash -c '! grep -q "Slurm\|^allowed PUs:" <<<"$1"' _ "$out"
 
 # A cgroup cpuset of one PU, v1 or v2, whichever this machine mounts.
-cg=""
-cleanup() { [ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$TMP"; }
+cg="" enabled=""
+cleanup() {
+	[ -n "$cg" ] && rmdir "$cg" 2>/dev/null
+	# The controller this test enabled in the root's subtree, given back.
+	[ -n "$enabled" ] && echo -cpuset >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+	rm -rf "$TMP"
+}
 trap cleanup EXIT
 if [ -d /sys/fs/cgroup/cpuset ] && [ -w /sys/fs/cgroup/cpuset ]; then
 	base=/sys/fs/cgroup/cpuset
@@ -50,7 +55,7 @@ elif [ -f /sys/fs/cgroup/cgroup.controllers ] && [ -w /sys/fs/cgroup ] &&
 	# v2: a process may only sit in a leaf; the controller must be
 	# enabled in the root's subtree for the new group to have cpuset.cpus.
 	grep -qw cpuset /sys/fs/cgroup/cgroup.subtree_control ||
-		echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+		{ echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null && enabled=1; }
 	cg=/sys/fs/cgroup/mmprof-test.$$
 	mkdir "$cg" 2>/dev/null && echo "$last" >"$cg/cpuset.cpus" 2>/dev/null || cg_failed=1
 else
