@@ -107,7 +107,16 @@ int mmp_caches_from_hwloc(hwloc_topology_t topo, struct mmp_cache_level c[MMP_CA
 				return rc;
 		}
 	}
-	return covers(c, hwloc_topology_get_complete_cpuset(topo)) ? 0 : -ENOENT;
+	/* Only PUs outside the allowed set lose their caches (hwloc could not
+	 * bind there); an allowed PU without a level has none (a core
+	 * cluster without an L3): that is the machine, not a loss. */
+	hwloc_bitmap_t lost = hwloc_bitmap_dup(hwloc_topology_get_complete_cpuset(topo));
+	if (!lost)
+		return -ENOMEM;
+	hwloc_bitmap_andnot(lost, lost, hwloc_topology_get_allowed_cpuset(topo));
+	int whole = hwloc_bitmap_iszero(lost) || covers(c, lost);
+	hwloc_bitmap_free(lost);
+	return whole ? 0 : -ENOENT;
 }
 
 static int read_line(const char *path, char *buf, size_t len)
@@ -184,8 +193,8 @@ int mmp_caches_from_sysfs(const char *root, hwloc_const_bitmap_t pus,
 			rc = sysfs_pu(root, (unsigned)pu, pus, c, set);
 	hwloc_bitmap_foreach_end();
 	hwloc_bitmap_free(set);
-	if (rc == 0 && !covers(c, pus))
-		rc = -ENOENT;
+	/* Every PU had its cache directory (sysfs_pu): a level some PUs
+	 * lack there is one they do not have. */
 	if (rc)
 		mmp_caches_clear(c);
 	else
