@@ -205,14 +205,16 @@ static void print_caches(const struct mmp_topology *t, FILE *out)
 			hwloc_bitmap_t part = hwloc_bitmap_alloc();
 			if (part) {
 				hwloc_bitmap_and(part, c->set[i], t->allowed);
-				snprintf(allowed, sizeof(allowed), " (allowed: %s)",
+				/* Before "PUs": the list stays the line's last word,
+				 * as scripts read it. */
+				snprintf(allowed, sizeof(allowed), "allowed %s of ",
 					 mmp_bitmap_text(part, pus, sizeof(pus)));
 				hwloc_bitmap_free(part);
 			}
 		}
-		fprintf(out, "  L3 %u: %s, node%s %s, PUs %s%s\n", i,
-			mmp_format_size(c->size, size, sizeof(size)), many ? "s" : "", nodes,
-			mmp_bitmap_text(c->set[i], pus, sizeof(pus)), allowed);
+		fprintf(out, "  L3 %u: %s, node%s %s, %sPUs %s\n", i,
+			mmp_format_size(c->size, size, sizeof(size)), many ? "s" : "", nodes, allowed,
+			mmp_bitmap_text(c->set[i], pus, sizeof(pus)));
 	}
 }
 

@@ -9,7 +9,7 @@ source "$(dirname "$0")/tap.bash"
 # counts, the cache sizes and sharing, and each L3 domain's PUs.
 machine() {
 	grep -E '^(machine:|caches:|  L3 [0-9]+:|  package [0-9]+:)' <<<"$1" |
-		sed 's/ (allowed: [^)]*)$//'
+		sed 's/, allowed [^ ]* of PUs /, PUs /'
 }
 
 run_mmprof --topology
@@ -78,7 +78,7 @@ fi
 l3s=$(grep -c '^  L3 [0-9]*:' <<<"$whole")
 if [ "$l3s" -gt 1 ]; then
 	check "cpuset $last: the L3 domains it may not use say so" \
-		grep -q '^  L3 [0-9]*: .*(allowed: none)$' <<<"$out"
+		grep -q '^  L3 [0-9]*: .*, allowed none of PUs [0-9,-]*$' <<<"$out"
 else
 	skip "one L3 domain here: no domain is out of the cpuset"
 fi
