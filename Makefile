@@ -253,18 +253,26 @@ fleet-check: $(BIN)
 # What each part prints and how to read it: README (Tests and benchmarks)
 # and docs/bench.md.
 bench: $(BIN) $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead \
-		$(BUILD)/bench/pingpong_ref $(BUILD)/tests/hot
+		$(BUILD)/bench/pingpong_ref $(BUILD)/bench/scan_ref $(BUILD)/tests/hot
 	$(BUILD)/bench/probe_speed; a=$$?; $(BUILD)/bench/counter_overhead; b=$$?; \
 	MMPROF=$(abspath $(BIN)) bench/agreement.sh; c=$$?; \
 	MMPROF=$(abspath $(BIN)) PINGPONG_REF=$(BUILD)/bench/pingpong_ref bench/pingpong.py; d=$$?; \
 	MMPROF=$(abspath $(BIN)) bench/chase.py; e=$$?; \
 	MMPROF=$(abspath $(BIN)) BUILD=$(BUILD) bench/sampling.sh; f=$$?; \
+	MMPROF=$(abspath $(BIN)) SCAN_REF=$(BUILD)/bench/scan_ref bench/ceiling.sh; g=$$?; \
 	[ $$a -eq 0 ] && [ $$b -eq 0 ] && [ $$c -eq 0 ] && [ $$d -eq 0 ] && [ $$e -eq 0 ] && \
-	[ $$f -eq 0 ]
+	[ $$f -eq 0 ] && [ $$g -eq 0 ]
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -falign-loops=32 -o $@ $< $(LIB) $(LDFLAGS) $(LDLIBS)
+
+# The independent scan the ceiling is held against (bench/ceiling.sh):
+# plain C from its one file, built for this CPU as a user's fastest
+# reader would be.
+$(BUILD)/bench/scan_ref: bench/scan_ref.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O3 $(if $(filter $(CC),gcc clang cc),-march=native) -o $@ $< $(LDFLAGS)
 
 # The reference ping-pong shares nothing with mmprof, not even its headers
 # or the probes' loop alignment: it is built from its one file.

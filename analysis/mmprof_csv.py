@@ -63,7 +63,9 @@ _COLUMNS = {
         preload_loaded:num preload_mappings:num prefaulted_bytes:num
         data_nodes data_pages:num data_examined:num data_absent:num state_node:num
         npus:num pus_planned pus_seen pus_ran thread_ns_min:num thread_ns_max:num unit ops:num
-        ns_per_op:num transfer limit_run:num jitnames:bool env""",
+        ns_per_op:num transfer limit_run:num jitnames:bool env touch:bool platform
+        first_touch_ns:num first_touch_low_ns:num first_touch_high_ns:num scan_gbs:num
+        touched_bytes:num""",
     # thread is empty on the rows that sum the run's threads: NaN there.
     "events": """schema_version:id run_id run:id rep:id thread:num event value:num raw:num
         enabled_ns:num running_ns:num state host""",
@@ -75,7 +77,8 @@ _COLUMNS = {
         interacting:bool ns_per_byte:num ci_low:num ci_high:num share:num share_low:num
         share_high:num significant:bool understated:bool rounds:num disturbed:bool order
         evidence evidence_before:num evidence_after:num evidence_missing unit
-        ns_per_op:num used:bool not_shown cpu_ratio:num host""",
+        ns_per_op:num used:bool not_shown cpu_ratio:num page_ns:num page_ns_low:num
+        page_ns_high:num below_kernel:bool host""",
     "answers": """schema_version:id run_id set:id kind question job other run:id
         other_run:num threads:id access:num bytes:num ratio:num ci_low:num ci_high:num
         tolerance:num outcome verdict rounds:num disturbed_reps:num used_disturbed:bool
@@ -461,7 +464,7 @@ def counters(df):
 # the node matrix, where its memory was (membind).  transfer is used when
 # the CSV has it.
 MATRIX_KEYS = ["probe", "kernel", "threads", "access", "buffer", "refcount", "tally", "file",
-               "fill", "seed", "bytes", "ops", "transfer", "prefault", "advice", "cache",
+               "fill", "seed", "bytes", "ops", "transfer", "prefault", "touch", "advice", "cache",
                "membind", "bind", "data", "hugepages"]
 
 

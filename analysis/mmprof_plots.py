@@ -140,7 +140,7 @@ def _ratios(df, runs, refs, keys):
     are left out.  Where several runs of `refs` share the keys, what tells
     them apart (buffer, tally...) must match too, so read_buf(4096) is
     compared with fread_buf(4096)."""
-    for k in ["buffer", "tally", "refcount", "prefault", "advice"]:
+    for k in ["buffer", "tally", "refcount", "prefault", "touch", "advice"]:
         if k in refs and refs.groupby(keys, dropna=False)[k].nunique(dropna=False).max() > 1:
             keys = keys + [k]
     refs = refs.drop_duplicates(keys)[keys + ["run", "median_ns", "label"]]

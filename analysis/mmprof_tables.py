@@ -83,7 +83,8 @@ def _probe_threads(run):
 # they are tried, and how each is written into a label.
 _DISTINGUISH = [("job", "{}"), ("threads", "t={}"), ("access", "a={}"), ("kernel", "{}"),
                 ("tally", "tally={}"), ("refcount", "refcount={}"),
-                ("prefault", "prefault={}"), ("advice", "advice={}"), ("placement", "{}"),
+                ("prefault", "prefault={}"), ("touch", "touch={}"), ("advice", "advice={}"),
+                ("placement", "{}"),
                 ("membind", "membind={}"), ("data", "data={}"), ("hugepages", "huge={}"),
                 ("transfer", "{}"), ("ops", "ops={}"), ("pus_planned", "PUs {}"),
                 ("bytes", None), ("run_id", "run {}"), ("host", "on {}")]
@@ -321,7 +322,7 @@ def _describe(points):
         out.insert(0, "run", hosts.values)
     for col, head in [("threads", "threads"), ("access", "access"), ("bytes", "file size"),
                       ("kernel", "kernel"), ("tally", "tally"), ("refcount", "refcount"),
-                      ("placement", "placement"), ("prefault", "prefault"),
+                      ("placement", "placement"), ("prefault", "prefault"), ("touch", "touch"),
                       ("advice", "advice"), ("cache", "cache")]:
         if col in points and points[col].nunique(dropna=False) > 1:
             fmt = binary_size if col == "bytes" else number

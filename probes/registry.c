@@ -47,6 +47,9 @@ int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key)
 		return (probe->needs & MMP_NEEDS_MAP) != 0;
 	if (key == MMP_KEY_HUGEPAGES)
 		return (probe->needs & (MMP_NEEDS_MAP | MMP_NEEDS_WORK | MMP_NEEDS_PROCESS)) != 0;
+	/* A mapping's first touch is there wherever its faults are. */
+	if (key == MMP_KEY_TOUCH)
+		key = MMP_KEY_PREFAULT;
 	if (!(MMP_PROBE_SPECIFIC_KEYS & MMP_KEY_BIT(key)))
 		return 1;
 	return (probe->uses & MMP_KEY_BIT(key)) != 0;

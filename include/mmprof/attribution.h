@@ -48,7 +48,7 @@ struct mmp_evidence {
 	char missing[160];  /* events that would have told, not counted here */
 };
 
-#define MMP_MAX_CAUSES 14
+#define MMP_MAX_CAUSES (MMP_CONTROLS_MAX + 2) /* every control, and the remainder */
 
 struct mmp_cause {
 	const struct mmp_control_info *control; /* the (first) control; NULL: the remainder */
@@ -78,12 +78,23 @@ struct mmp_cause {
 	/* huge, named page faults: the share of the CPU time it took away
 	 * that the profiles put in the kernel (0: not renamed) */
 	double kernel_part;
+	/* touch: what the first touch cost each page of the mapping, in ns
+	 * (the job's time a page, times its threads, which touch theirs side
+	 * by side), and whether no fault was counted with or without it --
+	 * paid below the kernel (firsttouch.h) */
+	struct mmp_interval per_page;
+	int below_kernel;
 };
 
 /* Above this share of the huge control's CPU time in the kernel (the
  * rungs' profiles), what huge pages took away is the kernel's work per
  * 4 KiB page -- faults, or mmap populating them -- not TLB reach. */
 #define MMP_HUGE_KERNEL 0.67
+
+/* Below this many faults a MiB on both sides of touch, no fault was
+ * counted for the first touch (a populated mapping's run shows a stray
+ * few, not one a page: 256 a MiB). */
+#define MMP_TOUCH_NO_FAULTS 1.0
 
 /* A rung left out: its control changed nothing in the program (the
  * preload library not loaded, or no mapping it could change). */

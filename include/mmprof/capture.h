@@ -27,8 +27,14 @@
 #include <stdint.h>
 
 #define MMP_CAPTURE_PREFIX "output:"
-/* A line is matched on its first MMP_CAPTURE_LINE_MAX - 1 bytes. */
+/* A line is matched in windows of MMP_CAPTURE_LINE_MAX - 1 bytes, each
+ * starting MMP_CAPTURE_WINDOW_STEP bytes after the one before: a match of
+ * up to 4 KiB anywhere in a line of any length (a progress bar redrawn
+ * with \r, a one-line JSON report) is found, the line's first as in a
+ * short line.  Only the window at the line's start matches ^, only the
+ * one at its end $. */
 #define MMP_CAPTURE_LINE_MAX 8192
+#define MMP_CAPTURE_WINDOW_STEP ((MMP_CAPTURE_LINE_MAX - 1) / 2)
 
 struct mmp_capture {
 	regex_t re;
@@ -48,6 +54,11 @@ void mmp_capture_free(struct mmp_capture *c);
 /* The capture of one line (NUL-terminated, its line end removed) into
  * buf (truncated to buflen).  1 when it matched, 0 when not. */
 int mmp_capture_line(const struct mmp_capture *c, const char *line, char *buf, size_t buflen);
+/* The same for one window of a longer line (NUL-terminated; first: it
+ * starts the line, last: it ends it).  A match starting in the second
+ * half of a window that is not the last is left to the next window. */
+int mmp_capture_window(const struct mmp_capture *c, const char *win, int first, int last,
+		       char *buf, size_t buflen);
 
 /* The capture of the last matching line of text[0, len) into buf
  * (truncated to buflen).  1 when a line matched, 0 when none did. */

@@ -198,6 +198,8 @@ int mmp_config_load(const char *path, struct mmp_config *cfg);
 int mmp_config_init(struct mmp_config *cfg, const char *name);
 int mmp_config_set(struct mmp_config *cfg, const char *section, const char *key,
 		   const char *value, int line);
+/* A job name a section header takes: letters, digits, '_', '-', '.'. */
+bool mmp_config_job_name_ok(const char *name);
 
 /* Where mmprof --config NAME looks when NAME has no '/' (one with a '/' is
  * a path, opened as written): in each directory, NAME then NAME.ini.

@@ -37,6 +37,7 @@ enum mmp_control {
 	MMP_CONTROL_SOLO = 1 << 9,
 	MMP_CONTROL_LIMIT = 1 << 10,
 	MMP_CONTROL_ONEPU = 1 << 11,
+	MMP_CONTROL_TOUCH = 1 << 12,
 };
 
 /* A rung: the job with some controls applied. */
@@ -86,8 +87,9 @@ struct mmp_control_info {
 /* The table, in ladder order. */
 const struct mmp_control_info *mmp_controls(size_t *count);
 const struct mmp_control_info *mmp_control_by_bit(unsigned bit);
-#define MMP_CONTROLS_ALL 0xfffu
-#define MMP_CONTROLS_MAX 12 /* bits of MMP_CONTROLS_ALL: rows of the table */
+/* Room for 16 controls: a new one is a row and a bit. */
+#define MMP_CONTROLS_ALL 0xffffu
+#define MMP_CONTROLS_MAX 16 /* bits of MMP_CONTROLS_ALL: rows of the table at most */
 
 /* "auto" (all that apply), "none", or names.  -EINVAL with a message (and a
  * did-you-mean) for anything else. */

@@ -89,6 +89,7 @@ struct mmp_disturbance {
 	double pressure;  /* < 0: the kernel has no PSI */
 	uint64_t nivcsw;
 	double others;    /* programs: other tasks' share of its PUs; < 0 otherwise */
+	double steal;     /* the hypervisor's steal, a share of the PUs' time; < 0 unknown */
 	int disturbed;
 	char why[192];    /* "threads overlapped 48% of the time" */
 };
@@ -103,6 +104,14 @@ void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
  * repetition marked disturbed when any arrived since before. */
 unsigned mmp_disturbance_stops(void);
 void mmp_disturbance_check_stops(unsigned before, struct mmp_disturbance *out);
+
+/* Steal time of the run's PUs (hypervisor.h, ns; < 0 unknown) before and
+ * after a repetition of elapsed_ns: time the hypervisor gave those vCPUs'
+ * physical CPUs to something else.  Any growth disturbs the repetition
+ * (its time includes waits no counter of the guest sees); out->steal
+ * keeps the share of the PUs' time it took. */
+void mmp_disturbance_check_steal(int64_t before, int64_t after, uint64_t elapsed_ns,
+				 unsigned npus, struct mmp_disturbance *out);
 
 /* A program's repetition: wall_ns from exec to exit on npus PUs, idle_ns
  * of those PUs over it (mmp_cpu_idle_ns; UINT64_MAX: unknown), cpu_ns of

@@ -72,6 +72,7 @@ struct mmp_exec_child {
 	int status;       /* wait4's */
 	struct rusage ru; /* the child and what it reaped */
 	int reaped;
+	int stop_signal;  /* it stopped by this signal (SIGSTOP...) and was ended; 0: no */
 	unsigned nleft;   /* processes left running outside its group, ended */
 	char left[160];   /* the first few: "1234 (sleep), 1240 (worker)" */
 };
@@ -98,7 +99,9 @@ int mmp_exec_child_start(struct mmp_exec_child *c, const struct mmp_exec_spec *s
  * message when binding or the exec failed (the child is reaped). */
 int mmp_exec_child_go(struct mmp_exec_child *c, const char *path, struct mmp_error *err);
 /* 0 when it exited by itself (status, ru, t_exit set); -ETIMEDOUT or
- * -EINTR (stop) when it was stopped, reaped too. */
+ * -EINTR (stop) when it was stopped, reaped too; -ECANCELED when it
+ * stopped itself (kill -STOP $$: stop_signal says which signal) and was
+ * ended, as nothing would continue it before the timeout. */
 int mmp_exec_child_wait(struct mmp_exec_child *c, double timeout_s,
 			const volatile sig_atomic_t *stop);
 /* Stop and reap a child that is still there (error paths).  Idempotent. */

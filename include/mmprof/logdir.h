@@ -38,4 +38,10 @@ int mmp_logdir_make(const struct mmp_outset *set, const char *run_id, char *path
  * logs were removed. */
 unsigned mmp_logdir_keep_only(const struct mmp_outset *set, const char *run_id);
 
+/* This invocation wrote no log (its program could not start): remove its
+ * empty directory, and NAME.logs when that is empty too, so that no
+ * message points at an empty directory; path becomes "".  A directory
+ * with anything in it stays. */
+void mmp_logdir_drop_empty(const struct mmp_outset *set, char *path);
+
 #endif

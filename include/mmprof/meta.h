@@ -5,6 +5,9 @@
 
 #include <stddef.h>
 
+#include "mmprof/firsttouch.h"
+#include "mmprof/hypervisor.h"
+
 #define MMPROF_VERSION "0.1.0"
 
 struct mmp_meta {
@@ -13,6 +16,10 @@ struct mmp_meta {
 	char cpu_model[256];
 	char kernel_release[128];
 	char started_at[40];     /* ISO 8601 UTC */
+	struct mmp_platform platform; /* bare metal, or which hypervisor */
+	/* This machine's first-touch cost and scan speed, measured before the
+	 * first round (session.c); calibration.done 0: not measured */
+	struct mmp_calibration calibration;
 };
 
 void mmp_meta_collect(struct mmp_meta *m);

@@ -59,9 +59,14 @@ struct mmp_outset {
 	char target[MMP_OUT_PATH_MAX]; /* the file NAME.csv is renamed into (links followed) */
 	int special;                   /* a device or FIFO: written directly */
 	struct mmp_lock lock;
+	struct mmp_lock other; /* --json elsewhere (mmp_outset_lock_other) */
+	int other_held;
 	unsigned open;      /* MMP_OUT_BIT of files opened and not yet committed */
 	unsigned committed; /* MMP_OUT_BIT of files committed */
 	char note[2048];    /* "" or what was cleaned up, for a "note:" line */
+	/* Each file's path, made when the set is opened: a signal handler
+	 * (mmp_outset_rescue) cannot format one. */
+	char kind_path[MMP_OUT_COUNT][MMP_OUT_PATH_MAX];
 };
 
 struct mmp_outsink;
@@ -128,6 +133,16 @@ int mmp_outfile_failed(const struct mmp_outfile *out);
  * release (the kernel drops it at exit).  0, or -1 with errno. */
 int mmp_outfile_rescue(const struct mmp_outfile *out);
 
+/* For that handler, the whole set at once: with rows measured, each open
+ * file of files (NAME.csv first) renamed into place as it is, and every
+ * other file of the set -- an earlier run's, whose run_id is not this
+ * one's -- removed, so that what is kept is one run's set; with none,
+ * every temporary removed and the earlier files left as they were.  The
+ * sentence that says which files are kept (and removed) is put in said.
+ * Only rename, unlink and lstat: async-signal-safe. */
+void mmp_outset_rescue(const struct mmp_outset *set, const struct mmp_outfile *const *files,
+		       size_t n, unsigned long rows, char *said, size_t len);
+
 /* Close and remove the temporary: the previous file stays as it was. */
 void mmp_outfile_abandon(struct mmp_outfile *out);
 
@@ -148,6 +163,12 @@ int mmp_outfile_check_alone(const char *path, const char *const *protect, size_t
 			    struct mmp_error *err);
 int mmp_outfile_open_alone(const char *path, const char *const *protect, size_t nprotect,
 			   struct mmp_outfile *out, struct mmp_error *err);
+/* A file of no set that this run writes (--json elsewhere) is still
+ * one mmprof's at a time: lock it as NAME.csv is (.BASE.lock beside it),
+ * held with the set and released by mmp_outset_close.  A device or FIFO
+ * takes no lock.  0, -EWOULDBLOCK with who holds it, or a negative errno
+ * with a message. */
+int mmp_outset_lock_other(struct mmp_outset *set, const char *path, struct mmp_error *err);
 
 /* Release the lock and remove the lock file.  Commit or abandon every file
  * of the set first (a temporary still open stays until the next run). */

@@ -3,8 +3,8 @@
  * (exec_child.h) and hands each piece here, which
  *
  *   - matches every line against the run's regexes (capture.h's rule:
- *     each line on its own, its first MMP_CAPTURE_LINE_MAX - 1 bytes, a \r
- *     before its \n dropped; a last line without \n counts at the end)
+ *     each line on its own, a long one in windows, a \r before its \n
+ *     dropped; a last line without \n counts at the end)
  *     and keeps the last match of each, however much was printed after
  *     it: nothing is read back from the log, so no window of it can miss
  *     the line;
@@ -39,6 +39,8 @@ struct mmp_output_log {
 	char line[MMP_CAPTURE_LINE_MAX]; /* the line being read, its first bytes */
 	size_t line_len;
 	int line_started;  /* bytes of a line not yet ended were seen */
+	int line_shifted;  /* o->line is a later window of a long line */
+	int line_hit[MMP_OUTPUT_CAPTURES]; /* cap[i] matched this line already */
 	uint64_t total;    /* bytes the program printed */
 	uint64_t head_max, head; /* bytes written as they came: at most, so far */
 	char *ring;        /* the last ring_len bytes past the head (the caller's) */

@@ -40,6 +40,7 @@ enum mmp_key_id {
 	MMP_KEY_HUGEPAGES,
 	/* how */
 	MMP_KEY_PREFAULT,
+	MMP_KEY_TOUCH,
 	MMP_KEY_ADVICE,
 	MMP_KEY_CACHE,
 	MMP_KEY_REPEAT,
@@ -209,6 +210,7 @@ struct mmp_params {
 	bool hugepages;             /* data = anon backed by huge pages */
 	/* how */
 	bool prefault;
+	bool touch; /* every page of the mapping read once before timing */
 	enum mmp_advice advice;
 	enum mmp_cache cache;
 	uint32_t repeat;     /* 0: auto */

@@ -3,8 +3,9 @@
  * back what it changed, and saying why it could not load.
  *
  * The prefault and huge controls (controls.h) change a program mmprof
- * cannot recompile through LD_PRELOAD: MAP_POPULATE on its mappings,
- * MADV_HUGEPAGE on its large ones.  The library appends what it really
+ * cannot recompile through LD_PRELOAD: MAP_POPULATE on its mappings (and
+ * with touch, a load from each of their pages), MADV_HUGEPAGE on its
+ * large ones.  The library appends what it really
  * changed to a report file per process started; mmprof sums it per
  * repetition.  A rung whose library changed nothing (never loaded: a
  * static or setuid binary; or no mapping it could change) is said so and
@@ -23,6 +24,7 @@ struct mmp_preload_report {
 	uint64_t mappings;   /* mappings changed */
 	uint64_t present;    /* bytes present right after populating (prefault) */
 	uint64_t advised;    /* bytes advised MADV_HUGEPAGE (huge) */
+	uint64_t touched;    /* bytes whose pages were read once after populating (touch) */
 	uint64_t huge;       /* huge-page bytes the kernel gave advised mappings */
 };
 

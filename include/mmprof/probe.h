@@ -184,6 +184,15 @@ const struct mmp_probe *mmp_probe_find(const char *name);
 /* The probe whose role is the ceiling. */
 const struct mmp_probe *mmp_probe_ceiling(void);
 
+/* Keys the ceiling sets itself: its pages mapped in and touched before
+ * timing, always (config_expand.c), so they are no difference between
+ * it and the jobs it serves. */
+#define MMP_CEILING_FIXED_KEYS (MMP_KEY_BIT(MMP_KEY_PREFAULT) | MMP_KEY_BIT(MMP_KEY_TOUCH))
+
+/* The ceiling's zero count of p[0, n), the scan limit times: the
+ * calibration's scan speed is this loop's (firsttouch.h). */
+uint64_t mmp_probe_ceiling_zeros(const uint8_t *p, uint64_t n);
+
 /* Whether a key changes what this probe does. */
 int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key);
 /* Whether it reads the data file (and so has a reference to be checked

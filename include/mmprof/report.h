@@ -9,8 +9,12 @@
 #include <stdio.h>
 
 #include "mmprof/analysis.h"
+#include "mmprof/meta.h"
 #include "mmprof/result.h"
 
+/* The report's first lines: the platform (bare metal or which hypervisor)
+ * and what the calibration measured before the first round. */
+void mmp_report_machine(FILE *out, const struct mmp_meta *meta);
 void mmp_report_table(FILE *out, const struct mmp_results *res);
 void mmp_report_ratios(FILE *out, const struct mmp_analysis *an);
 /* The read/mmap/fread seed's table: per file size, a column per method. */

@@ -55,6 +55,7 @@ struct mmp_session_out {
 	char answers_path[4096];
 	char profile_path[4096];
 	char json_path[4096]; /* where the JSON went */
+	int calibrated; /* the calibration was tried (meta.calibration says how it went) */
 	int wrote_csv; /* NAME.csv is this run's (rows were measured and kept) */
 	int wrote_attribution, wrote_answers, wrote_json, wrote_profile;
 	/* This invocation's programs' logs (probe = exec, logdir.h):

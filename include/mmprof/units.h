@@ -15,6 +15,9 @@ int mmp_parse_u64(const char *text, uint64_t *out);
 
 /* "100MiB" for exact binary multiples, "1000B" otherwise. */
 const char *mmp_format_size(uint64_t bytes, char *buf, size_t len);
+/* A time as a person reads it: "640 ns", "1.9 us", "12.3 ms", "4.1 s"
+ * (three significant digits at most). */
+const char *mmp_format_ns(double ns, char *buf, size_t len);
 
 /* Monotonic time in nanoseconds. */
 uint64_t mmp_now_ns(void);

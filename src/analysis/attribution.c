@@ -8,6 +8,7 @@
 
 #include "mmprof/disturbance.h"
 #include "mmprof/evidence.h"
+#include "mmprof/firsttouch.h"
 #include "mmprof/metrics.h"
 #include "mmprof/probe.h"
 #include "mmprof/result.h"
@@ -76,6 +77,29 @@ static void huge_check(struct mmp_cause *c)
 	snprintf(c->detail, sizeof(c->detail),
 		 "the kernel's work per 4 KiB page, which huge pages do 512 at a time");
 	memset(&c->evidence, 0, sizeof(c->evidence)); /* not TLB misses: the profile's */
+}
+
+/* The first touch in the unit it is paid in: a page of the mapping.  The
+ * cost is ns per byte of the job's time; its threads touch their slices'
+ * pages side by side, so one page costs each of them threads times that.
+ * No fault counted on either side of the control: the guest kernel never
+ * ran for it, the cost is below it (a hypervisor's page tables). */
+static void touch_check(struct mmp_cause *c)
+{
+	if (!c->control || c->control->bit != MMP_CONTROL_TOUCH || c->interacting ||
+	    !c->significant || c->cost.low <= 0 || !c->before)
+		return;
+	/* A program's mappings are its own: bytes of its file are not pages
+	 * it touched. */
+	if (c->before->run->p.probe->needs & MMP_NEEDS_PROCESS)
+		return;
+	double k = (double)mmp_page_size() * c->before->run->p.threads;
+	c->per_page = c->cost;
+	c->per_page.estimate *= k;
+	c->per_page.low *= k;
+	c->per_page.high *= k;
+	c->below_kernel = c->evidence.counted && c->evidence.before < MMP_TOUCH_NO_FAULTS &&
+			  c->evidence.after < MMP_TOUCH_NO_FAULTS;
 }
 
 /* The times of a ladder's runs, per byte of the job, in the rounds used. */
@@ -241,13 +265,14 @@ static void find_top(struct mmp_attribution *a, size_t m)
 	}
 }
 
-/* A preload rung (prefault, huge) that changed nothing in any
+/* A preload rung (prefault, touch, huge) that changed nothing in any
  * repetition: why, or NULL when it changed something. */
 static const char *unchanged(const struct mmp_run_result *r, unsigned added, char *buf,
 			     size_t len)
 {
 	const struct mmp_preload_report *p = &r->preload;
-	if (!r->preload_asked || (added != MMP_CONTROL_PREFAULT && added != MMP_CONTROL_HUGE))
+	if (!r->preload_asked || (added != MMP_CONTROL_PREFAULT && added != MMP_CONTROL_HUGE &&
+				  added != MMP_CONTROL_TOUCH))
 		return NULL;
 	if (!p->loaded)
 		snprintf(buf, len, "the preload library was not loaded into the program (%s)",
@@ -255,6 +280,10 @@ static const char *unchanged(const struct mmp_run_result *r, unsigned added, cha
 					    : "a static or setuid program started by it?");
 	else if (added == MMP_CONTROL_PREFAULT && !p->present)
 		snprintf(buf, len, "no mapping of the program's took MAP_POPULATE (%llu changed)",
+			 (unsigned long long)p->mappings);
+	else if (added == MMP_CONTROL_TOUCH && !p->touched)
+		snprintf(buf, len, "no mapping of the program's was populated and readable to "
+				   "touch (%llu changed)",
 			 (unsigned long long)p->mappings);
 	else if (added == MMP_CONTROL_HUGE && !p->huge)
 		snprintf(buf, len, "the kernel backed none of the %.1f MiB it advised "
@@ -503,6 +532,7 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 		cause->understated = out->disturbed && cause->control && cause->control->sharing;
 		find_evidence(cause);
 		huge_check(cause);
+		touch_check(cause);
 	}
 	if (onepu_at) {
 		struct mmp_cause *c = &out->cause[onepu_at - 1];

@@ -4,6 +4,7 @@
  * was given, 130 interrupted.  mmprof compare is main_compare.c's. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "cli.h"
 #include "say.h"
+#include "mmprof/hypervisor.h"
 #include "mmprof/capture.h"
 #include "mmprof/command.h"
 #include "mmprof/companions.h"
@@ -206,14 +208,22 @@ static void on_sigint(int sig)
 				  "(Ctrl-C again to abandon it)\n";
 	(void)sig;
 	if (stop_requested) {
+		static char said[4 * 4096 + 512];
 		struct mmp_session_out *so = running;
 		/* A program of the exec probe must not outlive us. */
 		mmp_exec_child_kill_running();
-		if (so && so->csv.tf)
-			mmp_outfile_rescue(&so->csv.threads);
-		if (so && so->csv.f)
-			mmp_outfile_rescue(&so->csv.out);
-		_exit(EXIT_INTERRUPTED); /* rows already written are flushed */
+		/* One run's set, said: the CSV with its events and threads
+		 * (rows already written are flushed), and none of an earlier
+		 * run's companions beside it. */
+		if (so && so->csv.f) {
+			const struct mmp_outfile *open[] = { &so->csv.out, &so->csv.events,
+							     &so->csv.threads };
+			mmp_outset_rescue(so->csv.out.set, open, 3, so->csv.rows, said,
+					  sizeof(said));
+			ssize_t w = write(STDERR_FILENO, said, strlen(said));
+			(void)w;
+		}
+		_exit(EXIT_INTERRUPTED);
 	}
 	stop_requested = 1;
 	ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
@@ -327,6 +337,17 @@ static int find_config(struct cli *cli, char *buf, size_t len)
 }
 
 /* --topology without a config: the machine alone (or the one described). */
+/* Which platform this is, where the machine is this one: a described
+ * machine has no hypervisor of its own to name. */
+static void print_platform(const struct mmp_topology *topo, const char *then)
+{
+	struct mmp_platform p;
+	if (mmp_topology_is_described(topo))
+		return;
+	mmp_platform_identify(&p);
+	printf("platform: %s%s\n", p.name, then);
+}
+
 static int machine_only(const char *desc)
 {
 	struct mmp_topology *topo;
@@ -336,6 +357,7 @@ static int machine_only(const char *desc)
 		return desc ? EXIT_USAGE : EXIT_RUN_FAILED;
 	}
 	mmp_topology_print(topo, stdout);
+	print_platform(topo, "");
 	mmp_topology_free(topo);
 	return EXIT_DONE;
 }
@@ -561,6 +583,14 @@ static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_con
 			sizeof(command));
 		return EXIT_USAGE;
 	}
+	/* Checked here, with the option's name: as a section of the config
+	 * built below, '' made errors about that config's own lines. */
+	if (job && (!mmp_config_job_name_ok(job) || strlen(job) >= sizeof(name))) {
+		fprintf(stderr, "mmprof exec: --job '%s': a job name is 1 to %zu letters, digits, "
+				"'_', '-' or '.'\n",
+			job, sizeof(name) - 1);
+		return EXIT_USAGE;
+	}
 	if (job)
 		snprintf(name, sizeof(name), "%s", job);
 	else
@@ -627,6 +657,7 @@ static void print_topology(const struct mmp_topology *topo, const struct mmp_pla
 {
 	char where[4096], label[320], place[MMP_PLACEMENT_SPEC_MAX];
 	mmp_topology_print(topo, stdout);
+	print_platform(topo, "");
 	printf("\nplacements (each run's threads: PU, NUMA node, L3 domain):\n");
 	for (size_t i = 0; i < plan->nruns; i++) {
 		const struct mmp_planned *r = &plan->runs[i];
@@ -707,6 +738,7 @@ static void report(const struct cli *cli, const struct mmp_session_out *so,
 		mmp_report_brief(stdout, an);
 		return;
 	}
+	mmp_report_machine(stdout, &so->meta);
 	if (table != MMP_TABLE_SIZES)
 		mmp_report_table(stdout, res);
 	if (table != MMP_TABLE_RUNS)
@@ -791,7 +823,28 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 	fprintf(stderr, "\n");
 }
 
-int main(int argc, char **argv)
+/* A supervisor may start mmprof with stdin, stdout or stderr closed
+ * (`<&- 2>&-`). The next open() would then return 0, 1 or 2: the CSV's
+ * temporary would be descriptor 2 and every note on stderr would land in
+ * the CSV, the report in the events file. /dev/null takes each closed
+ * one, lowest first, so that open() returns it. */
+static int std_fds_safe(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (got < 0)
+			return -errno;
+		if (got != fd) { /* cannot happen: the lower ones are open */
+			close(got);
+			return -EBADF;
+		}
+	}
+	return 0;
+}
+
+static int mmprof_main(int argc, char **argv)
 {
 	struct cli cli;
 	struct mmp_config cfg = { 0 };
@@ -801,6 +854,9 @@ int main(int argc, char **argv)
 	struct mmp_error err = { 0 };
 	char csv_path[4096], json_path[4096], config_path[4096];
 
+	/* Before anything opens a file; nothing can be said if it fails. */
+	if (std_fds_safe() != 0)
+		return EXIT_RUN_FAILED;
 	/* Past `ulimit -f` a write raises SIGXFSZ, whose default ends the
 	 * process at once: every measured row lost, nothing said.  Ignored,
 	 * the write fails with EFBIG, an error like a full disk.  (A program
@@ -887,6 +943,8 @@ int main(int argc, char **argv)
 			print_topology(topo, &plan);
 		if (cli.dry_run) {
 			mmp_report_plan(&plan, &cfg, stdout);
+			print_platform(topo, " (a run measures its first-touch cost and scan speed "
+					     "before the first round)");
 			printf("\nCSV: %s\n", csv_path);
 			if (cli.json)
 				printf("JSON: %s\n", cli.json);
@@ -931,6 +989,10 @@ int main(int argc, char **argv)
 				   cli.json, kind == MMP_OUT_CSV ? "CSV" : mmp_out_suffix(kind) + 1);
 	else if (cli.json && kind < 0)
 		rc = mmp_outfile_check_alone(cli.json, (const char *const *)inputs, ninputs, &err);
+	/* Elsewhere, it is locked as NAME.csv is: two runs with one --json
+	 * both exited 0, and the file held one of them. */
+	if (!rc && cli.json && kind < 0)
+		rc = mmp_outset_lock_other(&files, cli.json, &err);
 	mmp_sweep_inputs_free(inputs, ninputs);
 	if (rc) {
 		mmp_outset_close(&files);
@@ -940,6 +1002,7 @@ int main(int argc, char **argv)
 	}
 	if (files.note[0] && !cli.quiet)
 		fprintf(stderr, "mmprof: note: %s\n", files.note);
+	files.note[0] = '\0'; /* said: the note after the run is what committing adds */
 
 	struct mmp_session s = {
 		.cfg = &cfg,
@@ -992,5 +1055,23 @@ out:
 	mmp_sweep_free(&sweep);
 	mmp_topology_free(topo);
 	mmp_config_free(&cfg);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	int status = mmprof_main(argc, argv);
+	/* The listings, --help, --dry-run and --topology print and return
+	 * EXIT_DONE; what did not reach stdout (a full disk, >/dev/full) is
+	 * not done.  A run's report was checked already (a failed one is not
+	 * EXIT_DONE). */
+	if (status == EXIT_DONE) {
+		int flushed = fflush(stdout), e = errno;
+		if (flushed || ferror(stdout)) {
+			fprintf(stderr, "mmprof: error: writing to stdout: %s\n",
+				flushed ? strerror(e) : "a write failed");
+			status = EXIT_RUN_FAILED;
+		}
+	}
 	return status;
 }

@@ -202,6 +202,15 @@ static int compare_fleet(const struct compare_cli *cc)
 	return status;
 }
 
+/* B's runs with a wrong result, matched in A or not. */
+static size_t wrong_in_b(const struct mmp_comparison *c)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < c->b.nruns; i++)
+		n += (size_t)(c->b.run[i].wrong != 0);
+	return n;
+}
+
 int mmp_cli_compare(int argc, char **argv)
 {
 	struct compare_cli cc;
@@ -249,6 +258,13 @@ int mmp_cli_compare(int argc, char **argv)
 				"exit 2\n",
 			c.nonly_a, c.nonly_b);
 		status = EXIT_USAGE;
+	} else if (status == EXIT_DONE && cc.fail_on_regression && wrong_in_b(&c)) {
+		/* A wrong result is a regression whatever its time: a probe
+		 * that skipped the data is fast. */
+		fprintf(stderr, "mmprof compare: %zu run(s) of B have a result that differs from "
+				"the reference (result_ok = false; --fail-on-regression): exit 3\n",
+			wrong_in_b(&c));
+		status = EXIT_REGRESSED;
 	} else if (status == EXIT_DONE && cc.fail_on_regression && c.count[MMP_COMPARE_SLOWER]) {
 		fprintf(stderr, "mmprof compare: %zu run(s) slower in B (--fail-on-regression): "
 				"exit 3\n",

@@ -114,10 +114,23 @@ static const char *header_start(const struct mmp_csvread *t, char *buf, size_t l
  * empty too, and otherwise differ by that key (--vary lets them). */
 static int late_key(const char *name)
 {
-	static const char *const late[] = { "jitnames", "env" };
+	static const char *const late[] = { "jitnames", "env", "touch" };
 	for (size_t i = 0; i < sizeof(late) / sizeof(late[0]); i++)
 		if (strcmp(name, late[i]) == 0)
 			return 1;
+	return 0;
+}
+
+/* A CSV from before touch: its runs with a prefault cell (the mapping
+ * probes, a program) did not touch their pages first, which is what
+ * touch = no says now; the others have no cell for either. */
+static int absent_touch(const struct mmp_cmp_file *f, const struct cols *c, size_t row, size_t k)
+{
+	if (c->key[k] >= 0 || strcmp(key_names[k], "touch") != 0)
+		return 0;
+	for (size_t p = 0; p < mmp_compare_nkeys(); p++)
+		if (strcmp(key_names[p], "prefault") == 0)
+			return c->key[p] >= 0 && mmp_csvread_get(&f->csv, row, c->key[p])[0];
 	return 0;
 }
 
@@ -230,6 +243,32 @@ static int add_rep(struct mmp_cmp_run *r, long rep, double elapsed, int disturbe
 	return 0;
 }
 
+static int by_long(const void *x, const void *y)
+{
+	long a = *(const long *)x, b = *(const long *)y;
+	return (a > b) - (a < b);
+}
+
+static int repeated_rep(const struct mmp_cmp_file *f, const struct mmp_cmp_run *r,
+			struct mmp_error *err)
+{
+	long *reps = malloc((r->n + 1) * sizeof(*reps));
+	int rc = 0;
+	if (!reps)
+		return mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
+	memcpy(reps, r->rep, r->n * sizeof(*reps));
+	qsort(reps, r->n, sizeof(*reps), by_long);
+	for (size_t i = 1; i < r->n && !rc; i++)
+		if (reps[i] == reps[i - 1])
+			rc = mmp_error_set(err, -EINVAL,
+					   "%s: run %ld (first at line %zu) has repetition %ld more "
+					   "than once: rows copied? compare counts each repetition "
+					   "once; keep one row of each",
+					   f->path, r->number, r->line, reps[i]);
+	free(reps);
+	return rc;
+}
+
 static int by_number(const void *x, const void *y)
 {
 	const struct mmp_cmp_run *a = x, *b = y;
@@ -322,7 +361,9 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 			r->line = mmp_csvread_line(&f->csv, row);
 			r->limit_run = limit;
 			for (size_t k = 0; k < mmp_compare_nkeys(); k++)
-				r->value[k] = mmp_csvread_get(&f->csv, row, c->key[k]);
+				r->value[k] = absent_touch(f, c, row, k)
+						      ? "no"
+						      : mmp_csvread_get(&f->csv, row, c->key[k]);
 			r->control = r->value[MMP_COMPARE_KEY_CONTROL];
 			if (pairs_placement(f, c, row, r)) {
 				rc = mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
@@ -349,6 +390,12 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 		if (add_rep(r, rep, elapsed, disturbed))
 			rc = mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
 	}
+	/* A repetition twice (rows copied, a file appended to itself) would
+	 * count as more rounds: a narrower interval, an outcome decided that
+	 * is not.  One file is one invocation (run_id), so (run, rep) is a
+	 * row's identity. */
+	for (size_t i = 0; i < f->nruns && !rc; i++)
+		rc = repeated_rep(f, &f->run[i], err);
 	/* A rung is its job point's, whose values are its key; a copy repeats
 	 * its original. */
 	for (size_t i = 0; i < f->nruns && !rc; i++) {
@@ -620,6 +667,11 @@ int mmp_compare_pair(struct mmp_cmp_pair *p, const struct mmp_cmp_run *a,
 	 * such repetitions decides nothing: --fail-on-regression must not fail
 	 * a commit on a neighbour's load. */
 	if (p->disturbed)
+		p->outcome = MMP_COMPARE_INCONCLUSIVE;
+	/* A result that differs from the reference is not the time of a probe
+	 * that read the data: it is no faster or slower than anything, and
+	 * must not pass a gate as "faster" (main_compare fails it). */
+	if (a->wrong || b->wrong)
 		p->outcome = MMP_COMPARE_INCONCLUSIVE;
 	free(x);
 	free(y);

@@ -1,5 +1,6 @@
 /* mmprof compare's terminal report and its CSV (see compare.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,19 +74,28 @@ static unsigned shown_keys(const struct mmp_comparison *c)
 	return mask;
 }
 
+/* One figure of a ratio: the estimate's decimals, unless they would show
+ * it as 0.000 (B/A = 0.0002) or as a run of digits cut short (1e16 and
+ * up): three significant digits then. */
+static void ratio_figure(double v, const char *fmt, char *buf, size_t len)
+{
+	if (v != 0 && (fabs(v) < 0.01 || fabs(v) >= 1e6))
+		fmt = "%.3g";
+	snprintf(buf, len, fmt, v);
+}
+
 static void format_ratio(const struct mmp_interval *iv, char *buf, size_t len)
 {
 	const char *fmt = iv->estimate >= 100 ? "%.0f" : iv->estimate >= 10 ? "%.1f" : "%.3f";
-	char e[32], l[32], h[32];
-	snprintf(e, sizeof(e), fmt, iv->estimate);
+	char e[24], l[24], h[24]; /* at most 12 characters each: see ratio_figure */
+	ratio_figure(iv->estimate, fmt, e, sizeof(e));
 	if (!iv->valid) {
-		snprintf(buf, len, "%.16sx [no interval: one repetition]", e);
+		snprintf(buf, len, "%sx [no interval: one repetition]", e);
 		return;
 	}
-	snprintf(l, sizeof(l), fmt, iv->low);
-	snprintf(h, sizeof(h), fmt, iv->high);
-	/* A ratio beyond 16 digits is not one a table needs whole. */
-	snprintf(buf, len, "%.16sx [%.16s, %.16s]", e, l, h);
+	ratio_figure(iv->low, fmt, l, sizeof(l));
+	ratio_figure(iv->high, fmt, h, sizeof(h));
+	snprintf(buf, len, "%sx [%s, %s]", e, l, h);
 }
 
 /* Key columns of numbers, right-aligned as numbers are. */

@@ -122,14 +122,14 @@ static void mark_if_said(struct parse_state *st, size_t before)
 		st->current->bad = 1;
 }
 
-static int valid_job_name(const char *name)
+bool mmp_config_job_name_ok(const char *name)
 {
 	if (!*name)
-		return 0;
+		return false;
 	for (const char *p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '.')
-			return 0;
-	return 1;
+			return false;
+	return true;
 }
 
 static struct mmp_job *find_job(struct mmp_config *cfg, const char *name)
@@ -164,7 +164,7 @@ static void section_header(struct parse_state *st, const char *text)
 		st->current = job;
 		return;
 	}
-	if (!job && !valid_job_name(name)) {
+	if (!job && !mmp_config_job_name_ok(name)) {
 		mmp_config_diag(cfg, st->line, name,
 				"job names use letters, digits, '_', '-' and '.'");
 	}

@@ -171,6 +171,15 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.help = "map the pages in before timing (MAP_POPULATE); exec: on the program's "
 			"mappings, through the preload library",
 	},
+	[MMP_KEY_TOUCH] = {
+		.name = "touch", .id = MMP_KEY_TOUCH, .type = &mmp_key_bool,
+		FIELD(touch), .def = "no", .roles = CONDITION_KEY,
+		.group = "how",
+		.help = "map the pages in and read one byte of each before timing: the first "
+			"touch of a fresh mapping, which a hypervisor's page tables charge and no "
+			"counter of the guest sees, is paid outside the loop; exec: on the "
+			"program's mappings, through the preload library",
+	},
 	[MMP_KEY_ADVICE] = {
 		.name = "advice", .id = MMP_KEY_ADVICE, .type = &mmp_key_enum, FIELD(advice),
 		.def = "normal", .values = mmp_advice_names, .roles = CONDITION_KEY,

@@ -270,8 +270,14 @@ int mmp_datafile_check(const struct mmp_data_spec *spec, const char *dir,
 		return rc;
 	if (access(where, W_OK | X_OK))
 		return mmp_error_errno(err, -errno, "cannot create %s in %s", path, where);
-	if (statvfs(where, &vfs) == 0 &&
-	    (uint64_t)vfs.f_bavail * vfs.f_frsize < mmp_datafile_space_needed(spec->size)) {
+	/* A temporary a killed creation left is removed before this file is
+	 * created (datafile_create.c): its space is free for it.  Counted as
+	 * used, every later run was refused "not enough space". */
+	uint64_t avail = 0;
+	int known = statvfs(where, &vfs) == 0;
+	if (known)
+		avail = (uint64_t)vfs.f_bavail * vfs.f_frsize + mmp_datafile_leftover_bytes(path);
+	if (known && avail < mmp_datafile_space_needed(spec->size)) {
 		char need[32], margin[32], free_[32];
 		return mmp_error_set(
 			err, -ENOSPC,
@@ -280,8 +286,7 @@ int mmp_datafile_check(const struct mmp_data_spec *spec, const char *dir,
 			path, mmp_format_size(spec->size, need, sizeof(need)),
 			mmp_format_size(mmp_datafile_space_needed(spec->size) - spec->size, margin,
 					sizeof(margin)),
-			mmp_format_size((uint64_t)vfs.f_bavail * vfs.f_frsize, free_,
-					sizeof(free_)));
+			mmp_format_size(avail, free_, sizeof(free_)));
 	}
 	return 0;
 }

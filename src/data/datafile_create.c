@@ -203,9 +203,11 @@ static void add_note(struct mmp_datafile *df, const char *fmt, ...)
 }
 
 /* What creators of path that died left beside it: PATH.tmp.PID and
- * PATH.mmprof.tmp.PID whose PID no longer exists, and an unheld lock
- * file.  A live creator's are spared (its PID exists). */
-static void remove_leftovers(const char *path, struct mmp_datafile *df)
+ * PATH.mmprof.tmp.PID whose PID no longer exists, each given to fn with
+ * its PID (and an unheld lock file, when unheld_lock is not NULL).  A
+ * live creator's are spared (its PID exists). */
+static void each_leftover(const char *path, void (*fn)(void *, const char *, long), void *arg,
+			  void (*unheld_lock)(const char *))
 {
 	char dir[4096], victim[4096 + 256], data[300], marker[300], lock[300];
 	const char *base;
@@ -225,23 +227,60 @@ static void remove_leftovers(const char *path, struct mmp_datafile *df)
 								      : 0;
 		snprintf(victim, sizeof(victim), "%s/%s", dir, e->d_name);
 		if (!n) {
-			/* A lock nobody holds: its holder was killed. */
-			struct mmp_lock lk;
-			if (strcmp(e->d_name, lock) == 0 &&
-			    mmp_lock_take(&lk, victim, 0, NULL, NULL, NULL) == 0)
-				mmp_lock_release(&lk);
+			if (unheld_lock && strcmp(e->d_name, lock) == 0)
+				unheld_lock(victim);
 			continue;
 		}
 		char *end;
 		long pid = strtol(e->d_name + n, &end, 10);
 		if (*end || end == e->d_name + n || pid <= 0 || mmp_pid_alive((pid_t)pid))
 			continue;
-		if (unlink(victim) == 0)
-			add_note(df, "removed %s, left by an mmprof (PID %ld) that stopped while "
-				     "creating %s",
-				 victim, pid, path);
+		fn(arg, victim, pid);
 	}
 	closedir(d);
+}
+
+struct removal {
+	struct mmp_datafile *df;
+	const char *path;
+};
+
+static void remove_one(void *arg, const char *victim, long pid)
+{
+	struct removal *r = arg;
+	if (unlink(victim) == 0)
+		add_note(r->df, "removed %s, left by an mmprof (PID %ld) that stopped while "
+				"creating %s",
+			 victim, pid, r->path);
+}
+
+/* A lock nobody holds: its holder was killed. */
+static void release_unheld(const char *lockpath)
+{
+	struct mmp_lock lk;
+	if (mmp_lock_take(&lk, lockpath, 0, NULL, NULL, NULL) == 0)
+		mmp_lock_release(&lk);
+}
+
+static void remove_leftovers(const char *path, struct mmp_datafile *df)
+{
+	struct removal r = { df, path };
+	each_leftover(path, remove_one, &r, release_unheld);
+}
+
+static void add_bytes(void *arg, const char *victim, long pid)
+{
+	struct stat st;
+	(void)pid;
+	if (lstat(victim, &st) == 0 && S_ISREG(st.st_mode))
+		*(uint64_t *)arg += (uint64_t)st.st_blocks * 512;
+}
+
+uint64_t mmp_datafile_leftover_bytes(const char *path)
+{
+	uint64_t bytes = 0;
+	each_leftover(path, add_bytes, &bytes, NULL);
+	return bytes;
 }
 
 /* "8KiB, zero, seed 1": what a spec asks the bytes to be. */

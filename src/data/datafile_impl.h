@@ -19,6 +19,11 @@
  * within milliseconds. */
 #define MMP_DATA_CHUNK (UINT64_C(1) << 20)
 
+/* The bytes on disk of what dead creators of path left beside it (the
+ * temporaries the creation removes before it writes): space the check
+ * before a run counts as free. */
+uint64_t mmp_datafile_leftover_bytes(const char *path);
+
 struct rng {
 	uint64_t s[4];
 };

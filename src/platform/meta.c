@@ -63,4 +63,5 @@ void mmp_meta_collect(struct mmp_meta *m)
 		snprintf(m->kernel_release, sizeof(m->kernel_release), "%s", u.release);
 	gmtime_r(&now, &tm);
 	strftime(m->started_at, sizeof(m->started_at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	mmp_platform_identify(&m->platform);
 }

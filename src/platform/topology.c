@@ -4,6 +4,7 @@
  * topology_print.c. */
 #include "topology_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,36 @@ static const char *from_environment(const char **var)
 	return NULL;
 }
 
+/* Linux kernels are built for at most 8192 CPUs (NR_CPUS of the
+ * distributions' largest configs); a description beyond that is a typo,
+ * and hwloc takes minutes and gigabytes to build it (131,072 PUs: 60 s,
+ * 1.3 GB), so it is refused before hwloc sees it. */
+#define MMP_MAX_DESCRIBED_PUS 8192
+
+/* The PUs a synthetic description makes: the product of its levels'
+ * counts ("pack:2 core:4(...) pu:2" is 16), at most limit + 1. */
+static unsigned long synthetic_pus(const char *body, unsigned long limit)
+{
+	unsigned long pus = 1;
+	for (const char *p = body; *p;) {
+		while (*p == ' ')
+			p++;
+		const char *colon = p;
+		while (*colon && *colon != ' ' && *colon != ':' && *colon != '(')
+			colon++;
+		const char *num = *colon == ':' ? colon + 1 : p;
+		if (isdigit((unsigned char)*num)) {
+			unsigned long n = strtoul(num, NULL, 10);
+			pus = n && pus > (limit + 1) / n ? limit + 1 : pus * n;
+		}
+		/* To the next level: past this one's (attributes). */
+		int depth = 0;
+		for (; *p && (depth || *p != ' '); p++)
+			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+	}
+	return pus;
+}
+
 static int use_description(struct mmp_topology *t, const char *desc, const char *var,
 			   struct mmp_error *err)
 {
@@ -50,6 +81,11 @@ static int use_description(struct mmp_topology *t, const char *desc, const char 
 	snprintf(t->source, sizeof(t->source), "%s: %s%s", xml ? "xml" : "synthetic", body, via);
 	if (xml && access(body, R_OK) != 0)
 		return mmp_error_errno(err, -errno, "topology xml:%s%s: cannot read it", body, via);
+	if (!xml && synthetic_pus(body, MMP_MAX_DESCRIBED_PUS) > MMP_MAX_DESCRIBED_PUS)
+		return mmp_error_set(err, -E2BIG,
+				     "synthetic:%s%s: more than %d PUs; a Linux kernel runs at most "
+				     "%d CPUs (NR_CPUS), and hwloc would take minutes to build it",
+				     body, via, MMP_MAX_DESCRIBED_PUS, MMP_MAX_DESCRIBED_PUS);
 	errno = 0;
 	if ((xml ? hwloc_topology_set_xml(t->topo, body)
 		 : hwloc_topology_set_synthetic(t->topo, body)) != 0)

@@ -112,6 +112,10 @@ static void a_evidence(const void *row, char *v, size_t n) { CAUSE; snprintf(v, 
 static void a_ev_before(const void *row, char *v, size_t n) { CAUSE; if (c->evidence.counted) snprintf(v, n, "%.6g", c->evidence.before); }
 static void a_ev_after(const void *row, char *v, size_t n) { CAUSE; if (c->evidence.counted) snprintf(v, n, "%.6g", c->evidence.after); }
 static void a_ev_missing(const void *row, char *v, size_t n) { CAUSE; snprintf(v, n, "%s", c->evidence.counted ? "" : c->evidence.missing); }
+static void a_page_ns(const void *row, char *v, size_t n) { CAUSE; if (c->per_page.valid) snprintf(v, n, "%.6g", c->per_page.estimate); }
+static void a_page_low(const void *row, char *v, size_t n) { CAUSE; if (c->per_page.valid) snprintf(v, n, "%.6g", c->per_page.low); }
+static void a_page_high(const void *row, char *v, size_t n) { CAUSE; if (c->per_page.valid) snprintf(v, n, "%.6g", c->per_page.high); }
+static void a_below_kernel(const void *row, char *v, size_t n) { CAUSE; if (c->per_page.valid) snprintf(v, n, "%s", yes(c->below_kernel)); }
 static void a_unit(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%s", mmp_result_unit(x->a->job)); }
 static void a_used(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%s", yes(x->c != NULL)); }
 
@@ -165,6 +169,10 @@ static const struct mmp_csv_column columns[] = {
 	{ "used", a_used, "false: the control changed nothing in the program (not_shown says why) and its rung was left out" },
 	{ "not_shown", a_not_shown, "why a cost above zero is not shown to be this cause (something else explains it as well), or why an unused control changed nothing; empty: nothing to say" },
 	{ "cpu_ratio", a_cpu_ratio, "onepu: the program's CPU time on its PUs over its CPU time on one (geometric mean of rounds); empty for other causes" },
+	{ "page_ns", a_page_ns, "touch: what the first touch cost a page of the mapping, ns (the job's time a byte, times a page, times its threads); empty for other causes" },
+	{ "page_ns_low", a_page_low, "touch: its 95% interval's low end" },
+	{ "page_ns_high", a_page_high, "touch: its 95% interval's high end" },
+	{ "below_kernel", a_below_kernel, "touch: true when no page fault was counted with or without it: the cost was paid below the kernel (a hypervisor's page tables)" },
 	{ "host", a_host, "the host that ran it (as NAME.csv's host): rows of several hosts stay apart" },
 };
 static const struct mmp_csv_table table = MMP_CSV_TABLE("NAME.attribution.csv", columns, 256);

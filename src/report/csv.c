@@ -41,6 +41,7 @@ KEY_COLUMN(col_placement, MMP_KEY_PLACEMENT)
 KEY_COLUMN(col_fill, MMP_KEY_FILL)
 KEY_COLUMN(col_seed, MMP_KEY_SEED)
 KEY_COLUMN(col_prefault, MMP_KEY_PREFAULT)
+KEY_COLUMN(col_touch, MMP_KEY_TOUCH)
 KEY_COLUMN(col_advice, MMP_KEY_ADVICE)
 KEY_COLUMN(col_cache, MMP_KEY_CACHE)
 KEY_COLUMN(col_membind, MMP_KEY_MEMBIND)
@@ -117,8 +118,15 @@ static void col_preload_mappings(const void *row, char *buf, size_t len)
 static void col_prefaulted(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->preload_asked && r->info->run->p.prefault)
+	if (r->rep->preload_asked && (r->info->run->p.prefault || r->info->run->p.touch))
 		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.present);
+}
+
+static void col_touched(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->preload_asked && r->info->run->p.touch)
+		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.touched);
 }
 
 static void col_huge_bytes(const void *row, char *buf, size_t len)
@@ -389,6 +397,48 @@ static void col_run_id(const void *row, char *buf, size_t len)
 	snprintf(buf, len, "%s", r->meta->run_id);
 }
 
+static void col_platform(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	snprintf(buf, len, "%s", r->meta->platform.name);
+}
+
+/* The calibration's figures; empty when it did not run. */
+static void calib_value(const struct row *r, const struct mmp_calib_value *v, double pick,
+			char *buf, size_t len)
+{
+	if (r->meta->calibration.done && v->valid)
+		snprintf(buf, len, "%.4g", pick);
+}
+
+static void col_first_touch(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	const struct mmp_calib_value *v = &r->meta->calibration.cost_ns;
+	calib_value(r, v, v->median, buf, len);
+}
+
+static void col_first_touch_low(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	const struct mmp_calib_value *v = &r->meta->calibration.cost_ns;
+	calib_value(r, v, v->low, buf, len);
+}
+
+static void col_first_touch_high(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	const struct mmp_calib_value *v = &r->meta->calibration.cost_ns;
+	calib_value(r, v, v->high, buf, len);
+}
+
+static void col_scan_gbs(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	const struct mmp_calib_value *v = &r->meta->calibration.scan_gbs;
+	calib_value(r, v, v->median, buf, len);
+}
+
 static void col_host(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
@@ -568,6 +618,13 @@ static const struct mmp_csv_column columns[] = {
 	{ "limit_run", col_limit_run, "the limit run (the ceiling) over the same bytes in the same rounds, as x_limit in the report and mmprof compare's machine-drift reference use it; empty: none" },
 	{ "jitnames", col_jitnames, "exec: yes when the program ran with what its runtime needs to name its JIT code in the profile (.NET's and Java's perf maps; jitnames = auto is yes when profiled); empty for probes" },
 	{ "env", col_env, "exec: the job's env = VAR=VALUE, ... as written; empty: none (or a probe)" },
+	{ "touch", col_touch, "every page of the mapping read once before timing (the ceiling: always yes); empty: the probe maps none" },
+	{ "platform", col_platform, "bare metal, or the hypervisor (CPUID leaf 0x40000000, and the kernel's \"Hypervisor detected\" when it says another); unknown where neither tells" },
+	{ "first_touch_ns", col_first_touch, "calibration before the first round: ns the first load from a page of a fresh, populated mapping costs over a touched page's (median of its fresh mappings); empty: not measured" },
+	{ "first_touch_low_ns", col_first_touch_low, "the calibration's lowest first-touch cost" },
+	{ "first_touch_high_ns", col_first_touch_high, "the calibration's highest first-touch cost" },
+	{ "scan_gbs", col_scan_gbs, "calibration: GB/s of limit's scan of the touched mapping, one thread (median)" },
+	{ "touched_bytes", col_touched, "exec with touch: bytes of its populated, readable mappings whose pages the preload library read once" },
 };
 
 static const struct mmp_csv_table main_table = MMP_CSV_TABLE(NULL, columns, MMP_CSV_CELL_MAX);
@@ -660,8 +717,18 @@ int mmp_csv_open(struct mmp_csv *csv, struct mmp_outset *set, const struct mmp_m
 		mmp_csv_header(csv->ef, &mmp_csv_event_table);
 	}
 	main_header(csv->f);
-	return mmp_outfile_flush(&csv->out, err);
+	/* A full file system at the start: the headers cannot be written,
+	 * and no temporary of this run may stay on it. */
+	rc = mmp_outfile_flush(&csv->out, err);
+	if (!rc && csv->tf)
+		rc = mmp_outfile_flush(&csv->threads, err);
+	if (!rc && csv->ef)
+		rc = mmp_outfile_flush(&csv->events, err);
+	if (!rc)
+		return 0;
 fail:
+	if (csv->ef)
+		mmp_outfile_abandon(&csv->events);
 	if (csv->tf)
 		mmp_outfile_abandon(&csv->threads);
 	mmp_outfile_abandon(&csv->out);

@@ -100,6 +100,22 @@ static void fill_row(char (*c)[MMP_GRID_CELL], const struct mmp_results *res,
 		 r->state == MMP_RUN_INTERRUPTED ? " (partial)" : "");
 }
 
+void mmp_report_machine(FILE *out, const struct mmp_meta *meta)
+{
+	const struct mmp_calibration *c = &meta->calibration;
+	char line[1024];
+	fprintf(out, "platform: %s\n", meta->platform.name);
+	fprintf(out, "calibration: %s\n", mmp_calibration_line(c, line, sizeof(line)));
+	/* Said in words: a cost no counter of this machine shows. */
+	if (c->done && c->below_kernel)
+		fprintf(out, "  the first touch of a fresh mapping's page costs %.0fx a touched page's "
+			     "read and no fault is counted: a cost below the kernel%s, which the "
+			     "touch control measures per job; limit reads touched pages\n",
+			c->touched_ns.median > 0 ? c->cost_ns.median / c->touched_ns.median : 0,
+			meta->platform.virtual_machine == 1 ? " (the hypervisor's page tables)"
+							    : "");
+}
+
 void mmp_report_table(FILE *out, const struct mmp_results *res)
 {
 	const struct mmp_plan *plan = res->plan;

@@ -21,6 +21,37 @@ static void text_or_null(struct mmp_json *j, const char *key, const char *v)
 }
 
 
+static void calib_value(struct mmp_json *j, const char *key, const struct mmp_calib_value *v)
+{
+	mmp_json_open_object(j, key);
+	mmp_json_put_number(j, "median", v->median);
+	mmp_json_put_number(j, "low", v->low);
+	mmp_json_put_number(j, "high", v->high);
+	mmp_json_close_object(j);
+}
+
+/* What the calibration measured (firsttouch.h); null when it did not. */
+static void calibration(struct mmp_json *j, const struct mmp_calibration *c)
+{
+	if (!c->done) {
+		mmp_json_put_null(j, "calibration");
+		return;
+	}
+	mmp_json_open_object(j, "calibration");
+	mmp_json_put_string(j, "mapped", c->what);
+	mmp_json_put_uint(j, "bytes", c->bytes);
+	mmp_json_put_uint(j, "mappings", c->samples);
+	calib_value(j, "first_touch_ns", &c->cost_ns);
+	calib_value(j, "first_load_ns", &c->first_ns);
+	calib_value(j, "touched_load_ns", &c->touched_ns);
+	calib_value(j, "faulting_ns", &c->fault_ns);
+	mmp_json_put_number(j, "faults_per_page", c->faults_per_page);
+	mmp_json_put_number(j, "faults_in_first_touch", c->first_faults);
+	mmp_json_put_bool(j, "below_kernel", c->below_kernel);
+	calib_value(j, "scan_gbs", &c->scan_gbs);
+	mmp_json_close_object(j);
+}
+
 static void machine(struct mmp_json *j, const struct mmp_result_json *in)
 {
 	const struct mmp_topology *t = in->topo;
@@ -28,6 +59,8 @@ static void machine(struct mmp_json *j, const struct mmp_result_json *in)
 	mmp_json_put_string(j, "host", in->meta->host);
 	mmp_json_put_string(j, "cpu_model", in->meta->cpu_model);
 	text_or_null(j, "kernel_release", in->meta->kernel_release);
+	mmp_json_put_string(j, "platform", in->meta->platform.name);
+	calibration(j, &in->meta->calibration);
 	if (t) {
 		mmp_json_put_uint(j, "pus", mmp_topology_pus(t));
 		mmp_json_put_uint(j, "allowed_pus", mmp_topology_allowed_pus(t));

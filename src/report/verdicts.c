@@ -14,6 +14,7 @@
 #include "mmprof/grid.h"
 #include "mmprof/probe.h"
 #include "mmprof/report.h"
+#include "mmprof/units.h"
 
 #define LINE 4096
 /* A state or path shorter than this is named beside its cause in the
@@ -125,6 +126,14 @@ static const char *evidence_text(const struct mmp_cause *c, char *buf, size_t le
 	if (c->kernel_part > 0) /* huge, as page faults: from the profiles */
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%.0f%% of it in the kernel",
 			 buf[0] ? "; " : "", 100 * c->kernel_part);
+	if (c->per_page.valid) { /* touch: a page's first touch */
+		char est[32], lo[32], hi[32];
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s [%s, %s] a page%s",
+			 buf[0] ? "; " : "", mmp_format_ns(c->per_page.estimate, est, sizeof(est)),
+			 mmp_format_ns(c->per_page.low, lo, sizeof(lo)),
+			 mmp_format_ns(c->per_page.high, hi, sizeof(hi)),
+			 c->below_kernel ? ", no fault counted: below the kernel" : "");
+	}
 	if (c->cpu_ratio.valid) /* onepu: the threads' CPU time on all PUs over one */
 		snprintf(buf + strlen(buf), len - strlen(buf), "%sCPU time on %u PUs %.2fx on one",
 			 buf[0] ? "; " : "", c->pus, c->cpu_ratio.estimate);
@@ -477,10 +486,17 @@ void mmp_report_verdicts(FILE *out, const struct mmp_analysis *an)
 	mmp_report_answers(out, an);
 }
 
+static size_t answer_list(FILE *out, const struct mmp_answer *a, size_t n, int every_kind);
+
 void mmp_report_brief(FILE *out, const struct mmp_analysis *an)
 {
-	each_point(out, an, BLOCK_BRIEF, NULL);
-	mmp_report_answers(out, an);
+	/* --brief has no ratios block, so its answers are every kind: a
+	 * config of ratio answers without controls printed nothing at all. */
+	size_t said = each_point(out, an, BLOCK_BRIEF, NULL);
+	said += answer_list(out, an->answers.a, an->answers.n, 1);
+	if (!said)
+		fprintf(out, "no answers and no job point split into causes (that needs controls): "
+			     "without --brief the report has the table of times\n");
 }
 
 size_t mmp_report_explain(FILE *out, const struct mmp_analysis *an, const char *spec)
@@ -524,18 +540,25 @@ static int answers_block_kind(const struct mmp_answer *a)
 	return a->kind != MMP_Q_RATIO && a->kind != MMP_Q_FASTEST && a->kind != MMP_Q_MODEL;
 }
 
-void mmp_report_answer_list(FILE *out, const struct mmp_answer *a, size_t n)
+/* The answers block; every_kind: also those other blocks print.  Returns
+ * how many answers it printed. */
+static size_t answer_list(FILE *out, const struct mmp_answer *a, size_t n, int every_kind)
 {
-	int header = 0;
+	size_t said = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!answers_block_kind(&a[i]))
+		if (!every_kind && !answers_block_kind(&a[i]))
 			continue;
-		if (!header)
+		if (!said++)
 			fprintf(out, "\nanswers (yes, no or inconclusive; ratios with 95%% intervals "
 				     "from rounds measured side by side):\n");
-		header = 1;
 		mmp_report_answer(out, &a[i]);
 	}
+	return said;
+}
+
+void mmp_report_answer_list(FILE *out, const struct mmp_answer *a, size_t n)
+{
+	answer_list(out, a, n, 0);
 }
 
 void mmp_report_answers(FILE *out, const struct mmp_analysis *an)

@@ -25,6 +25,8 @@ static uint64_t varying_keys(const struct mmp_plan *plan)
 		for (size_t i = 0; i < plan->nruns && !(mask & MMP_KEY_BIT(k)); i++) {
 			const struct mmp_planned *r = &plan->runs[i];
 			if (!mmp_planned_is_point(r) ||
+			    (r->run.p.probe->role == MMP_PROBE_CEILING &&
+			     (MMP_CEILING_FIXED_KEYS & MMP_KEY_BIT(k))) ||
 			    !*mmp_planned_format(r, (enum mmp_key_id)k, v, sizeof(v)))
 				continue;
 			if (!first) {
@@ -199,6 +201,7 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 		p->present = rep->preload.present > p->present ? rep->preload.present : p->present;
 		p->advised = rep->preload.advised > p->advised ? rep->preload.advised : p->advised;
 		p->huge = rep->preload.huge > p->huge ? rep->preload.huge : p->huge;
+		p->touched = rep->preload.touched > p->touched ? rep->preload.touched : p->touched;
 		if (rep->preload_note && !r->preload_note[0])
 			snprintf(r->preload_note, sizeof(r->preload_note), "%s", rep->preload_note);
 	}

@@ -162,14 +162,25 @@ int mmp_capture_check(const char *spec, int allow_wall, char *err, size_t errlen
 	return rc;
 }
 
-int mmp_capture_line(const struct mmp_capture *c, const char *line, char *buf, size_t buflen)
+int mmp_capture_window(const struct mmp_capture *c, const char *win, int first, int last,
+		       char *buf, size_t buflen)
 {
 	regmatch_t m[2];
-	if (regexec(&c->re, line, 2, m, 0) != 0)
+	/* ^ and $ are the line's ends, not a window's. */
+	if (regexec(&c->re, win, 2, m, (first ? 0 : REG_NOTBOL) | (last ? 0 : REG_NOTEOL)) != 0)
+		return 0;
+	/* A match in a window's second half may be cut by its end ("12" of
+	 * "12345"); the next window, which starts there, sees it whole. */
+	if (!last && (size_t)m[0].rm_so >= MMP_CAPTURE_WINDOW_STEP)
 		return 0;
 	regmatch_t *g = c->groups && m[1].rm_so >= 0 ? &m[1] : &m[0];
-	snprintf(buf, buflen, "%.*s", (int)(g->rm_eo - g->rm_so), line + g->rm_so);
+	snprintf(buf, buflen, "%.*s", (int)(g->rm_eo - g->rm_so), win + g->rm_so);
 	return 1;
+}
+
+int mmp_capture_line(const struct mmp_capture *c, const char *line, char *buf, size_t buflen)
+{
+	return mmp_capture_window(c, line, 1, 1, buf, buflen);
 }
 
 int mmp_capture_find(const struct mmp_capture *c, const char *text, size_t len, char *buf,
@@ -184,10 +195,18 @@ int mmp_capture_find(const struct mmp_capture *c, const char *text, size_t len, 
 		size_t n = (size_t)((nl ? nl : end) - p);
 		if (n && p[n - 1] == '\r') /* a Windows-style line end */
 			n--;
-		/* Longer lines are matched on their first 8 KiB. */
-		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1),
-			 p);
-		found |= mmp_capture_line(c, line, buf, buflen);
+		/* A longer line in windows, as output_log.c reads a stream. */
+		for (size_t off = 0;; off += MMP_CAPTURE_WINDOW_STEP) {
+			size_t w = n - off < sizeof(line) - 1 ? n - off : sizeof(line) - 1;
+			memcpy(line, p + off, w);
+			line[w] = '\0';
+			if (mmp_capture_window(c, line, off == 0, off + w == n, buf, buflen)) {
+				found = 1;
+				break;
+			}
+			if (off + w == n)
+				break;
+		}
 		p = nl ? nl + 1 : end;
 	}
 	return found;
@@ -345,14 +364,43 @@ static size_t number_at(const char *p, uint64_t *ns)
 	return (size_t)((best ? u + best : end) - p);
 }
 
+/* A minus sign before p: '-' after a space, a colon or the start, not
+ * the '-' of "2024-01-02" or "run-3". */
+static int minus_before(const char *text, const char *p)
+{
+	return p > text && p[-1] == '-' &&
+	       (p - 1 == text || !isalnum((unsigned char)p[-2]));
+}
+
 int mmp_capture_duration(const char *text, uint64_t *ns, char *err, size_t errlen)
 {
 	for (const char *p = text; *p; p++) {
 		if (!isdigit((unsigned char)*p) || (p > text && (isdigit((unsigned char)p[-1]) ||
 								  p[-1] == '.')))
 			continue;
-		if (clock_at(p, ns) || number_at(p, ns))
-			return 0;
+		size_t n = clock_at(p, ns);
+		if (!n)
+			n = number_at(p, ns);
+		if (!n)
+			continue;
+		/* Read as written or not at all: "-0.3 s" is not 0.3 s, and
+		 * "1,234 ms" or a de_DE "1,5 s" is not 1 s (the comma is a
+		 * thousands separator in one locale, the decimal point in
+		 * another: which one cannot be told from the text). */
+		if (minus_before(text, p)) {
+			snprintf(err, errlen, "a negative duration in '%.80s': a program's time "
+					      "cannot be below 0 (a clock that went back?)",
+				 text);
+			return -ERANGE;
+		}
+		if (p[n] == ',' && isdigit((unsigned char)p[n + 1])) {
+			snprintf(err, errlen, "a comma in the number in '%.80s': a thousands "
+					      "separator or a decimal comma (de_DE) cannot be told "
+					      "apart; print it with a point (e.g. LC_NUMERIC=C)",
+				 text);
+			return -EINVAL;
+		}
+		return 0;
 	}
 	snprintf(err, errlen, "no duration in '%.80s' (a clock like 00:00:01.25, or a number "
 			      "with a unit like 12.5 ms)",

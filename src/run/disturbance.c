@@ -24,6 +24,7 @@ void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
 	out->pressure = pressure;
 	out->busy = -1;
 	out->others = -1;
+	out->steal = -1;
 	out->wait_max = 0;
 	out->offcpu_max = may_sleep ? -1 : 0;
 	for (unsigned i = 0; i < nthreads; i++) {
@@ -129,6 +130,25 @@ void mmp_disturbance_check_stops(unsigned before, struct mmp_disturbance *out)
 		 n);
 }
 
+void mmp_disturbance_check_steal(int64_t before, int64_t after, uint64_t elapsed_ns,
+				 unsigned npus, struct mmp_disturbance *out)
+{
+	out->steal = -1;
+	if (before < 0 || after < before || !elapsed_ns || !npus)
+		return;
+	out->steal = (double)(after - before) / ((double)elapsed_ns * npus);
+	if (after == before)
+		return;
+	/* /proc/stat counts in ticks (10 ms at USER_HZ 100): a short
+	 * repetition that straddles one reads as a large share; either way
+	 * the hypervisor ran something else on its PUs' CPUs. */
+	if (!out->disturbed)
+		snprintf(out->why, sizeof(out->why),
+			 "the hypervisor took %.0f ms of its PUs' time (steal)",
+			 (double)(after - before) / 1e6);
+	out->disturbed = 1;
+}
+
 void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idle_ns,
 				   uint64_t cpu_ns, uint64_t nivcsw, double pressure,
 				   struct mmp_disturbance *out)
@@ -139,6 +159,7 @@ void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idl
 	out->offcpu_max = -1; /* a program may sleep by design */
 	out->busy = -1;
 	out->others = -1;
+	out->steal = -1;
 	out->pressure = pressure;
 	out->nivcsw = nivcsw;
 	if (idle_ns == UINT64_MAX || !wall_ns || !npus)

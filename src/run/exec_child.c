@@ -347,8 +347,21 @@ static void reap(struct mmp_exec_child *c)
 	}
 }
 
+/* The program is stopped (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU): its signal,
+ * or 0.  A pidfd does not wake on a stop, so it is asked each slice;
+ * WNOWAIT leaves the state for the final wait4. */
+static int stopped_by(const struct mmp_exec_child *c)
+{
+	siginfo_t info = { 0 };
+	if (waitid(P_PID, (id_t)c->pid, &info, WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
+	    info.si_pid == c->pid && info.si_code == CLD_STOPPED)
+		return info.si_status;
+	return 0;
+}
+
 /* Wait for the pidfd, reading its output meanwhile (and with ticking,
- * calling the watch's tick): 1 exited, 0 timed out, -EINTR stop. */
+ * calling the watch's tick): 1 exited, 0 timed out, 2 it stopped itself
+ * (c->stop_signal), -EINTR stop. */
 static int wait_exit(struct mmp_exec_child *c, double seconds, const volatile sig_atomic_t *stop,
 		     int ticking)
 {
@@ -383,6 +396,8 @@ static int wait_exit(struct mmp_exec_child *c, double seconds, const volatile si
 		 * matching of one piece (64 KiB), not of the whole pipe. */
 		if (r > 0 && c->out_fd >= 0 && p[1].revents)
 			drain(c, 1);
+		if (ticking && (c->stop_signal = stopped_by(c)) != 0)
+			return 2;
 	}
 }
 
@@ -391,6 +406,8 @@ static void stop_group(struct mmp_exec_child *c)
 	if (!c->pid || c->reaped)
 		return;
 	kill(-c->pid, SIGTERM);
+	/* A stopped process acts on SIGTERM only once continued. */
+	kill(-c->pid, SIGCONT);
 	if (wait_exit(c, MMP_CHILD_GRACE, NULL, 0) != 1)
 		kill(-c->pid, SIGKILL);
 	reap(c);
@@ -445,7 +462,7 @@ int mmp_exec_child_wait(struct mmp_exec_child *c, double timeout_s,
 		return 0;
 	}
 	stop_group(c);
-	return r == 0 ? -ETIMEDOUT : -EINTR;
+	return r == 0 ? -ETIMEDOUT : r == 2 ? -ECANCELED : -EINTR;
 }
 
 void mmp_exec_child_kill(struct mmp_exec_child *c)

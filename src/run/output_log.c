@@ -63,16 +63,37 @@ static void keep_tail(struct mmp_output_log *o, const char *buf, size_t n)
 	o->ring_pos = (o->ring_pos + n) % o->ring_len;
 }
 
+/* Match the window of the line that o->line holds (last: it ends the
+ * line), for each regex this line has not matched yet: a line's first
+ * match is its capture, as in a short line. */
+static void match_window(struct mmp_output_log *o, int last)
+{
+	o->line[o->line_len] = '\0';
+	for (size_t i = 0; i < MMP_OUTPUT_CAPTURES; i++)
+		if (o->cap[i] && !o->line_hit[i] &&
+		    mmp_capture_window(o->cap[i], o->line, !o->line_shifted, last, o->found[i],
+				       sizeof(o->found[i])))
+			o->matched[i] = o->line_hit[i] = 1;
+}
+
+/* The line buffer is full and the line goes on: match this window, keep
+ * its second half as the start of the next (capture.h). */
+static void next_window(struct mmp_output_log *o)
+{
+	match_window(o, 0);
+	memmove(o->line, o->line + MMP_CAPTURE_WINDOW_STEP, o->line_len - MMP_CAPTURE_WINDOW_STEP);
+	o->line_len -= MMP_CAPTURE_WINDOW_STEP;
+	o->line_shifted = 1;
+}
+
 /* The line read so far is whole: match it. */
 static void end_line(struct mmp_output_log *o)
 {
 	if (o->line_len && o->line[o->line_len - 1] == '\r') /* a Windows-style line end */
 		o->line_len--;
-	o->line[o->line_len] = '\0';
-	for (size_t i = 0; i < MMP_OUTPUT_CAPTURES; i++)
-		if (o->cap[i] && mmp_capture_line(o->cap[i], o->line, o->found[i],
-						  sizeof(o->found[i])))
-			o->matched[i] = 1;
+	match_window(o, 1);
+	memset(o->line_hit, 0, sizeof(o->line_hit));
+	o->line_shifted = 0;
 	o->line_len = 0;
 	o->line_started = 0;
 }
@@ -91,12 +112,20 @@ void mmp_output_log_take(void *ctx, const char *buf, size_t n)
 	for (const char *p = buf, *end = buf + n; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = (size_t)((nl ? nl : end) - p);
-		/* Past the first MMP_CAPTURE_LINE_MAX - 1 bytes a line is not
-		 * matched (as mmp_capture_find does). */
-		size_t room = sizeof(o->line) - 1 - o->line_len;
-		size_t keep = len < room ? len : room;
-		memcpy(o->line + o->line_len, p, keep);
-		o->line_len += keep;
+		/* A line longer than the buffer is matched in windows (as
+		 * mmp_capture_find does): a result after its first 8 KiB. */
+		while (len) {
+			size_t room = sizeof(o->line) - 1 - o->line_len;
+			if (!room) {
+				next_window(o);
+				room = sizeof(o->line) - 1 - o->line_len;
+			}
+			size_t keep = len < room ? len : room;
+			memcpy(o->line + o->line_len, p, keep);
+			o->line_len += keep;
+			p += keep;
+			len -= keep;
+		}
 		o->line_started = 1;
 		if (!nl)
 			break;

@@ -127,18 +127,19 @@ int mmp_preload_read(const char *path, struct mmp_preload_report *r)
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long pid, a = 0, b = 0, c = 0;
-		int got = sscanf(line, "%15s %llu %llu %llu %llu", word, &pid, &a, &b, &c);
+		unsigned long long pid, a = 0, b = 0, c = 0, d = 0;
+		int got = sscanf(line, "%15s %llu %llu %llu %llu %llu", word, &pid, &a, &b, &c, &d);
 		if (got < 2)
 			continue;
 		if (strcmp(word, "load") == 0) {
 			r->loaded++;
 		} else if (strcmp(word, "exit") == 0) {
 			r->exited++;
-		} else if (strcmp(word, "map") == 0 && got == 5) {
+		} else if (strcmp(word, "map") == 0 && got >= 5) {
 			r->mappings++;
 			r->present += b;
 			r->advised += c;
+			r->touched += got == 6 ? d : 0;
 		} else if (strcmp(word, "huge") == 0 && got >= 3) {
 			r->huge += a;
 		}

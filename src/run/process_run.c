@@ -18,6 +18,7 @@
 #include "mmprof/exec_child.h"
 #include "mmprof/memory.h"
 #include "mmprof/output_log.h"
+#include "mmprof/hypervisor.h"
 #include "mmprof/preload.h"
 #include "mmprof/probe.h"
 #include "mmprof/pu_watch.h"
@@ -157,10 +158,11 @@ int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_i
 		rc = mmp_error_set(err, rc, "time = %s: %s", par->time, msg);
 		goto fail;
 	}
-	if (par->prefault || par->hugepages) {
-		snprintf(p->preload_mode, sizeof(p->preload_mode), "%s%s%s",
-			 par->prefault ? "prefault" : "", par->prefault && par->hugepages ? "," : "",
-			 par->hugepages ? "huge" : "");
+	if (par->prefault || par->touch || par->hugepages) {
+		snprintf(p->preload_mode, sizeof(p->preload_mode), "%s%s%s%s",
+			 par->prefault ? "prefault," : "", par->touch ? "touch," : "",
+			 par->hugepages ? "huge," : "", "");
+		p->preload_mode[strlen(p->preload_mode) - 1] = '\0'; /* the last comma */
 		/* A library not there is a rung that changes nothing, said so,
 		 * not a run that fails: the program itself still runs. */
 		p->preload_found = mmp_preload_find(p->preload_lib, sizeof(p->preload_lib)) == 0;
@@ -426,6 +428,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	int have_idle = mmp_cpu_idle_ns(p->pus, p->npus, &idle0) == 0;
 	int64_t psi0 = mmp_pressure_read(p->pressure_fd);
 	unsigned stops = mmp_disturbance_stops();
+	int64_t steal0 = mmp_steal_ns(p->pus, p->npus);
 	rc = mmp_exec_child_go(&child, p->exe, err);
 	if (rc)
 		goto out_counters;
@@ -460,6 +463,16 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	if (rc == -ETIMEDOUT) {
 		rc = mmp_error_set(err, -ETIMEDOUT, "timed out after %g s, stopped (log: %s)",
 				   item->run->p.timeout, p->log);
+		goto out_counters;
+	}
+	if (rc == -ECANCELED) {
+		/* Waiting for the timeout (600 s by default) would end it as
+		 * "timed out" and never say it stopped. */
+		rc = mmp_error_set(err, -ECANCELED,
+				   "%s stopped itself (SIG%s) and nothing would continue it: mmprof "
+				   "ended it, its time is not one (log: %s)",
+				   p->argv.v[0], sigabbrev_np(child.stop_signal) ?
+				   sigabbrev_np(child.stop_signal) : "?", p->log);
 		goto out_counters;
 	}
 	if (rc == -EINTR) {
@@ -511,6 +524,8 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 				      cpu_ns, (uint64_t)child.ru.ru_nivcsw, pressure, &rep->dist);
 	mmp_disturbance_judge_overlap(have_conc ? &conc : NULL, &rep->dist);
 	mmp_disturbance_check_stops(stops, &rep->dist);
+	mmp_disturbance_check_steal(steal0, mmp_steal_ns(p->pus, p->npus), rep->wall_ns, p->npus,
+				    &rep->dist);
 	/* Last: a program that left its PUs did not run the planned run,
 	 * whatever else was in its way. */
 	mmp_pu_watch_judge(&pw, rep->cpu_ns, rep->wall_ns, &esc);

@@ -10,6 +10,7 @@
 
 #include "mmprof/companions.h"
 #include "mmprof/csv.h"
+#include "mmprof/firsttouch.h"
 #include "mmprof/eventplan.h"
 #include "mmprof/logdir.h"
 #include "mmprof/observer.h"
@@ -194,6 +195,36 @@ static int prepare(struct set_ctx *c)
 		};
 	}
 	return 0;
+}
+
+/* Bytes of a mapping the calibration measures: enough pages that one
+ * page's noise is lost in them, few enough that five fresh mappings and
+ * three faulting ones take well under a second at 15 us a page (anonymous
+ * memory on a paravirtualised host, the slowest seen). */
+#define CALIB_FILE_BYTES (UINT64_C(16) << 20)
+#define CALIB_ANON_BYTES (UINT64_C(8) << 20)
+#define CALIB_MIN_FILE (UINT64_C(1) << 20)
+#define CALIB_SAMPLES 5
+
+/* Before the first round: this machine's first-touch cost and scan speed
+ * (firsttouch.h), on the first set's data file when it has one of a MiB
+ * or more, else on anonymous memory.  Once a session; a described
+ * machine is not this one, and nothing is measured for it. */
+static void calibrate(struct set_ctx *c)
+{
+	struct mmp_calibration *cal = &c->out->meta.calibration;
+	const char *path = NULL;
+	if (c->out->calibrated || mmp_topology_is_described(c->s->topo))
+		return;
+	c->out->calibrated = 1;
+	for (size_t k = 0; k < c->cs->n && !path; k++)
+		if (c->items[k].data && c->items[k].data->size >= CALIB_MIN_FILE)
+			path = c->items[k].data->path;
+	if (mmp_calibrate(path, path ? CALIB_FILE_BYTES : CALIB_ANON_BYTES, CALIB_SAMPLES, cal)) {
+		char msg[600];
+		snprintf(msg, sizeof(msg), "calibration not measured: %s", cal->error);
+		tell(c->s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = msg });
+	}
 }
 
 /* What to change when a probe ran out of something: a limit of the
@@ -415,6 +446,7 @@ static int run_set(struct set_ctx *c)
 	rc = prepare(c);
 	if (rc)
 		goto out;
+	calibrate(c);
 	/* Runs compared with each other run together or not at all. */
 	for (size_t k = 0; k < n; k++)
 		if (c->dead[k]) {
@@ -580,6 +612,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 		out->failed = 1;
 	}
 	write_results(s, out);
+	mmp_logdir_drop_empty(s->files, out->logs_path);
 	out->seconds = (double)(mmp_now_ns() - out->t0) / 1e9;
 	return 0;
 }

@@ -102,3 +102,16 @@ unsigned mmp_logdir_keep_only(const struct mmp_outset *set, const char *run_id)
 	(void)rmdir(root);
 	return removed + (unsigned)flat;
 }
+
+void mmp_logdir_drop_empty(const struct mmp_outset *set, char *path)
+{
+	/* rmdir removes only an empty directory: nothing written is lost. */
+	if (!path[0] || rmdir(path) != 0)
+		return;
+	path[0] = '\0';
+	if (mmp_outset_has_companions(set)) {
+		char root[MMP_OUT_PATH_MAX];
+		mmp_sibling_path(set->path, ".logs", root, sizeof(root));
+		rmdir(root);
+	}
+}

@@ -219,6 +219,9 @@ int mmp_outset_open(struct mmp_outset *set, const char *csv_path, const char *co
 	}
 	if (set->special)
 		return 0;
+	for (int k = 0; k < MMP_OUT_COUNT; k++)
+		mmp_outset_path(set, (enum mmp_out_kind)k, set->kind_path[k],
+				sizeof(set->kind_path[k]));
 
 	if (mmp_path_split(set->target, dir, sizeof(dir), &base))
 		return mmp_error_set(err, -ENAMETOOLONG, "CSV path too long: %s", csv_path);
@@ -505,6 +508,56 @@ int mmp_outfile_rescue(const struct mmp_outfile *out)
 	return out->tmp[0] ? rename(out->tmp, out->path) : 0;
 }
 
+/* Append s to buf (len bytes, NUL-terminated): snprintf is not
+ * async-signal-safe. */
+static void put(char *buf, size_t len, size_t *at, const char *s)
+{
+	while (*s && *at + 1 < len)
+		buf[(*at)++] = *s++;
+	buf[*at] = '\0';
+}
+
+void mmp_outset_rescue(const struct mmp_outset *set, const struct mmp_outfile *const *files,
+		       size_t n, unsigned long rows, char *said, size_t len)
+{
+	unsigned kept = 0, removed = 0;
+	size_t at = 0;
+	struct stat st;
+
+	said[0] = '\0';
+	if (!rows) {
+		for (size_t i = 0; i < n; i++)
+			if (files[i]->f && files[i]->tmp[0])
+				unlink(files[i]->tmp);
+		put(said, len, &at, "mmprof: abandoned before a row was measured: ");
+		put(said, len, &at, set->path);
+		put(said, len, &at, " and its companions stay as they were\n");
+		return;
+	}
+	put(said, len, &at, "mmprof: abandoned: the rows measured are in ");
+	for (size_t i = 0; i < n; i++) {
+		const struct mmp_outfile *f = files[i];
+		if (!f->f || (f->tmp[0] && rename(f->tmp, f->path) != 0))
+			continue;
+		put(said, len, &at, kept ? ", " : "");
+		put(said, len, &at, f->path);
+		kept |= MMP_OUT_BIT(f->kind);
+	}
+	for (int k = 1; !set->special && (kept & MMP_OUT_BIT(MMP_OUT_CSV)) && k < MMP_OUT_COUNT;
+	     k++) {
+		const char *path = set->kind_path[k];
+		if ((kept & MMP_OUT_BIT(k)) || lstat(path, &st) || !S_ISREG(st.st_mode) ||
+		    unlink(path))
+			continue;
+		put(said, len, &at, removed ? ", " : "; removed an earlier run's ");
+		put(said, len, &at, path);
+		removed |= MMP_OUT_BIT(k);
+	}
+	put(said, len, &at, removed ? " (not this run's)" : "");
+	put(said, len, &at, "; no answers, attribution, profile or JSON were written (one "
+			    "Ctrl-C lets the repetition finish and writes them)\n");
+}
+
 void mmp_outfile_abandon(struct mmp_outfile *out)
 {
 	if (out->f) {
@@ -589,7 +642,40 @@ int mmp_outfile_open_alone(const char *path, const char *const *protect, size_t 
 	return rc ? rc : open_temporary(out, err);
 }
 
+int mmp_outset_lock_other(struct mmp_outset *set, const char *path, struct mmp_error *err)
+{
+	struct mmp_outset as;
+	char dir[PATH_MAX], lock[MMP_OUT_PATH_MAX + 16];
+	const char *base;
+	pid_t holder;
+
+	int rc = check_alone(path, NULL, 0, &as, err);
+	if (rc || as.special)
+		return rc;
+	if (mmp_path_split(as.target, dir, sizeof(dir), &base) ||
+	    hidden_name(as.target, ".lock", lock, sizeof(lock)))
+		return mmp_error_set(err, -ENAMETOOLONG, "path too long: %s", path);
+	rc = mmp_mkdirs(dir, err);
+	if (rc)
+		return rc;
+	rc = mmp_lock_take(&set->other, lock, 0, NULL, &holder, err);
+	if (rc == -EWOULDBLOCK) {
+		char who[64] = "another process";
+		if (holder)
+			snprintf(who, sizeof(who), "process %ld", (long)holder);
+		return mmp_error_set(err, rc,
+				     "%s is being written by another mmprof (%s holds %s); "
+				     "wait for it to finish or choose another path",
+				     path, who, lock);
+	}
+	set->other_held = rc == 0;
+	return rc;
+}
+
 void mmp_outset_close(struct mmp_outset *set)
 {
 	mmp_lock_release(&set->lock);
+	if (set->other_held)
+		mmp_lock_release(&set->other);
+	set->other_held = 0;
 }

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <strings.h>
 #include <time.h>
@@ -78,6 +79,21 @@ const char *mmp_format_size(uint64_t bytes, char *buf, size_t len)
 		u++;
 	}
 	snprintf(buf, len, "%llu%s", (unsigned long long)v, units[u]);
+	return buf;
+}
+
+const char *mmp_format_ns(double ns, char *buf, size_t len)
+{
+	static const struct {
+		double ns;
+		const char *name;
+	} scale[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" } };
+	for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++)
+		if (fabs(ns) >= scale[i].ns) {
+			snprintf(buf, len, "%.3g %s", ns / scale[i].ns, scale[i].name);
+			return buf;
+		}
+	snprintf(buf, len, "%.3g ns", ns);
 	return buf;
 }
 

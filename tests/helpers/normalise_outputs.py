@@ -35,6 +35,9 @@ MEASURED_COLUMNS = {
     "busy", "cpu_pressure", "nivcsw", "others_busy", "run_id", "started_at",
     "order_seed", "wall_ns", "huge_bytes", "data_nodes", "data_absent",
     "state_node", "pus_seen", "thread_ns_min", "thread_ns_max",
+    # the calibration (firsttouch.h), measured before the first round
+    "first_touch_ns", "first_touch_low_ns", "first_touch_high_ns", "scan_gbs",
+    "touched_bytes",
     # NAME.events.csv
     "value", "raw", "enabled_ns", "running_ns", "state",
     # NAME.threads.csv
@@ -43,7 +46,8 @@ MEASURED_COLUMNS = {
     "ratio", "ci_low", "ci_high", "outcome", "verdict", "disturbed_reps",
     "used_disturbed", "more_rounds", "evidence", "share", "share_low",
     "share_high", "significant", "understated", "interacting",
-    "evidence_before", "evidence_after",
+    "evidence_before", "evidence_after", "page_ns", "page_ns_low", "page_ns_high",
+    "below_kernel",
 }
 # Columns that name a file under the invocation's run id (logdir.h).
 RUN_ID_DIR = re.compile(r"/[0-9a-f]{16}/")
@@ -55,7 +59,7 @@ PICKED = {"job", "other", "run", "other_run", "access"}
 MEASURED_MEMBERS = MEASURED_COLUMNS | {
     "seconds", "seed", "median", "mean", "min", "max", "stddev", "cv",
     "estimate", "low", "high", "x_limit", "metrics", "disturbed_repetitions",
-    "csv", "counters", "profile",
+    "csv", "counters", "profile", "calibration",
     # why the largest cause is undecided: disturbed rounds, or the noise
     # (attribution.c), as measured
     "doubt",

@@ -189,8 +189,8 @@ run_mmprof --config "$TMP/explain.ini" --csv "$TMP/explain.csv" --explain nosuch
 check "--explain of a job the config lacks: exit 2 before running" \
 	test "$rc" -eq 2 -a -n "$(grep -F 'has no job [nosuch]' <<<"$err")"
 check "controls are CSV rows" test "$(csv_col "$TMP/planted.csv" control | sort -u | grep -c .)" -ge 5
-# per_call is job, +prefault? no: prefault = yes; its ladder is bulk, limit.
-check "a job and its rungs run in the same rounds, once each" test "$(csv_rows "$TMP/planted.csv" job round | awk -F'|' '$1 == "per_call" { n[$2]++ } END { for (r in n) printf "%s ", n[r] }')" = "3 3 3 3 3 "
+# per_call is job, +prefault? no: prefault = yes; its ladder is touch, bulk, limit.
+check "a job and its rungs run in the same rounds, once each" test "$(csv_rows "$TMP/planted.csv" job round | awk -F'|' '$1 == "per_call" { n[$2]++ } END { for (r in n) printf "%s ", n[r] }')" = "4 4 4 4 4 "
 check "the order within rounds is shuffled" test "$(csv_rows "$TMP/planted.csv" job control position | awk -F'|' '$1 == "per_call" && $2 == "" { print $3 }' | sort -u | wc -l)" -ge 2
 
 # The seed's questions on a small copy of byte_8t.ini.

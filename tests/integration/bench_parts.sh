@@ -1,6 +1,8 @@
 # make bench's own parts, which no bench run checks: the reference
 # ping-pong builds clean with gcc and clang, refuses bad usage, checks its
-# own counter and says where it could not pin; bench/paired.py's
+# own counter and says where it could not pin; the independent scan the
+# ceiling is held against counts a file's zeros right, mapped and copied;
+# bench/paired.py's
 # arithmetic on pairs of known ratio.  (Its timings are never asserted:
 # make bench compares them, side by side.)
 source "$(dirname "$0")/tap.bash"
@@ -61,4 +63,18 @@ assert paired.band(0.7, 0.9, 0.8, 1.2) == "undecided"
 assert paired.band(1.3, 1.4, 0.8, 1.2) == "outside"
 assert paired.spread([1, 2, 3])[:3] == (2, 1, 3)
 '
+scan=build/gcc/bench/scan_ref
+if make -s CC=gcc BUILD=build/gcc "$scan" >"$TMP/scan.log" 2>&1; then
+	ok "scan_ref: gcc build, -Wall -Wextra -Werror"
+	"$scan" >/dev/null 2>"$TMP/usage"
+	check "scan_ref without arguments: usage, exit 2" test $? -eq 2 -a -s "$TMP/usage"
+	/usr/bin/python3 -c 'import random; random.seed(5); open("'"$TMP"'/z.bin", "wb").write(bytes(random.choice([0, 0, 7, 255]) for _ in range(300001)))'
+	want=$(/usr/bin/python3 -c 'print(open("'"$TMP"'/z.bin", "rb").read().count(0))')
+	for data in pagecache anon; do
+		got=$("$scan" "$TMP/z.bin" "$data" 2 | awk '{ print $2 }' | sort -u)
+		check "scan_ref $data: the file's $want zeros, every repetition" test "$got" = "$want"
+	done
+else
+	fail "scan_ref: build" "$(tail -5 "$TMP/scan.log")"
+fi
 done_testing

@@ -1,5 +1,6 @@
 # The command line: help, version, listings, usage errors (exit 2, nothing run).
 source "$(dirname "$0")/tap.bash"
+source "$(dirname "$0")/machines.bash"
 
 run_mmprof --help
 check "--help exits 0" test "$rc" -eq 0
@@ -38,25 +39,28 @@ check "--list-keys=html: exit 2" test "$rc" -eq 2
 
 run_mmprof --config configs/byte_8t.ini --dry-run --repeat 2 --csv "$TMP/dry.csv"
 check "--dry-run exits 0" test "$rc" -eq 0
-check "--dry-run counts runs" grep -q "4 job(s), 14 job point(s), 64 control rung(s) and 2 copies of limit: 80 run(s) in 4 comparison set(s), interleaved, order seed [0-9]*; 160 recorded repetition(s)" <<<"$out"
-check "--dry-run echoes every run" test "$(grep -Ec '^  run [0-9]+ ' <<<"$out")" -eq 80
-check "--dry-run: rungs and what they change" grep -Eq '^  run [0-9]+ +rung 4 \+tally \(tally in memory\): tally=local$' <<<"$out"
-check "--dry-run: each set's rounds" grep -q '^set 1: 17 run(s), 2 rounds, 1 warmup; jobs java_like, dotnet_like, dotnet_fixed, limit$' <<<"$out"
+check "--dry-run counts runs" grep -q "4 job(s), 14 job point(s), 74 control rung(s) and 2 copies of limit: 90 run(s) in 4 comparison set(s), interleaved, order seed [0-9]*; 180 recorded repetition(s)" <<<"$out"
+check "--dry-run echoes every run" test "$(grep -Ec '^  run [0-9]+ ' <<<"$out")" -eq 90
+check "--dry-run: rungs and what they change" grep -Eq '^  run [0-9]+ +rung 3 \+tally \(tally in memory\): tally=local$' <<<"$out"
+check "--dry-run: each set's rounds" grep -q '^set 1: 19 run(s), 2 rounds, 1 warmup; jobs java_like, dotnet_like, dotnet_fixed, limit$' <<<"$out"
 run_mmprof --config configs/byte_8t.ini --dry-run
-check "--dry-run: repeat = auto is a floor" grep -q "; at least 400 recorded repetition(s)" <<<"$out"
+check "--dry-run: repeat = auto is a floor" grep -q "; at least 450 recorded repetition(s)" <<<"$out"
 check "--dry-run creates no data" test ! -e "$MMPROF_DATA"
 check "--dry-run writes no CSV" test ! -e "$TMP/dry.csv"
 
 run_mmprof --config configs/byte_8t.ini --topology
 check "--topology prints the machine" grep -q "^machine: " <<<"$out"
 check "--topology prints placements" grep -q "\[dotnet_like\] accessor_byte threads=8 access=1 placement=compact (oversubscribed)" <<<"$out"
-# Which L3 holds PU 1 is the host's (one L3 for both PUs on some hosts of
-# this kind, one per core on others): the one --topology's own list says.
-l3_pu1=$(awk '/^L3 domains/ { on = 1; next } on && /^  L3 [0-9]+:/ {
-	n = split($NF, r, ","); for (i = 1; i <= n; i++) { split(r[i], b, "-");
-	if (1 >= b[1] && 1 <= (b[2] == "" ? b[1] : b[2])) { sub(":", "", $2); print $2; exit } } }' <<<"$out")
-check "--topology: each thread's PU, node and L3 (PU 1's: L3 ${l3_pu1:-?})" \
-	grep -Eq "^    t0 PU 0 \(node 0, L3 0\)  t1 PU 1 \(node 0, L3 ${l3_pu1:-none}\)  t2 PU 0" <<<"$out"
+# What the 8 threads should get is computed from this host's own tables
+# (its cores, nodes and L3 domains), then on described machines: a
+# literal of one host's layout fails on the next one.
+check "--topology: each thread's PU, node and L3, as the host's tables say" \
+	test "$(threads_line 8)" = "$(model table compact 8 <<<"$out")"
+for m in "${MACHINES[@]}"; do
+	run_mmprof --config configs/byte_8t.ini --topology --topology-from "${m#*|}"
+	check "--topology on ${m%%|*}: each thread's PU, node and L3" \
+		test "$(threads_line 8)" = "$(model "${m#*|}" compact 8)"
+done
 
 # A synthetic two-socket machine through hwloc's own environment variable.
 out=$(HWLOC_SYNTHETIC="pack:2 core:2 pu:2" "$MMPROF" --config configs/byte_8t.ini --topology 2>&1)
@@ -69,4 +73,24 @@ check "--topology alone: the machine, exit 0" test "$rc" -eq 0
 check "--topology alone: packages, nodes, cores" grep -q '^machine: .* packages\?, .* NUMA nodes\?, .* cores, .* PUs' <<<"$out"
 run_mmprof --topology --topology-from xml:tests/topologies/intel-2s-smt.xml
 check "--topology of a described machine, without a config" grep -q '^machine: 2 packages, 2 NUMA nodes' <<<"$out"
+# A described machine larger than any Linux runs is refused before hwloc
+# builds it (131,072 PUs took over 60 s and 1.3 GB); the largest is planned.
+run_mmprof --topology --topology-from "synthetic:pack:64 core:256 pu:8"
+check "131072 described PUs: exit 2" test "$rc" -eq 2
+check "...saying the limit" grep -q "^mmprof: synthetic:pack:64 core:256 pu:8: more than 8192 PUs" <<<"$err"
+out=$(HWLOC_SYNTHETIC="pack:64 core:256 pu:8" "$MMPROF" --topology 2>&1)
+check "...from HWLOC_SYNTHETIC too" grep -q "more than 8192 PUs" <<<"$out"
+run_mmprof --topology --topology-from "synthetic:pack:8 numa:1(memory=1GiB) core:128 pu:8"
+check "8192 described PUs: planned" grep -q "^machine: 8 packages, 8 NUMA nodes, 1024 cores, 8192 PUs" <<<"$out"
+
+# Output that cannot be written is not done: each of these exited 0 on a
+# full stdout (>/dev/full), a listing or a plan lost without a word.
+for args in --list-keys --list-columns --list-probes --help --version --topology \
+	"--config configs/quick.ini --dry-run" "exec --dry-run -- /bin/true"; do
+	# shellcheck disable=SC2086 # the words of args are its arguments
+	"$MMPROF" $args >/dev/full 2>"$TMP/err"
+	rc=$?
+	check "$args >/dev/full: exit 1, saying why" \
+		bash -c '[ "$1" -eq 1 ] && grep -q "writing to stdout: No space left on device" "$2"' _ "$rc" "$TMP/err"
+done
 done_testing

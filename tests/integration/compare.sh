@@ -345,4 +345,27 @@ check "every --csv column is in docs/compare.md ($undocumented)" test -z "$undoc
 run_mmprof --help
 check "mmprof --help names compare and --json" grep -q "mmprof compare A.csv B.csv" <<<"$out"
 
+# B's results wrong (result_ok = false) and every time halved: a probe
+# that skipped the data is fast; the gate said "faster" and exited 0.
+/usr/bin/python3 - "$TMP/a.csv" "$TMP/wrong.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=rows[0].keys(), lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        r["result_ok"] = "false"
+        r["elapsed_ns"] = str(int(r["elapsed_ns"]) // 2 or 1)
+        w.writerow(r)
+PY
+run_mmprof compare "$TMP/a.csv" "$TMP/wrong.csv" --fail-on-regression
+check "B's wrong results fail the gate: exit 3" test "$rc" -eq 3
+check "... saying why" grep -q "run(s) of B have a result that differs from the reference (result_ok = false; --fail-on-regression): exit 3" <<<"$err"
+check "... and none of them is faster" grep -q "^0 slower, 0 faster, " <<<"$out"
+# A file with its rows twice: the same repetitions, refused.
+{ cat "$TMP/a.csv"; tail -n +2 "$TMP/a.csv"; } >"$TMP/twice.csv"
+run_mmprof compare "$TMP/twice.csv" "$TMP/a.csv"
+check "rows copied: exit 2" test "$rc" -eq 2
+check "... saying which repetition is there twice" grep -q "twice.csv: run [0-9]* (first at line [0-9]*) has repetition [0-9]* more than once: rows copied?" <<<"$err"
+
 done_testing

@@ -236,6 +236,28 @@ check "mmprof exec --file 'a,b/d.bin': one run over that file, result right" \
 run_mmprof exec --placement sideways --file "$data" -- "$HELPER" count {file}
 check "mmprof exec: a bad option value is a config diagnostic, exit 2" \
 	test "$rc" -eq 2 -a -n "$(grep "^mmprof exec:3: \[exec_helper\] 'sideways' is not a placement" <<<"$err")"
+# A job name that is not one: said of --job, not as errors about the
+# lines of the config it would have made ("mmprof exec:1: 'probe' is
+# outside any section").
+for j in '' 'a b' "$(printf 'j%.0s' {1..64})"; do
+	run_mmprof exec --job "$j" --dry-run -- "$HELPER" print one
+	check "mmprof exec --job '${j:0:8}': exit 2, names --job and what a name is" test "$rc" -eq 2 -a \
+		"$err" = "mmprof exec: --job '$j': a job name is 1 to 63 letters, digits, '_', '-' or '.'"
+done
+# A program that does not exist writes no log: no message points at an
+# empty logs directory, and none is left.
+run_mmprof exec -r 1 --warmup 0 --csv "$TMP/none.csv" -- "$TMP/no such program"
+check "a program that does not exist: exit 1, cannot run it" \
+	test "$rc" -eq 1 -a -n "$(grep "cannot run $TMP/no such program: No such file or directory" <<<"$err")"
+check "...no pointer to a logs directory, none left" \
+	bash -c '! grep -q "program logs are in" <<<"$1" && test ! -e "$2"' _ "$err" "$TMP/none.logs"
+# A program that stops itself is said to, and ended: it was left stopped
+# until the timeout (600 s by default) and reported "timed out". (The
+# timeout here only bounds the old behaviour's wait.)
+run_mmprof exec -r 1 --warmup 0 --timeout 20s --csv "$TMP/stopped.csv" -- sh -c 'echo hi; kill -STOP $$'
+check "a program that stops itself: exit 1, the stop said, not a timeout" test "$rc" -eq 1 -a -n \
+	"$(grep 'sh stopped itself (SIGSTOP) and nothing would continue it: mmprof ended it' <<<"$err")" -a \
+	-z "$(grep 'timed out' <<<"$err")"
 # Without --file: a program that reads no data file, measured per run,
 # its result not checked -- said once, not per row.
 run_mmprof exec -r 3 --threads 2 --csv "$TMP/nofile.csv" -- "$HELPER" print one two

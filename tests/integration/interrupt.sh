@@ -25,8 +25,15 @@ check "table printed for what ran" grep -q "(partial)" "$TMP/out"
 check "last row complete" test "$(tail -1 "$csv" | awk -F, '{print NF}')" -eq "$(head -1 "$csv" | awk -F, '{print NF}')"
 check "the temporary became the CSV" test ! -e "$tmp"
 
-# A second Ctrl-C abandons the repetition but keeps the rows measured.
-"$MMPROF" --config "$TMP/long.ini" --csv "$TMP/twice.csv" >"$TMP/out2" 2>"$TMP/err2" &
+# A second Ctrl-C abandons the repetition but keeps the rows measured,
+# as one run's set: before, the events temporary was left behind and an
+# earlier run's companions stayed beside the new CSV with another run_id.
+for f in answers.csv attribution.csv json profile.csv events.csv; do
+	echo "an earlier run's" >"$TMP/twice.$f"
+done
+# Repetitions of a few hundred ms: the second Ctrl-C lands inside one.
+printf '[j]\nprobe = accessor_byte\nsize = 32M\nrepeat = 1000\nwarmup = 0\n' >"$TMP/slow.ini"
+"$MMPROF" --config "$TMP/slow.ini" --csv "$TMP/twice.csv" --per-thread >"$TMP/out2" 2>"$TMP/err2" &
 pid=$!
 tmp=$TMP/.twice.csv.tmp.$pid
 for _ in $(seq 200); do
@@ -40,6 +47,16 @@ wait "$pid"
 rc=$?
 check "second Ctrl-C: exit 130" test "$rc" -eq 130
 check "second Ctrl-C: the rows are in the CSV" test "$(wc -l <"$TMP/twice.csv" 2>/dev/null || echo 0)" -ge 3
+check "second Ctrl-C: no temporary left" test -z "$(ls -A "$TMP" | grep '^\.twice\..*\.tmp\.')"
+check "second Ctrl-C: no earlier run's file beside it" \
+	test -z "$(grep -l "an earlier run's" "$TMP"/twice.* 2>/dev/null)"
+if grep -q "^mmprof: abandoned" "$TMP/err2"; then
+	check "second Ctrl-C: says which files are kept and which removed" grep -q \
+		"^mmprof: abandoned: the rows measured are in $TMP/twice.csv, .*$TMP/twice.threads.csv; removed an earlier run's .*$TMP/twice.answers.csv" "$TMP/err2"
+else
+	skip "second Ctrl-C: the repetition ended before it (a busy machine), the run finished as after one"
+fi
+check "second Ctrl-C: the threads CSV is this run's rows" test "$(wc -l <"$TMP/twice.threads.csv")" -ge 3
 
 # SIGHUP (the terminal went away) is handled like SIGTERM and Ctrl-C.
 "$MMPROF" --config "$TMP/long.ini" --csv "$TMP/hup.csv" >/dev/null 2>&1 &

@@ -258,4 +258,23 @@ run_mmprof --config "$cfg" --csv /dev/null --json /dev/stdout --quiet
 # holds 128 KiB at most.)
 check "--json /dev/stdout with no CSV companions" /usr/bin/python3 -c 'import json, sys; json.JSONDecoder().raw_decode(sys.stdin.read())' <<<"$out"
 
+# Two runs with one --json path elsewhere: the second is refused, as a
+# second writer of one CSV is (both exited 0 and the file held one run).
+printf '[j]\nprobe = accessor_byte\nsize = 2M\nrepeat = 1000\nwarmup = 0\nevents = none\n' >"$TMP/long.ini"
+mkdir -p "$TMP/shared"
+"$MMPROF" --config "$TMP/long.ini" --csv "$TMP/one.csv" --json "$TMP/shared/r.json" >/dev/null 2>"$TMP/one.err" &
+pid=$!
+for _ in $(seq 200); do
+	compgen -G "$TMP/.one.csv.tmp.$pid" >/dev/null && break
+	sleep 0.05
+done
+run_mmprof --config "$TMP/long.ini" --csv "$TMP/two.csv" --json "$TMP/shared/r.json" --repeat 1
+check "a second run with the same --json: exit 2" test "$rc" -eq 2
+check "... told who holds it" grep -qF "$TMP/shared/r.json is being written by another mmprof (process $pid" <<<"$err"
+check "... nothing of it written" test ! -e "$TMP/two.csv"
+kill -INT "$pid"
+wait "$pid"
+check "the first run keeps the --json file, and its lock is gone" \
+	test -s "$TMP/shared/r.json" -a ! -e "$TMP/shared/.r.json.lock"
+
 done_testing

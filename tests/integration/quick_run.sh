@@ -60,4 +60,17 @@ check "--quiet: exit 0" test "$rc" -eq 0
 check "--quiet: empty stderr" test -z "$err"
 check "--repeat 1: one row per run ($runs)" test "$(($(wc -l <"$TMP/q2.csv") - 1))" -eq "$runs"
 
+# --brief: its answers are every answer of the run, ratio answers too
+# (quick.ini has no controls: --brief printed nothing at all).
+run_mmprof --config configs/quick.ini --csv "$TMP/q3.csv" --quiet --repeat 1 --brief
+answers=$(($(wc -l <"$TMP/q3.answers.csv") - 1))
+check "--brief: exit 0" test "$rc" -eq 0
+check "--brief: the run has answers ($answers)" test "$answers" -gt 0
+check "--brief: prints each of the $answers answers" \
+	test "$(grep -Ec '^  \[(yes|no|inconclusive)\] ' <<<"$out")" -eq "$answers"
+
+printf '[j]\nprobe = limit\nsize = 64K\nrepeat = 1\nwarmup = 0\nevents = none\n' >"$TMP/none.ini"
+run_mmprof --config "$TMP/none.ini" --csv "$TMP/none.csv" --quiet --brief
+check "--brief with nothing to say says so" grep -q '^no answers and no job point split into causes' <<<"$out"
+
 done_testing

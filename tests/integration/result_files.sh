@@ -71,7 +71,8 @@ check "killed: its temporary is left" test -e "$TMP/.long.csv.tmp.$pid"
 run_mmprof --config "$TMP/c.ini" --csv "$csv"
 check "the next run: exit 0" test "$rc" -eq 0
 check "the next run: the temporary is removed" test ! -e "$TMP/.long.csv.tmp.$pid"
-check "the next run: says so" grep -q "note: .*long.csv.tmp.$pid" <<<"$err"
+check "the next run: says so, once (it said it twice)" \
+	test "$(grep -c "note: .*long.csv.tmp.$pid" <<<"$err")" -eq 1
 
 # A rerun keeps the CSV's mode (and, as root, its owner and group); a
 # link's target keeps them too.
@@ -117,4 +118,21 @@ rows = list(csv.reader(open(sys.argv[1], newline="")))
 assert len(rows) - 1 == int(sys.argv[2]) and all(len(r) == len(rows[0]) for r in rows), rows[-1]
 ' "$TMP/fsize.csv" "$kept"
 check "ulimit -f: the summary says the same count" grep -q "1 run(s), $kept row(s) in $TMP/fsize.csv" <<<"$err"
+# A file system full at the start: no temporary of the run is left on it
+# (the CSV's, the events' and the threads' stayed, each of 0 bytes).
+mkdir -p "$TMP/full"
+if mount -t tmpfs -o size=64k tmpfs "$TMP/full" 2>/dev/null; then
+	dd if=/dev/zero of="$TMP/full/fill" bs=4k count=100 2>/dev/null
+	printf '[j]\nprobe = limit\nsize = 64K\nrepeat = 2\nwarmup = 0\nevents = page-faults\n' >"$TMP/full.ini"
+	run_mmprof --config "$TMP/full.ini" --csv "$TMP/full/r.csv" --per-thread
+	check "full at the start: exit 1, says so" \
+		test "$rc" -eq 1 -a -n "$(grep 'No space left on device' <<<"$err")"
+	check "full at the start: nothing of the run left there" \
+		test "$(ls -A "$TMP/full")" = fill
+	umount "$TMP/full"
+else
+	skip "full at the start: cannot mount a tmpfs (needs root)"
+	skip "full at the start: cannot mount a tmpfs (needs root)"
+fi
+
 done_testing

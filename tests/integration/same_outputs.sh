@@ -8,8 +8,10 @@
 # moves REF to the commit that makes it, and says so in its message.
 source "$(dirname "$0")/tap.bash"
 
-# main before the architecture step of issue 18 (its parts 1 and 3-6).
-REF=${MMPROF_SAME_REV:-a5e140e}
+# The first touch (issue 25): its rung is in every mapping job's ladder,
+# limit touches its pages, and the calibration and platform columns are
+# new; outputs from before it differ in all of that.
+REF=${MMPROF_SAME_REV:-5fb8e23}
 ref_dir=build/ref-$REF
 # Columns added since REF (docs/csv.md: columns are added at the end of
 # their group), config keys (the JSON's jobs list them) and JSON members

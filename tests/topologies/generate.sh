@@ -59,3 +59,23 @@ make_one amd-2s-nps2 \
 make_one desktop-1node \
 	"pack:1 numa:1(memory=16GiB) l3:1(size=8MiB) l2:4(size=512KiB) l1d:1(size=48KiB) core:1 pu:2(indexes=2*4:1*2)" \
 	1 ""
+
+# (d) PU numbers that are not dense and not in logical order, as on a
+# machine with CPUs offline or a firmware that numbers the second threads
+# of all cores after the first ones with a stride: core 0 is PUs 0 and 16,
+# core 1 is PUs 2 and 18, ... Odd numbers do not exist. A test that
+# assumes "thread i on PU i" fails here.
+make_one sparse-pus \
+	"pack:2 numa:1(memory=8GiB) l3:1(size=16MiB) l2:2(size=1MiB) l1d:1(size=32KiB) core:1 pu:2(indexes=0,16,2,18,4,20,6,22)" \
+	2 "10 20  20 10"
+
+# (e) A cpuset that leaves gaps: a cgroup (or a container runtime) allows
+# PUs 1, 2, 4 and 7 of 8. hwloc's synthetic format has no allowed set and
+# hwloc-annotate cannot change it, so the Machine's allowed_cpuset is
+# rewritten in the XML; plans must use these PUs only.
+make_one gaps-cpuset \
+	"pack:1 numa:1(memory=16GiB) l3:2(size=16MiB) l2:2(size=1MiB) l1d:1(size=32KiB) core:1 pu:2(indexes=2*4:1*2)" \
+	1 ""
+sed -i '/type="Machine"/s/allowed_cpuset="0x000000ff"/allowed_cpuset="0x00000096"/' gaps-cpuset.xml
+grep -q 'allowed_cpuset="0x00000096"' gaps-cpuset.xml
+lstopo-no-graphics --input gaps-cpuset.xml >/dev/null

@@ -120,44 +120,56 @@ static void test_ladders(void **state)
 		 "[block]\nprobe = mmap_block\nthreads = 2\ncontrols = padded, private, bulk, limit\n");
 
 	static const char *const seed8[] = {
-		"fit", "fit+prefault", "fit+prefault+private", "fit+prefault+private+tally",
-		"fit+prefault+private+tally+bulk", "fit+prefault+private+tally+bulk+solo",
-		"fit+prefault+private+tally+bulk+solo+limit",
+		"fit", "fit+prefault", "fit+prefault+touch", "fit+prefault+touch+private",
+		"fit+prefault+touch+private+tally", "fit+prefault+touch+private+tally+bulk",
+		"fit+prefault+touch+private+tally+bulk+solo",
+		"fit+prefault+touch+private+tally+bulk+solo+limit",
 	};
-	ladder_is(&f, 0, seed8, 7, &l);
+	ladder_is(&f, 0, seed8, 8, &l);
 	assert_int_equal(l.rung[1].run.p.threads, 2); /* fit: the 2 PUs */
 	assert_int_equal(l.rung[1].pins.nthreads, 2);
 	assert_false(l.rung[1].pins.oversubscribed);
 	assert_true(l.rung[2].run.p.prefault);
-	assert_int_equal(l.rung[3].run.p.tally, MMP_TALLY_PADDED);
-	assert_int_equal(l.rung[3].run.p.refcount, MMP_REFCOUNT_PRIVATE);
-	assert_int_equal(l.rung[4].run.p.tally, MMP_TALLY_LOCAL);
-	assert_string_equal(l.rung[5].run.p.probe->name, "accessor_block");
-	assert_int_equal(mmp_params_access(&l.rung[5].run.p), 4096);
-	assert_int_equal(l.rung[6].run.p.threads, 1);
-	assert_int_equal(l.rung[6].end, (1 << 20) / 2); /* the first of 2 slices */
-	assert_int_equal(l.rung[6].pins.pu[0], l.rung[5].pins.pu[0]);
-	assert_string_equal(l.rung[7].run.p.probe->name, "limit");
-	assert_true(l.rung[7].run.p.prefault);
-	assert_int_equal(l.rung[7].end, l.rung[6].end); /* the same bytes */
+	assert_false(l.rung[2].run.p.touch);
+	assert_true(l.rung[3].run.p.prefault); /* touch: on top of prefault */
+	assert_true(l.rung[3].run.p.touch);
+	assert_int_equal(l.rung[4].run.p.tally, MMP_TALLY_PADDED);
+	assert_int_equal(l.rung[4].run.p.refcount, MMP_REFCOUNT_PRIVATE);
+	assert_int_equal(l.rung[5].run.p.tally, MMP_TALLY_LOCAL);
+	assert_string_equal(l.rung[6].run.p.probe->name, "accessor_block");
+	assert_int_equal(mmp_params_access(&l.rung[6].run.p), 4096);
+	assert_int_equal(l.rung[7].run.p.threads, 1);
+	assert_int_equal(l.rung[7].end, (1 << 20) / 2); /* the first of 2 slices */
+	assert_int_equal(l.rung[7].pins.pu[0], l.rung[6].pins.pu[0]);
+	assert_string_equal(l.rung[8].run.p.probe->name, "limit");
+	assert_true(l.rung[8].run.p.prefault);
+	assert_true(l.rung[8].run.p.touch);
+	assert_int_equal(l.rung[8].end, l.rung[7].end); /* the same bytes */
 	assert_int_equal(l.rung[0].run.p.threads, 8); /* the job itself, untouched */
 	mmp_ladder_free(&l);
 
-	static const char *const packed[] = { "padded", "padded+tally", "padded+tally+bulk",
-					      "padded+tally+bulk+solo",
-					      "padded+tally+bulk+solo+limit" };
-	ladder_is(&f, 1, packed, 5, &l);
-	assert_string_equal(l.rung[3].run.p.probe->name, "mmap_block");
+	/* prefault = yes: its mapping's first touch is still there to take. */
+	static const char *const packed[] = { "touch", "touch+padded", "touch+padded+tally",
+					      "touch+padded+tally+bulk",
+					      "touch+padded+tally+bulk+solo",
+					      "touch+padded+tally+bulk+solo+limit" };
+	ladder_is(&f, 1, packed, 6, &l);
+	assert_string_equal(l.rung[4].run.p.probe->name, "mmap_block");
 	mmp_ladder_free(&l);
 
 	/* One thread: nothing is shared, but the atomic tally still costs. */
-	static const char *const once1[] = { "prefault", "prefault+tally", "prefault+tally+bulk",
-					     "prefault+tally+bulk+limit" };
-	ladder_is(&f, 2, once1, 4, &l);
+	static const char *const once1[] = { "prefault", "prefault+touch", "prefault+touch+tally",
+					     "prefault+touch+tally+bulk",
+					     "prefault+touch+tally+bulk+limit" };
+	ladder_is(&f, 2, once1, 5, &l);
 	mmp_ladder_free(&l);
 
-	static const char *const limit2[] = { "prefault", "prefault+solo" };
-	ladder_is(&f, 3, limit2, 2, &l); /* no bulk path, nothing shared, no limit of itself */
+	/* The ceiling maps its pages in and touches them itself: no bulk
+	 * path, nothing shared, no limit of itself, no prefault or touch. */
+	static const char *const limit2[] = { "solo" };
+	ladder_is(&f, 3, limit2, 1, &l);
+	assert_true(f.plan.runs[3].p.prefault);
+	assert_true(f.plan.runs[3].p.touch);
 	mmp_ladder_free(&l);
 
 	static const char *const some[] = { "prefault", "prefault+bulk" };
@@ -170,7 +182,7 @@ static void test_ladders(void **state)
 
 	/* Named controls that do not apply are kept with why, for the plan's
 	 * notes; auto takes those that apply and keeps none. */
-	ladder_is(&f, 0, seed8, 7, &l);
+	ladder_is(&f, 0, seed8, 8, &l);
 	assert_int_equal(l.nunapplied, 0);
 	mmp_ladder_free(&l);
 	static const char *const block[] = { "limit" };
@@ -260,37 +272,40 @@ static void test_arithmetic(void **state)
 {
 	struct synthetic s;
 	(void)state;
-	/* ReadByte at 2 threads: job, +prefault, +private, +tally, +bulk,
-	 * +solo, +limit. */
+	/* ReadByte at 2 threads: job, +prefault, +touch, +private, +tally,
+	 * +bulk, +solo, +limit; touch takes nothing measurable away. */
 	synth_load(&s, "[global]\nsize = 1M\ncontrols = auto\n"
 		       "[j]\nprobe = accessor_byte\nthreads = 2\ntally = atomic\n");
-	assert_int_equal(s.plan.nruns, 7);
-	static const double ns[] = { 10.0, 9.6, 2.6, 2.4, 0.30, 0.29, 0.05 };
+	assert_int_equal(s.plan.nruns, 8);
+	static const double ns[] = { 10.0, 9.6, 9.6, 2.6, 2.4, 0.30, 0.29, 0.05 };
 	synth_rounds(&s, ns, 8, 0.02, -1);
 	const struct mmp_attribution *a = &s.an.attr[0];
 	assert_ptr_equal(a->job, &s.res.run[0]);
 	assert_int_equal(a->rounds, 8);
 	assert_false(a->disturbed);
 	assert_true(fabs(share_sum(a) - 1) < 1e-9);
-	assert_int_equal(a->n, 7); /* six controls and the limit */
+	assert_int_equal(a->n, 8); /* seven controls and the limit */
 	assert_string_equal(a->cause[0].name, "page faults");
-	assert_string_equal(a->cause[1].name, "true sharing");
-	assert_string_equal(a->cause[1].detail, "refcount, atomic tally");
-	assert_true(a->cause[1].significant);
-	assert_true(fabs(a->cause[1].share - 0.70) < 0.02);
-	assert_true(a->cause[1].share_low < a->cause[1].share &&
-		    a->cause[1].share < a->cause[1].share_high);
-	assert_string_equal(a->cause[2].name, "tally in memory");
-	assert_string_equal(a->cause[3].name, "per-call");
-	assert_string_equal(a->cause[6].name, "limit");
-	assert_null(a->cause[6].control);
-	assert_ptr_equal(a->top, &a->cause[1]);
+	assert_string_equal(a->cause[1].name, "first touch");
+	assert_false(a->cause[1].significant);
+	assert_false(a->cause[1].per_page.valid); /* only a cost has a figure a page */
+	assert_string_equal(a->cause[2].name, "true sharing");
+	assert_string_equal(a->cause[2].detail, "refcount, atomic tally");
+	assert_true(a->cause[2].significant);
+	assert_true(fabs(a->cause[2].share - 0.70) < 0.02);
+	assert_true(a->cause[2].share_low < a->cause[2].share &&
+		    a->cause[2].share < a->cause[2].share_high);
+	assert_string_equal(a->cause[3].name, "tally in memory");
+	assert_string_equal(a->cause[4].name, "per-call");
+	assert_string_equal(a->cause[7].name, "limit");
+	assert_null(a->cause[7].control);
+	assert_ptr_equal(a->top, &a->cause[2]);
 	assert_true(a->top_decided);
 	assert_non_null(strstr(a->top->control->fix(a->top->detail), "reference once per thread"));
-	assert_string_equal(a->order, "prefault, private, tally, bulk, solo, limit");
+	assert_string_equal(a->order, "prefault, touch, private, tally, bulk, solo, limit");
 	/* The loop cause names the path the last rung before limit takes. */
-	assert_string_equal(a->cause[5].name, "loop");
-	assert_non_null(strstr(a->cause[5].detail, "a call per block"));
+	assert_string_equal(a->cause[6].name, "loop");
+	assert_non_null(strstr(a->cause[6].detail, "a call per block"));
 	synth_free(&s);
 }
 
@@ -314,6 +329,34 @@ static void test_interaction_merged(void **state)
 	assert_true(fabs(share_sum(a) - 1) < 1e-9);
 	for (size_t i = 0; i < a->n; i++)
 		assert_true(a->cause[i].share > 0 && a->cause[i].share < 1);
+	synth_free(&s);
+}
+
+/* The first touch: its cost in ns a page of the mapping (the job's time
+ * a byte, times a page, times the threads touching side by side), and
+ * "below the kernel" only where a fault counter said none was taken. */
+static void test_touch_per_page(void **state)
+{
+	struct synthetic s;
+	(void)state;
+	synth_load(&s, "[global]\nsize = 1M\ncontrols = prefault, touch\n"
+		       "[j]\nprobe = mmap_byte\nthreads = 2\n");
+	assert_int_equal(s.plan.nruns, 3);
+	static const double ns[] = { 1.0, 0.9, 0.4 };
+	synth_rounds(&s, ns, 8, 0.02, -1);
+	const struct mmp_attribution *a = &s.an.attr[0];
+	assert_string_equal(a->cause[1].name, "first touch");
+	assert_true(a->cause[1].significant);
+	assert_true(a->cause[1].per_page.valid);
+	/* synth_rounds scales round r by 1 + 0.2 (r % 3): 1.225 over 8. */
+	double want = 0.5 * 1.225 * 4096 * 2;
+	assert_true(fabs(a->cause[1].per_page.estimate - want) < 0.05 * want);
+	assert_true(a->cause[1].per_page.low < want && want < a->cause[1].per_page.high);
+	/* No fault counter in these rounds: nothing says no fault was taken. */
+	assert_false(a->cause[1].evidence.counted);
+	assert_false(a->cause[1].below_kernel);
+	/* Its fix is about mappings, not about faults. */
+	assert_non_null(strstr(a->cause[1].control->fix(a->cause[1].detail), "reuse the mapping"));
 	synth_free(&s);
 }
 
@@ -599,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_arithmetic),
 		cmocka_unit_test(test_interaction_merged),
 		cmocka_unit_test(test_noise_decides_nothing),
+		cmocka_unit_test(test_touch_per_page),
 		cmocka_unit_test(test_disturbed_rounds),
 		cmocka_unit_test(test_exec_sharing_decided_first),
 		cmocka_unit_test(test_disturbed_names_no_fix),

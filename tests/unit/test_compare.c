@@ -396,6 +396,112 @@ static void test_disturbed_and_outcomes(void **state)
 	mmp_compare_free(&c);
 }
 
+/* A file's rows copied into it again are the same repetitions, not more
+ * of them: 3 repetitions copied 4 times turned "inconclusive" into
+ * "12/12 1.300x slower". */
+static void test_duplicate_rows(void **state)
+{
+	(void)state;
+	const char *dir = test_tmpdir();
+	struct spec one[] = { RUN(1, "x", "atomic", 1, 1000) };
+	struct mmp_comparison c;
+	struct mmp_error err = { 0 };
+	const char *ok = write_csv(dir, "ok.csv", one, 1, 0, "2");
+	char path[600], line[4096];
+	snprintf(path, sizeof(path), "%s/copied.csv", dir);
+	FILE *out = fopen(path, "w");
+	assert_non_null(out);
+	for (int copy = 0; copy < 4; copy++) {
+		FILE *in = fopen(ok, "r");
+		assert_non_null(in);
+		for (int n = 1; fgets(line, sizeof(line), in); n++)
+			if (n > 1 || copy == 0) /* one header */
+				fputs(line, out);
+		fclose(in);
+	}
+	assert_int_equal(fclose(out), 0);
+	assert_int_equal(mmp_compare_run(&c, ok, path, 0.05, 0, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "copied.csv: run 1 (first at line 2) has repetition 0 "
+					"more than once"));
+	mmp_compare_free(&c);
+}
+
+/* B's wrong results are no faster than anything: every B repetition's
+ * result_ok false and 2x faster said "1 faster". */
+static void test_wrong_results(void **state)
+{
+	(void)state;
+	const char *dir = test_tmpdir();
+	struct spec a[] = { RUN(1, "x", "atomic", 1, 1000) };
+	struct spec b[] = { RUN(1, "x", "atomic", 1, 500) };
+	struct mmp_comparison c;
+	struct mmp_error err = { 0 };
+	const char *pa = write_csv(dir, "a.csv", a, 1, 0, "2");
+	const char *pb = write_csv(dir, "b.csv", b, 1, 0, "2");
+	/* Every repetition's result_ok false (the cell before disturbed). */
+	char path[600], line[4096];
+	snprintf(path, sizeof(path), "%s/wrong.csv", dir);
+	FILE *in = fopen(pb, "r"), *out = fopen(path, "w");
+	assert_true(in && out);
+	while (fgets(line, sizeof(line), in)) {
+		char *at = strstr(line, ",true,false,");
+		if (at) {
+			*at = '\0';
+			fprintf(out, "%s,false,false,%s", line, at + strlen(",true,false,"));
+		} else {
+			fputs(line, out);
+		}
+	}
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+	pb = path;
+	if (mmp_compare_run(&c, pa, pb, 0.05, 0, &err))
+		fail_msg("%s", err.msg);
+	const struct mmp_cmp_pair *p = find(&c, 1);
+	assert_true(p->b.run->wrong);
+	assert_true(p->ratio.valid && p->ratio.high < 0.6); /* the time says 2x faster */
+	assert_int_equal(p->outcome, MMP_COMPARE_INCONCLUSIVE);
+	assert_int_equal(c.count[MMP_COMPARE_FASTER], 0);
+	mmp_compare_free(&c);
+}
+
+/* The table's B/A of ratios far from 1: B/A = 0.0002 was "0.000x [0.000,
+ * 0.000]", and from 1e16 up the figures were cut to 16 digits (the low
+ * end then read above the high one). */
+static void test_ratio_figures(void **state)
+{
+	(void)state;
+	const char *dir = test_tmpdir();
+	const double factors[] = { 0.0002, 1e16, 1e20 };
+	const char *want[] = { "0.0002x [0.000", "1e+16x [", "1e+20x [" };
+	for (size_t i = 0; i < sizeof(factors) / sizeof(factors[0]); i++) {
+		struct spec a[] = { RUN(1, "x", "atomic", 1, 100000) };
+		struct spec b[] = { RUN(1, "x", "atomic", 1, 100000 * factors[i]) };
+		struct mmp_comparison c;
+		struct mmp_error err = { 0 };
+		const char *pa = write_csv(dir, "a.csv", a, 1, 0, "2");
+		const char *pb = write_csv(dir, "b.csv", b, 1, 0, "2");
+		if (mmp_compare_run(&c, pa, pb, 0.05, 0, &err))
+			fail_msg("%s", err.msg);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		assert_non_null(f);
+		mmp_compare_print(f, &c);
+		fclose(f);
+		const char *at = strstr(text, want[i]);
+		if (!at)
+			fail_msg("B/A = %g: no '%s' in\n%s", factors[i], want[i], text);
+		/* The interval's ends, read back, hold the estimate. */
+		double e, lo, hi;
+		assert_int_equal(sscanf(at, "%lgx [%lg, %lg]", &e, &lo, &hi), 3);
+		assert_true(lo <= e && e <= hi && lo > 0);
+		assert_true(fabs(e / factors[i] - 1) < 0.01);
+		free(text);
+		mmp_compare_free(&c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +509,9 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_late_keys),
 		cmocka_unit_test(test_disturbed_and_outcomes),
+		cmocka_unit_test(test_duplicate_rows),
+		cmocka_unit_test(test_wrong_results),
+		cmocka_unit_test(test_ratio_figures),
 	};
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }

@@ -237,6 +237,18 @@ static void test_durations(void **state)
 	assert_int_equal(duration("1.5"), 1500000000);
 	assert_int_equal(mmp_capture_duration("soon", &ns, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no duration in 'soon'"));
+	/* Read as written or refused: "-0.3 s" was 0.3 s, "1,234 ms" and a
+	 * de_DE "1,5 s" were 1 s. */
+	assert_int_equal(mmp_capture_duration("Elapsed: -0.3 s", &ns, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "a negative duration in 'Elapsed: -0.3 s'"));
+	assert_int_equal(mmp_capture_duration("-00:00:01.5", &ns, err, sizeof(err)), -ERANGE);
+	assert_int_equal(mmp_capture_duration("took 1,234 ms", &ns, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "a comma in the number in 'took 1,234 ms'"));
+	assert_int_equal(mmp_capture_duration("1,5 s", &ns, err, sizeof(err)), -EINVAL);
+	assert_int_equal(mmp_capture_duration("00:00:01,25", &ns, err, sizeof(err)), -EINVAL);
+	/* A '-' that is not a sign, and a comma after the time, are fine. */
+	assert_int_equal(duration("run-3 took 12 ms"), 3000000000ull);
+	assert_int_equal(duration("time: 12 ms, 3 passes"), 12000000);
 }
 
 int main(void)

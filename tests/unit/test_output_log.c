@@ -11,7 +11,7 @@
 #include "mmprof/output_log.h"
 
 /* The text the tests feed: a result early, long lines (one with a match
- * past its first 8 KiB, which is not read), CRLF line ends, and a last
+ * past its first 8 KiB, not the last line's), CRLF line ends, and a last
  * line without \n. */
 static char *sample_text(size_t *len)
 {
@@ -92,6 +92,69 @@ static void test_pieces(void **state)
 	mmp_capture_free(&result);
 	mmp_capture_free(&time);
 	free(text);
+}
+
+/* Results past the first 8 KiB of one line: a progress bar redrawn with
+ * \r and a one-line JSON report were "no line of its output matches".
+ * The result is put at every offset around the windows' edges, so that
+ * one window cuts it ("Found 12" of "Found 1234567"); fed in pieces of 1,
+ * 7, 4096 bytes and whole, and read whole by mmp_capture_find, it is the
+ * whole number, and a ^ or $ regex matches only at the line's ends. */
+static void test_long_lines(void **state)
+{
+	static const size_t sizes[] = { 1, 7, 4096, 1 << 20 };
+	static const char *const regex[] = { "output:Found (\\d+) zero", "output:\"ms\": ([0-9.]+)\\}$",
+					     "output:^x(.)" };
+	struct mmp_capture cap[3];
+	char err[256], got[64], path[600];
+	(void)state;
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(mmp_capture_compile(&cap[i], regex[i], err, sizeof(err)), 0);
+	size_t cap_len = 64 * 1024;
+	char *t = malloc(cap_len);
+	assert_non_null(t);
+	/* Windows end at 2 * STEP + 1 bytes, then every STEP more. */
+	static const size_t edges[] = { MMP_CAPTURE_WINDOW_STEP, 2 * MMP_CAPTURE_WINDOW_STEP + 1,
+					3 * MMP_CAPTURE_WINDOW_STEP + 1 };
+	static const int around[] = { -14, -9, -7, -3, 0, 2 };
+	for (size_t e = 0; e < 3 * 6; e++) {
+		size_t at = (size_t)((long)edges[e / 6] + around[e % 6]), n = 0;
+		/* xy...: ^x( .) matches the line's start only, never a window's. */
+		t[n++] = 'x';
+		t[n++] = 'y';
+		while (n < at) /* a progress bar */
+			n += (size_t)snprintf(t + n, cap_len - n, "\r%3zu%%", n % 100);
+		n = at;
+		n += (size_t)snprintf(t + n, cap_len - n, "Found 1234567 zero bytes, then x");
+		while (n < at + 9000)
+			t[n++] = 'x';
+		n += (size_t)snprintf(t + n, cap_len - n, "{\"ms\": 12.75}\n");
+		assert_int_equal(mmp_capture_find(&cap[0], t, n, got, sizeof(got)), 1);
+		assert_string_equal(got, "1234567");
+		assert_int_equal(mmp_capture_find(&cap[1], t, n, got, sizeof(got)), 1);
+		assert_string_equal(got, "12.75");
+		assert_int_equal(mmp_capture_find(&cap[2], t, n, got, sizeof(got)), 1);
+		assert_string_equal(got, "y");
+		/* One byte at a time once (a write each: slow). */
+		for (size_t s = e == 4 ? 0 : 1; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			struct mmp_output_log o;
+			const struct mmp_capture *caps[MMP_OUTPUT_CAPTURES] = { &cap[0], &cap[1] };
+			int fd = temp_log(path, sizeof(path));
+			mmp_output_log_init(&o, fd, caps, 1 << 17, NULL, 0);
+			for (size_t k = 0; k < n; k += sizes[s])
+				mmp_output_log_take(&o, t + k, n - k < sizes[s] ? n - k : sizes[s]);
+			assert_int_equal(mmp_output_log_finish(&o), 0);
+			if (!mmp_output_log_found(&o, 0) || !mmp_output_log_found(&o, 1))
+				fail_msg("result at %zu, pieces of %zu: not found", at, sizes[s]);
+			assert_string_equal(mmp_output_log_found(&o, 0), "1234567");
+			assert_string_equal(mmp_output_log_found(&o, 1), "12.75");
+			close(fd);
+			unlink(path);
+		}
+	}
+	free(t);
+	for (size_t i = 0; i < 3; i++)
+		mmp_capture_free(&cap[i]);
 }
 
 /* No line matches: nothing found; nothing looked for: nothing found. */
@@ -222,6 +285,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pieces),
+		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_no_match),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_head_and_tail),
