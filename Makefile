@@ -63,7 +63,7 @@ LIB       = $(BUILD)/libmmprof.a
 UNIT_SRC  = $(wildcard tests/unit/test_*.c)
 UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all deps deps-cross run check vm-check unit-tests bench clean install uninstall repro \
+.PHONY: all deps deps-cross run check vm-check fleet-check unit-tests bench clean install uninstall repro \
 	cross-arm64
 
 all: $(BIN) $(MAN) $(PRELOAD) repro
@@ -241,6 +241,12 @@ check: $(BIN) $(MAN) $(PRELOAD) unit-tests
 # had.  The .debs and the unpacked kernel stay under $(BUILD)/vm.
 vm-check: $(BIN)
 	MMPROF=$(abspath $(BIN)) BUILD=$(BUILD) tests/run.sh vm_
+
+# Only the fleet under a real Slurm (tests/integration/fleet_slurm.sh: a
+# two-node cluster in network namespaces on this machine; it installs
+# Debian's slurm-wlm and munge when missing), which `make check` also runs.
+fleet-check: $(BIN)
+	MMPROF=$(abspath $(BIN)) BUILD=$(BUILD) tests/run.sh fleet_slurm
 
 # Performance claims are ratios measured side by side in one run, here,
 # never timed assertions in the tests.

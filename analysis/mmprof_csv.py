@@ -16,6 +16,8 @@ As a module (docs/analysis.md):
     load_attribution(path)  NAME.attribution.csv
     load_answers(path)      NAME.answers.csv
     load_many(paths or glob, loader=load)   several files or hosts, one frame
+    load_fleet(path)        `mmprof compare H1 H2 H3 ... --csv PATH`: each
+                            host at each job point against its median host
 
 Every file is typed the same way: numbers are float64 with NaN where the
 cell is empty (not counted, does not apply: never 0), except the numbers
@@ -66,26 +68,26 @@ _COLUMNS = {
         touched_bytes:num""",
     # thread is empty on the rows that sum the run's threads: NaN there.
     "events": """schema_version:id run_id run:id rep:id thread:num event value:num raw:num
-        enabled_ns:num running_ns:num state""",
+        enabled_ns:num running_ns:num state host""",
     "threads": """schema_version:id run_id job probe threads:id control run:id rep:id
         thread:id pu_planned:num pu_seen:num allowed pu_node:num remote_share:num
-        thread_ns:num""",
+        thread_ns:num host""",
     "attribution": """schema_version:id run_id run:id job probe kernel threads:id access:num
         buffer:num refcount tally placement cache bytes:num cause detail controls
         interacting:bool ns_per_byte:num ci_low:num ci_high:num share:num share_low:num
         share_high:num significant:bool understated:bool rounds:num disturbed:bool order
         evidence evidence_before:num evidence_after:num evidence_missing unit
         ns_per_op:num used:bool not_shown cpu_ratio:num page_ns:num page_ns_low:num
-        page_ns_high:num below_kernel:bool""",
+        page_ns_high:num below_kernel:bool host""",
     "answers": """schema_version:id run_id set:id kind question job other run:id
         other_run:num threads:id access:num bytes:num ratio:num ci_low:num ci_high:num
         tolerance:num outcome verdict rounds:num disturbed_reps:num used_disturbed:bool
-        more_rounds:num evidence""",
+        more_rounds:num evidence host""",
     "profile": """schema_version:id run_id run:id job threads:id control kind name module
         function file line:num offset kernel:bool why samples:num rounds:num share:num
         share_low:num share_high:num from_run:num from growth:num growth_low:num
         growth_high:num total_growth:num total_growth_low:num total_growth_high:num unit
-        sample_ns:num fault_period:num""",
+        sample_ns:num fault_period:num host""",
 }
 COLUMNS = {kind: [tuple((c + ":text").split(":")[:2]) for c in spec.split()]
            for kind, spec in _COLUMNS.items()}
@@ -188,6 +190,44 @@ def load_profile(path):
     return _read(companion(path, "profile"), "profile")
 
 
+FLEET_SCHEMA_VERSION = 1
+# The fleet CSV's columns after compare's key columns (all text), typed as
+# _COLUMNS types them.
+_FLEET = """host run:id run_id median_host hosts:id used:num median_ns:num ratio:num
+    ci_low:num ci_high:num ceiling_ratio:num ceiling_ci_low:num ceiling_ci_high:num
+    tolerance:num outcome disturbed:bool"""
+
+
+def load_fleet(path):
+    """The CSV of `mmprof compare H1.csv H2.csv H3.csv ... --csv PATH`
+    (docs/compare.md, "Many hosts"): one row per job point and host, its
+    ratio to the job point's median host with the 95% interval, and over
+    the ceiling (ceiling_ratio) where both runs carry one, which the
+    outcome is judged on; the median host's own row has outcome "median".
+    Compare's key columns (job, probe, control, threads...) are text."""
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
+    if "median_host" not in raw or "schema_version" not in raw:
+        raise ValueError(f"{path}: not the CSV of mmprof compare with three files or more"
+                         " (no median_host column)")
+    versions = sorted(set(raw["schema_version"]))
+    if versions != [str(FLEET_SCHEMA_VERSION)]:
+        raise ValueError(f"{path}: fleet schema_version {', '.join(versions)}; this analysis/"
+                         f" reads {FLEET_SCHEMA_VERSION}")
+    types = dict(tuple((c + ":text").split(":")[:2]) for c in _FLEET.split())
+    types["schema_version"] = "id"
+    df = pd.DataFrame(index=raw.index)
+    for c in raw.columns:
+        t, cells = types.get(c, "text"), raw[c]
+        if t == "text":
+            df[c] = cells.astype("string").mask(cells == "")
+        elif t == "bool":
+            df[c] = _boolean(cells, path, c)
+        else:
+            df[c] = pd.to_numeric(cells.mask(cells == ""), errors="raise").astype(
+                "int64" if t == "id" else "float64")
+    return df
+
+
 def companion(path, kind):
     """The path of NAME.<kind>.csv beside NAME.csv; a path that already
     names that companion is returned as it is."""
@@ -272,12 +312,30 @@ def _read(path, kind, missing_ok=True):
         raise ValueError(f"{path}: written with schema_version {', '.join(versions)}{by};"
                          f" this analysis/ reads schema_version {SCHEMA_VERSION}: use the"
                          " analysis/ of the mmprof that wrote it")
+    if kind != "csv" and "host" not in raw and "run_id" in raw:
+        _add_host(raw, path, kind)
     lacks = [c for c, _ in COLUMNS[kind] if c not in raw]
     if lacks:
         guess = [_WHAT[k] for k in _WHAT if all(c in raw for c, _ in COLUMNS[k])]
         hint = f" (it looks like {guess[0]})" if guess else ""
         raise ValueError(f"{path}: not an mmprof {what}{hint}: no column {', '.join(lacks[:5])}")
     return _typed(raw, kind, path)
+
+
+def _add_host(raw, path, kind):
+    """A companion written before companions had a host column: its host
+    from NAME.csv beside it (the same run_id), left empty where NAME.csv
+    is not there to tell."""
+    hosts = {}
+    main = path[:-len(f".{kind}.csv")] + ".csv" if path.endswith(f".{kind}.csv") else None
+    if main and os.path.exists(main):
+        try:
+            ids = pd.read_csv(main, dtype=str, keep_default_na=False, na_filter=False,
+                              usecols=["run_id", "host"])
+            hosts = dict(zip(ids["run_id"], ids["host"]))
+        except (ValueError, pd.errors.ParserError, UnicodeDecodeError):
+            pass
+    raw["host"] = raw["run_id"].map(lambda r: hosts.get(r, ""))
 
 
 def _typed(raw, kind, path):

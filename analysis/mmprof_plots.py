@@ -12,6 +12,8 @@ raises NothingToPlot, whose message says what is missing.
     attribution(att, df)     the causes of each job run's time, with intervals
     scaling(df)              GB/s against threads
     heatmap(matrix)          a core-to-core or node-to-node matrix (mmprof_matrix)
+    fleet(fl)                each host against each job point's median host
+                             (mmprof_csv.load_fleet), outliers coloured
 
 Only the job points themselves are plotted (runs that are their own
 parent); the control rungs are summed up by NAME.attribution.csv.  Run with
@@ -408,6 +410,71 @@ def all_plots(df, att=None, reference=None, answers=None, matrices=True):
     if matrices:
         out.update(heatmaps(df))
     return out
+
+
+# --- fleet -------------------------------------------------------------------
+
+# An outcome's colour: outliers stand out, the undecided are pale.
+_OUTCOME_COLOURS = {"slower": "tab:red", "faster": "tab:green", "same": "tab:gray",
+                    "inconclusive": "#d9d9d9"}
+
+
+@styled
+
+
+def fleet(fl, path=None):
+    """Each host at each job point as a multiple of the job point's median
+    host, from `mmprof compare H1 H2 H3 ... --csv` (mmprof_csv.load_fleet).
+
+    One bar per job point and host (the median host is the 1 line),
+    whiskers its 95% interval, coloured by its outcome: red slower, green
+    faster (the outliers), grey the same, pale inconclusive (hatched when
+    disturbed repetitions had to be used).  Where both runs carry a
+    ceiling the bar is the ratio over it, which the outcome is judged on.
+    """
+    x = fl[fl["outcome"] != "median"].copy() if fl is not None else None
+    if x is None or len(x) == 0:
+        raise NothingToPlot("no job point was run by two hosts (the fleet CSV of mmprof"
+                            " compare with three files or more)")
+    over = x["ceiling_ratio"].notna()
+    x["ratio_shown"] = x["ceiling_ratio"].where(over, x["ratio"])
+    x["low"] = x["ceiling_ci_low"].where(over, x["ci_low"]).fillna(x["ratio_shown"])
+    x["high"] = x["ceiling_ci_high"].where(over, x["ci_high"]).fillna(x["ratio_shown"])
+    point = x["job"].astype(str) + " " + x["probe"].astype(str) + " t=" + x["threads"].astype(str)
+    x["label"] = point + "  " + x["host"].astype(str) + " / " + x["median_host"].astype(str)
+    x = x.reset_index(drop=True)
+    log = x["high"].max() / x["low"].min() > 10
+    fig, ax = figure(1, 1, (min(12, max(9, 6.5 + text_inches(x["label"]))),
+                            1.8 + 0.3 * len(x)))
+    y = np.arange(len(x))
+    r = x["ratio_shown"].values
+    left = 1 if log else 0
+    bars = ax.barh(y, r - left, left=left, height=0.7,
+                   color=[_OUTCOME_COLOURS.get(o, "white") for o in x["outcome"]],
+                   xerr=[r - x["low"].values, x["high"].values - r],
+                   error_kw=dict(ecolor="black", elinewidth=1, capsize=3))
+    for bar, disturbed in zip(bars, x["disturbed"].fillna(False)):
+        if disturbed:
+            bar.set_hatch("//")
+    for yi, row in enumerate(x.itertuples()):
+        ax.annotate(f"{interval(row.ratio_shown, row.low, row.high)} {row.outcome}",
+                    (1.01, yi), xycoords=("axes fraction", "data"), va="center", ha="left",
+                    fontsize=9)
+    ax.axvline(1, color="black", linewidth=0.8)
+    ax.set_yticks(y, x["label"])
+    ax.set_ylim(len(x) - 0.5, -0.5)
+    ax.grid(axis="y", visible=False)
+    if log:
+        ax.set_xlim(min(x["low"].min(), 1) / 1.6, max(x["high"].max(), 1) * 1.6)
+        value_scale(ax.xaxis, [x["low"], x["high"]], log=True)
+    else:
+        ax.set_xlim(0, max(x["high"].max(), 1) * 1.05)
+    ax.legend(handles=[Patch(color=c, label=o) for o, c in _OUTCOME_COLOURS.items()],
+              loc="lower right")
+    ax.set_xlabel("host / the job point's median host (x; over the ceiling where both runs"
+                  " carry one); whiskers: 95% interval")
+    fig.suptitle("Fleet: each host against each job point's median host")
+    return done(fig, path)
 
 
 # --- helpers -----------------------------------------------------------------

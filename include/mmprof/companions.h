@@ -13,19 +13,21 @@
 #define MMPROF_COMPANIONS_H
 
 #include "mmprof/error.h"
+#include "mmprof/meta.h"
 #include "mmprof/outfile.h"
 #include "mmprof/analysis.h"
 #include "mmprof/result.h"
 
+/* meta: the invocation's run_id and host, which every row carries. */
 int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_analysis *an,
-			const char *run_id, int *wrote, struct mmp_error *err);
-int mmp_answers_csv(struct mmp_outset *set, const struct mmp_analysis *an, const char *run_id,
-		    int *wrote, struct mmp_error *err);
+			const struct mmp_meta *meta, int *wrote, struct mmp_error *err);
+int mmp_answers_csv(struct mmp_outset *set, const struct mmp_analysis *an,
+		    const struct mmp_meta *meta, int *wrote, struct mmp_error *err);
 
 /* NAME.profile.csv: the programs' sampling profiles and their growth
  * from a control (profile.h, evidence.h). */
-int mmp_profile_csv(struct mmp_outset *set, const struct mmp_results *res, const char *run_id,
-		    int *wrote, struct mmp_error *err);
+int mmp_profile_csv(struct mmp_outset *set, const struct mmp_results *res,
+		    const struct mmp_meta *meta, int *wrote, struct mmp_error *err);
 
 /* Column names and meanings, for --list-columns: every companion's, or
  * one's. */

@@ -158,6 +158,12 @@ int mmp_compare_load(struct mmp_cmp_file *f, const char *path, uint32_t vary,
 		     struct mmp_error *err);
 void mmp_compare_file_free(struct mmp_cmp_file *f);
 
+/* One pair's figures and outcome: b against a (B / A), runs of two loaded
+ * files (each judged over its own file's ceiling where both carry one).
+ * 0 or -ENOMEM. */
+int mmp_compare_pair(struct mmp_cmp_pair *p, const struct mmp_cmp_run *a,
+		     const struct mmp_cmp_run *b, double tolerance);
+
 /* Load both files, match their runs and compute every pair.  tolerance:
  * 0.05 for 5%.  0 or a negative errno with the message (-EPROTO: the two
  * files' schema versions differ). */

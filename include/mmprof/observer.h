@@ -57,6 +57,7 @@ struct mmp_told {
 		struct {
 			unsigned threads, pus;
 			const char *placement;
+			const char *restricted; /* who restricted the PUs; "" nobody */
 		} oversub;
 		struct {
 			const char *name, *state, *job;

@@ -50,6 +50,10 @@ unsigned mmp_topology_l3_domains(const struct mmp_topology *t);
 /* The PUs plans may use (see mmp_topology_load). */
 unsigned mmp_topology_allowed_pus(const struct mmp_topology *t);
 bool mmp_topology_pu_allowed(const struct mmp_topology *t, int pu);
+/* Who restricted the allowed PUs: "" when nobody did, else "the cgroup
+ * cpuset", "the CPU affinity mmprof was started with, ...", with the
+ * batch scheduler whose job this is (", as Slurm set it for job 42 ..."). */
+const char *mmp_topology_allowed_why(const struct mmp_topology *t);
 /* "0-15", or "1" under taskset -c 1. */
 const char *mmp_topology_allowed_list(const struct mmp_topology *t, char *buf, size_t len);
 

@@ -72,8 +72,10 @@ static void w_oversubscribed(FILE *f, const struct mmp_told *t)
 {
 	fprintf(f,
 		"mmprof: warning: %u threads on %u PU(s) (placement %s) is oversubscribed: "
-		"threads take turns, and their time includes waiting for the scheduler\n",
-		t->oversub.threads, t->oversub.pus, t->oversub.placement);
+		"threads take turns, and their time includes waiting for the scheduler%s%s\n",
+		t->oversub.threads, t->oversub.pus, t->oversub.placement,
+		t->oversub.restricted && *t->oversub.restricted ? "; the PUs were restricted by " : "",
+		t->oversub.restricted ? t->oversub.restricted : "");
 }
 
 static void w_not_opened(FILE *f, const struct mmp_told *t)

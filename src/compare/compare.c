@@ -633,8 +633,8 @@ static size_t over_ceiling(const struct mmp_cmp_run *r, double *out, int *used_d
 	return m;
 }
 
-static int compute(struct mmp_cmp_pair *p, const struct mmp_cmp_run *a,
-		   const struct mmp_cmp_run *b, double tolerance)
+int mmp_compare_pair(struct mmp_cmp_pair *p, const struct mmp_cmp_run *a,
+		     const struct mmp_cmp_run *b, double tolerance)
 {
 	double *x = malloc((a->n + 1) * sizeof(*x)), *y = malloc((b->n + 1) * sizeof(*y));
 	if (!x || !y) {
@@ -744,7 +744,7 @@ int mmp_compare_match(struct mmp_comparison *c, double tolerance, uint32_t vary,
 		}
 		matched[*hit - c->b.run] = 1;
 		struct mmp_cmp_pair *p = &c->pair[c->npairs++];
-		if (compute(p, a, *hit, tolerance)) {
+		if (mmp_compare_pair(p, a, *hit, tolerance)) {
 			rc = mmp_error_set(err, -ENOMEM, "out of memory");
 			goto out;
 		}

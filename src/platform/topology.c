@@ -96,6 +96,39 @@ static int use_description(struct mmp_topology *t, const char *desc, const char 
 	return 0;
 }
 
+/* A batch scheduler restricts a job's CPUs itself (Slurm's task/cgroup
+ * cpuset, task/affinity binding), and a user who reads "the cgroup
+ * cpuset" there asks who made it: the variable each sets in its jobs'
+ * environment names it, with what gives a task more CPUs where that was
+ * checked. */
+static const struct {
+	const char *var, *name, *hint;
+} schedulers[] = {
+	{ "SLURM_JOB_ID", "Slurm", "srun --exclusive --cpus-per-task=N gives a task N CPUs" },
+	{ "PBS_JOBID", "PBS", NULL },
+	{ "LSB_JOBID", "LSF", NULL },
+	{ "FLUX_JOB_ID", "Flux", NULL },
+};
+
+/* The scheduler whose job this is, or -1. */
+static int scheduler(void)
+{
+	for (size_t i = 0; i < sizeof(schedulers) / sizeof(schedulers[0]); i++) {
+		const char *id = getenv(schedulers[i].var);
+		if (id && *id)
+			return (int)i;
+	}
+	return -1;
+}
+
+static void name_scheduler(struct mmp_topology *t, int i)
+{
+	size_t n = strlen(t->allowed_why);
+	const char *hint = schedulers[i].hint;
+	snprintf(t->allowed_why + n, sizeof(t->allowed_why) - n, " (set by %s for job %.32s%s%s)",
+		 schedulers[i].name, getenv(schedulers[i].var), hint ? ": " : "", hint ? hint : "");
+}
+
 /* cgroup cpuset.cpus is hwloc's allowed cpuset; the affinity the process
  * was started with (taskset, numactl -C) is only visible as its binding. */
 static int compute_allowed(struct mmp_topology *t, struct mmp_error *err)
@@ -112,6 +145,7 @@ static int compute_allowed(struct mmp_topology *t, struct mmp_error *err)
 	if (t->described)
 		return 0;
 
+	int sched = scheduler();
 	hwloc_bitmap_t bind = hwloc_bitmap_alloc();
 	if (!bind)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
@@ -119,13 +153,15 @@ static int compute_allowed(struct mmp_topology *t, struct mmp_error *err)
 	    hwloc_get_cpubind(t->topo, bind, HWLOC_CPUBIND_THREAD) == 0) {
 		if (!hwloc_bitmap_isincluded(t->allowed, bind)) {
 			size_t n = strlen(t->allowed_why);
-			snprintf(t->allowed_why + n, sizeof(t->allowed_why) - n, "%s%s",
-				 n ? " and " : "",
-				 "the CPU affinity mmprof was started with, e.g. by taskset or numactl -C");
+			snprintf(t->allowed_why + n, sizeof(t->allowed_why) - n, "%s%s%s",
+				 n ? " and " : "", "the CPU affinity mmprof was started with",
+				 sched >= 0 ? "" : ", e.g. by taskset or numactl -C");
 		}
 		hwloc_bitmap_and(t->allowed, t->allowed, bind);
 	}
 	hwloc_bitmap_free(bind);
+	if (t->allowed_why[0] && sched >= 0)
+		name_scheduler(t, sched);
 	if (hwloc_bitmap_iszero(t->allowed))
 		return mmp_error_set(err, -EINVAL,
 				     "no PU of this machine (%s) is allowed for this process",
@@ -169,6 +205,10 @@ int mmp_topology_load(struct mmp_topology **out, const char *desc, struct mmp_er
 	rc = compute_allowed(t, err);
 	if (rc)
 		goto fail;
+	if ((rc = mmp_caches_fill(t)) != 0) {
+		rc = mmp_error_set(err, rc, "out of memory");
+		goto fail;
+	}
 	*out = t;
 	return 0;
 fail:
@@ -180,6 +220,7 @@ void mmp_topology_free(struct mmp_topology *t)
 {
 	if (!t)
 		return;
+	mmp_caches_clear(t->cache);
 	hwloc_bitmap_free(t->allowed);
 	hwloc_topology_destroy(t->topo);
 	free(t);
@@ -223,7 +264,7 @@ unsigned mmp_topology_numa_nodes(const struct mmp_topology *t)
 
 unsigned mmp_topology_l3_domains(const struct mmp_topology *t)
 {
-	return count(t, HWLOC_OBJ_L3CACHE);
+	return t->cache[2].n;
 }
 
 unsigned mmp_topology_allowed_pus(const struct mmp_topology *t)
@@ -244,6 +285,11 @@ const char *mmp_bitmap_text(hwloc_const_bitmap_t set, char *buf, size_t len)
 	else
 		hwloc_bitmap_list_snprintf(buf, len, set);
 	return buf;
+}
+
+const char *mmp_topology_allowed_why(const struct mmp_topology *t)
+{
+	return t->allowed_why;
 }
 
 const char *mmp_topology_allowed_list(const struct mmp_topology *t, char *buf, size_t len)
@@ -287,8 +333,7 @@ int mmp_topology_pu_l3(const struct mmp_topology *t, int pu)
 	hwloc_obj_t obj = pu < 0 ? NULL : hwloc_get_pu_obj_by_os_index(t->topo, (unsigned)pu);
 	if (!obj)
 		return -EINVAL;
-	hwloc_obj_t l3 = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_L3CACHE, obj);
-	return l3 ? (int)l3->logical_index : -ENOENT;
+	return mmp_cache_domain_of(&t->cache[2], (unsigned)pu);
 }
 
 bool mmp_topology_node_exists(const struct mmp_topology *t, unsigned node)

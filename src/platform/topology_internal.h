@@ -5,11 +5,25 @@
 #define MMPROF_TOPOLOGY_INTERNAL_H
 
 #include <hwloc.h>
+#include <stdint.h>
 
 #include "mmprof/topology.h"
 
 /* OS PU and node numbers above this are typing mistakes, not machines. */
 #define MMP_MAX_OS_INDEX 65535
+
+/* L1, L2, L3 */
+#define MMP_CACHE_LEVELS 3
+
+/* The data (L1) or unified (L2, L3) caches of one level as the machine
+ * has them, disallowed PUs included (topology_caches.c says why hwloc's
+ * tree is not enough inside a cpuset). */
+struct mmp_cache_level {
+	unsigned n;            /* domains; 0: the machine reports no such cache */
+	hwloc_bitmap_t *set;   /* the PUs sharing each, in order of their first PU */
+	uint64_t size;         /* bytes of one */
+	int data;              /* a data cache (L1d) rather than a unified one */
+};
 
 struct mmp_topology {
 	hwloc_topology_t topo;
@@ -20,11 +34,28 @@ struct mmp_topology {
 	 * (taskset): a thread bound outside it would fail or, worse, run
 	 * where the user said it must not. */
 	hwloc_bitmap_t allowed;
-	char allowed_why[160];  /* "" when every PU is allowed */
+	char allowed_why[320];  /* "" when every PU is allowed */
 	/* This system only: 0, or the errno mbind and move_pages were
 	 * refused with (memory_calls.c). */
 	int bind_errno, locate_errno;
+	/* cache[0] is L1. caches_from: "" when hwloc's tree has them all,
+	 * else where they were taken from, for --topology. */
+	struct mmp_cache_level cache[MMP_CACHE_LEVELS];
+	const char *caches_from;
 };
+
+/* Fills t->cache (topology_caches.c); 0 or -ENOMEM. */
+int mmp_caches_fill(struct mmp_topology *t);
+void mmp_caches_clear(struct mmp_cache_level c[MMP_CACHE_LEVELS]);
+/* The index of the domain of level c holding pu, -ENOENT when none. */
+int mmp_cache_domain_of(const struct mmp_cache_level *c, unsigned pu);
+/* Each source alone, for tests: 0, -ENOENT when it does not describe
+ * every PU of pus, -ENOTSUP (CPUID off x86), -ENOMEM. */
+int mmp_caches_from_hwloc(hwloc_topology_t topo, struct mmp_cache_level c[MMP_CACHE_LEVELS]);
+int mmp_caches_from_sysfs(const char *root, hwloc_const_bitmap_t pus,
+			  struct mmp_cache_level c[MMP_CACHE_LEVELS]);
+int mmp_caches_from_cpuid(const char *cpuinfo, hwloc_const_bitmap_t pus,
+			  struct mmp_cache_level c[MMP_CACHE_LEVELS]);
 
 /* Fills bind_errno and locate_errno by asking the kernel (memory_calls.c). */
 void mmp_memory_calls_probe(struct mmp_topology *t);

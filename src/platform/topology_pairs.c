@@ -38,7 +38,8 @@ static enum mmp_pair_relation relation(const struct mmp_topology *t, hwloc_obj_t
 	hwloc_obj_t na = mmp_pu_numa_obj(t, a->os_index), nb = mmp_pu_numa_obj(t, b->os_index);
 	if (same(t, HWLOC_OBJ_CORE, a, b))
 		return MMP_PAIR_SMT;
-	if (same(t, HWLOC_OBJ_L3CACHE, a, b))
+	int l3 = mmp_cache_domain_of(&t->cache[2], a->os_index);
+	if (l3 >= 0 && l3 == mmp_cache_domain_of(&t->cache[2], b->os_index))
 		return MMP_PAIR_L3;
 	if (na && na == nb)
 		return MMP_PAIR_NODE;

@@ -61,24 +61,44 @@ static void order_by_core(const struct mmp_topology *t, hwloc_const_cpuset_t set
 /* The parts of set (allowed PUs only) under each object of type, in
  * topology order; PUs under none form one more part; a PU under two
  * objects (a DRAM and an HBM node) counts in the first. */
+/* The PUs of the i-th domain of type: L3 domains from the machine's own
+ * cache description (t->cache), other types from hwloc's objects. */
+static hwloc_const_cpuset_t domain_set(const struct mmp_topology *t, hwloc_obj_type_t type,
+				       unsigned i)
+{
+	if (type == HWLOC_OBJ_L3CACHE)
+		return i < t->cache[2].n ? t->cache[2].set[i] : NULL;
+	hwloc_obj_t obj = hwloc_get_obj_by_type(t->topo, type, i);
+	return obj ? obj->cpuset : NULL;
+}
+
+static unsigned domains(const struct mmp_topology *t, hwloc_obj_type_t type)
+{
+	int n = hwloc_get_nbobjs_by_type(t->topo, type);
+	return type == HWLOC_OBJ_L3CACHE ? t->cache[2].n : n > 0 ? (unsigned)n : 0;
+}
+
+/* The parts of set (allowed PUs only) under each object of type, in
+ * topology order; PUs under none form one more part; a PU under two
+ * objects (a DRAM and an HBM node) counts in the first. */
 static int split_by(const struct mmp_topology *t, hwloc_obj_type_t type,
 		    hwloc_const_cpuset_t set, hwloc_bitmap_t **parts, unsigned *n)
 {
-	int max = hwloc_get_nbobjs_by_type(t->topo, type);
+	unsigned max = domains(t, type);
 	hwloc_bitmap_t left = hwloc_bitmap_alloc();
-	*parts = calloc((size_t)(max > 0 ? max : 0) + 1, sizeof(**parts));
+	*parts = calloc((size_t)max + 1, sizeof(**parts));
 	*n = 0;
 	if (!left || !*parts)
 		goto nomem;
 	hwloc_bitmap_and(left, set, t->allowed);
-	for (hwloc_obj_t obj = NULL;
-	     (obj = hwloc_get_next_obj_by_type(t->topo, type, obj)) != NULL;) {
-		if (!obj->cpuset || !hwloc_bitmap_intersects(obj->cpuset, left))
+	for (unsigned i = 0; i < max; i++) {
+		hwloc_const_cpuset_t dom = domain_set(t, type, i);
+		if (!dom || !hwloc_bitmap_intersects(dom, left))
 			continue;
 		hwloc_bitmap_t part = hwloc_bitmap_alloc();
 		if (!part)
 			goto nomem;
-		hwloc_bitmap_and(part, obj->cpuset, left);
+		hwloc_bitmap_and(part, dom, left);
 		hwloc_bitmap_andnot(left, left, part);
 		(*parts)[(*n)++] = part;
 	}
@@ -251,20 +271,21 @@ int mmp_plan_pus(const struct mmp_topology *t, const struct mmp_placement *p,
 }
 
 /* Compact within obj, or an error when the process may use none of it. */
-static int within(const struct mmp_topology *t, const struct mmp_placement *p, hwloc_obj_t obj,
-		  const char *what, struct mmp_pu_order *o, struct mmp_error *err)
+static int within(const struct mmp_topology *t, const struct mmp_placement *p,
+		  hwloc_const_cpuset_t set, const char *what, struct mmp_pu_order *o,
+		  struct mmp_error *err)
 {
 	char pus[128], allowed[256];
-	if (!obj->cpuset || hwloc_bitmap_iszero(obj->cpuset))
+	if (!set || hwloc_bitmap_iszero(set))
 		return mmp_error_set(err, -EINVAL, "placement %s: %s has no PUs (memory only)",
 				     p->spec, what);
-	if (!hwloc_bitmap_intersects(obj->cpuset, t->allowed))
+	if (!hwloc_bitmap_intersects(set, t->allowed))
 		return mmp_error_set(err, -EINVAL,
 				     "placement %s: none of the PUs of %s (%s) is allowed for this "
 				     "process (%s)",
-				     p->spec, what, mmp_bitmap_text(obj->cpuset, pus, sizeof(pus)),
+				     p->spec, what, mmp_bitmap_text(set, pus, sizeof(pus)),
 				     mmp_allowed_text(t, allowed, sizeof(allowed)));
-	order_compact(t, obj->cpuset, o);
+	order_compact(t, set, o);
 	return 0;
 }
 
@@ -291,7 +312,7 @@ static void walk_node(void *arg, unsigned node)
 		return;
 	}
 	snprintf(what, sizeof(what), "NUMA node %u", node);
-	w->rc = within(w->t, w->p, obj, what, w->o, w->err);
+	w->rc = within(w->t, w->p, obj->cpuset, what, w->o, w->err);
 }
 
 int mmp_plan_numa(const struct mmp_topology *t, const struct mmp_placement *p,
@@ -306,11 +327,11 @@ static int by_index(const struct mmp_topology *t, const struct mmp_placement *p,
 		    hwloc_obj_type_t type, const char *name, struct mmp_pu_order *o,
 		    struct mmp_error *err)
 {
-	int n = hwloc_get_nbobjs_by_type(t->topo, type);
-	hwloc_obj_t obj = hwloc_get_obj_by_type(t->topo, type, p->index);
+	int n = (int)domains(t, type);
+	hwloc_const_cpuset_t set = p->index < (unsigned)n ? domain_set(t, type, p->index) : NULL;
 	char what[48], exist[48];
 
-	if (!obj) {
+	if (!set) {
 		if (n <= 0)
 			snprintf(exist, sizeof(exist), "this machine reports no %s", name);
 		else if (n == 1)
@@ -321,7 +342,7 @@ static int by_index(const struct mmp_topology *t, const struct mmp_placement *p,
 				     name, p->index, exist);
 	}
 	snprintf(what, sizeof(what), "%s %u", name, p->index);
-	return within(t, p, obj, what, o, err);
+	return within(t, p, set, what, o, err);
 }
 
 int mmp_plan_package(const struct mmp_topology *t, const struct mmp_placement *p,

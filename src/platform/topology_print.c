@@ -41,9 +41,16 @@ static const char *inside(const struct mmp_topology *t, hwloc_obj_type_t type,
 	hwloc_obj_t obj = NULL;
 	if (!ids)
 		return "?";
-	while ((obj = hwloc_get_next_obj_by_type(t->topo, type, obj)) != NULL)
-		if (obj->cpuset && hwloc_bitmap_isincluded(obj->cpuset, cpuset))
-			hwloc_bitmap_set(ids, obj->logical_index);
+	if (type == HWLOC_OBJ_L3CACHE) {
+		/* The machine's L3 domains, also those hwloc lost in a cpuset. */
+		for (unsigned i = 0; i < t->cache[2].n; i++)
+			if (hwloc_bitmap_isincluded(t->cache[2].set[i], cpuset))
+				hwloc_bitmap_set(ids, i);
+	} else {
+		while ((obj = hwloc_get_next_obj_by_type(t->topo, type, obj)) != NULL)
+			if (obj->cpuset && hwloc_bitmap_isincluded(obj->cpuset, cpuset))
+				hwloc_bitmap_set(ids, obj->logical_index);
+	}
 	mmp_bitmap_text(ids, buf, len);
 	hwloc_bitmap_free(ids);
 	return buf;
@@ -139,20 +146,36 @@ static void print_nodes(const struct mmp_topology *t, FILE *out)
 	print_distances(t, out);
 }
 
+/* The NUMA nodes whose PUs meet set. */
+static const char *nodes_of(const struct mmp_topology *t, hwloc_const_cpuset_t set, char *buf,
+			    size_t len, int *many)
+{
+	hwloc_bitmap_t ids = hwloc_bitmap_alloc();
+	hwloc_obj_t node = NULL;
+	if (!ids)
+		return "?";
+	while ((node = hwloc_get_next_obj_by_type(t->topo, HWLOC_OBJ_NUMANODE, node)) != NULL)
+		if (node->cpuset && hwloc_bitmap_intersects(node->cpuset, set))
+			hwloc_bitmap_set(ids, node->os_index);
+	*many = hwloc_bitmap_weight(ids) > 1;
+	mmp_bitmap_text(ids, buf, len);
+	hwloc_bitmap_free(ids);
+	return buf;
+}
+
 static void print_caches(const struct mmp_topology *t, FILE *out)
 {
-	char size[32], nodes[64], pus[128];
+	char size[32], nodes[64], pus[128], allowed[160];
 	const char *sep = "caches:";
-	hwloc_obj_t c;
+	const struct mmp_cache_level *c;
 
 	int cores = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_CORE);
-	for (hwloc_obj_type_t type = HWLOC_OBJ_L1CACHE; type <= HWLOC_OBJ_L2CACHE; type++) {
-		int n = hwloc_get_nbobjs_by_type(t->topo, type);
-		if ((c = hwloc_get_obj_by_type(t->topo, type, 0)) == NULL)
+	for (unsigned l = 0; l < 2; l++) {
+		int n = (int)(c = &t->cache[l])->n;
+		if (!n)
 			continue;
-		fprintf(out, "%s L%u%s %s", sep, c->attr->cache.depth,
-			c->attr->cache.type == HWLOC_OBJ_CACHE_DATA ? "d" : "",
-			mmp_format_size(c->attr->cache.size, size, sizeof(size)));
+		fprintf(out, "%s L%u%s %s", sep, l + 1, c->data ? "d" : "",
+			mmp_format_size(c->size, size, sizeof(size)));
 		if (n == cores)
 			fprintf(out, " per core");
 		else if (n > 0 && cores > n && cores % n == 0)
@@ -163,17 +186,36 @@ static void print_caches(const struct mmp_topology *t, FILE *out)
 	}
 	if (*sep == ',')
 		fprintf(out, "\n");
+	if (t->caches_from && *t->caches_from)
+		fprintf(out, "caches described by: %s\n",
+			t->caches_from);
 	if (!mmp_topology_l3_domains(t)) {
 		fprintf(out, "L3 domains: none reported\n");
 		return;
 	}
 	fprintf(out, "L3 domains (cores sharing one L3; on AMD Zen a CCX):\n");
-	for (c = NULL; (c = hwloc_get_next_obj_by_type(t->topo, HWLOC_OBJ_L3CACHE, c)) != NULL;)
-		fprintf(out, "  L3 %u: %s, node%s %s, PUs %s\n", c->logical_index,
-			mmp_format_size(c->attr->cache.size, size, sizeof(size)),
-			hwloc_bitmap_weight(c->nodeset) > 1 ? "s" : "",
-			mmp_bitmap_text(c->nodeset, nodes, sizeof(nodes)),
-			mmp_bitmap_text(c->cpuset, pus, sizeof(pus)));
+	c = &t->cache[2];
+	for (unsigned i = 0; i < c->n; i++) {
+		int many = 0;
+		nodes_of(t, c->set[i], nodes, sizeof(nodes), &many);
+		/* The allowed part of a domain, when the process may not use it
+		 * all: the machine as it is, and what this run may use of it. */
+		allowed[0] = '\0';
+		if (!hwloc_bitmap_isincluded(c->set[i], t->allowed)) {
+			hwloc_bitmap_t part = hwloc_bitmap_alloc();
+			if (part) {
+				hwloc_bitmap_and(part, c->set[i], t->allowed);
+				/* Before "PUs": the list stays the line's last word,
+				 * as scripts read it. */
+				snprintf(allowed, sizeof(allowed), "allowed %s of ",
+					 mmp_bitmap_text(part, pus, sizeof(pus)));
+				hwloc_bitmap_free(part);
+			}
+		}
+		fprintf(out, "  L3 %u: %s, node%s %s, %sPUs %s\n", i,
+			mmp_format_size(c->size, size, sizeof(size)), many ? "s" : "", nodes, allowed,
+			mmp_bitmap_text(c->set[i], pus, sizeof(pus)));
+	}
 }
 
 static int core_item(hwloc_obj_t core, char *buf, size_t len)

@@ -8,7 +8,7 @@
 #include "mmprof/csv.h"
 
 struct qrow {
-	const char *run_id;
+	const struct mmp_meta *meta;
 	const struct mmp_answer *ans;
 };
 
@@ -17,7 +17,8 @@ struct qrow {
 	const struct mmp_answer *q = x->ans
 
 static void q_schema(const void *row, char *v, size_t n) { (void)row; snprintf(v, n, "%d", MMP_CSV_SCHEMA_VERSION); }
-static void q_run_id(const void *row, char *v, size_t n) { const struct qrow *x = row; snprintf(v, n, "%s", x->run_id); }
+static void q_run_id(const void *row, char *v, size_t n) { const struct qrow *x = row; snprintf(v, n, "%s", x->meta->run_id); }
+static void q_host(const void *row, char *v, size_t n) { const struct qrow *x = row; snprintf(v, n, "%s", x->meta->host); }
 static void q_set(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%zu", q->set + 1); }
 static void q_kind(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%s", mmp_question_name(q->kind)); }
 static void q_question(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%s", q->question); }
@@ -72,11 +73,12 @@ static const struct mmp_csv_column columns[] = {
 	{ "used_disturbed", q_used_disturbed, "disturbed rounds had to be used (fewer than 3 were clean): the outcome is inconclusive" },
 	{ "more_rounds", q_more, "inconclusive: about this many more rounds would decide; empty: none would" },
 	{ "evidence", q_evidence, "what else bears on it" },
+	{ "host", q_host, "the host that ran it (as NAME.csv's host): rows of several hosts stay apart" },
 };
 static const struct mmp_csv_table table = MMP_CSV_TABLE("NAME.answers.csv", columns, 256);
 
-int mmp_answers_csv(struct mmp_outset *set, const struct mmp_analysis *an, const char *run_id,
-		    int *wrote, struct mmp_error *err)
+int mmp_answers_csv(struct mmp_outset *set, const struct mmp_analysis *an,
+		    const struct mmp_meta *meta, int *wrote, struct mmp_error *err)
 {
 	struct mmp_outfile out;
 	*wrote = 0;
@@ -86,7 +88,7 @@ int mmp_answers_csv(struct mmp_outset *set, const struct mmp_analysis *an, const
 		return err->code;
 	mmp_csv_header(out.f, &table);
 	for (size_t i = 0; i < an->answers.n; i++)
-		mmp_csv_row_of(out.f, &table, &(struct qrow){ run_id, &an->answers.a[i] });
+		mmp_csv_row_of(out.f, &table, &(struct qrow){ meta, &an->answers.a[i] });
 	*wrote = 1;
 	return mmp_outfile_commit(&out, err);
 }

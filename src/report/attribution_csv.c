@@ -13,7 +13,7 @@
 
 /* One row: a cause (c) or an unused control (u) of attribution a. */
 struct arow {
-	const char *run_id;
+	const struct mmp_meta *meta;
 	const struct mmp_results *res;
 	const struct mmp_attribution *a;
 	const struct mmp_cause *c;  /* NULL: an unused control's row */
@@ -29,7 +29,8 @@ struct arow {
 	return
 
 static void a_schema(const void *row, char *v, size_t n) { (void)row; snprintf(v, n, "%d", MMP_CSV_SCHEMA_VERSION); }
-static void a_run_id(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%s", x->run_id); }
+static void a_run_id(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%s", x->meta->run_id); }
+static void a_host(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%s", x->meta->host); }
 static void a_run(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%zu", x->a->job->run->index + 1); }
 static void a_job(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%s", x->a->job->run->job->name); }
 static void a_probe(const void *row, char *v, size_t n) { ROW; snprintf(v, n, "%s", x->a->job->run->p.probe->name); }
@@ -172,11 +173,12 @@ static const struct mmp_csv_column columns[] = {
 	{ "page_ns_low", a_page_low, "touch: its 95% interval's low end" },
 	{ "page_ns_high", a_page_high, "touch: its 95% interval's high end" },
 	{ "below_kernel", a_below_kernel, "touch: true when no page fault was counted with or without it: the cost was paid below the kernel (a hypervisor's page tables)" },
+	{ "host", a_host, "the host that ran it (as NAME.csv's host): rows of several hosts stay apart" },
 };
 static const struct mmp_csv_table table = MMP_CSV_TABLE("NAME.attribution.csv", columns, 256);
 
 int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_analysis *an,
-			const char *run_id, int *wrote, struct mmp_error *err)
+			const struct mmp_meta *meta, int *wrote, struct mmp_error *err)
 {
 	const struct mmp_results *res = an->res;
 	struct mmp_outfile out;
@@ -194,7 +196,7 @@ int mmp_attribution_csv(struct mmp_outset *set, const struct mmp_analysis *an,
 			f = out.f;
 			mmp_csv_header(f, &table);
 		}
-		struct arow x = { .run_id = run_id, .res = res, .a = a };
+		struct arow x = { .meta = meta, .res = res, .a = a };
 		for (size_t c = 0; c < a->n; c++) {
 			x.c = &a->cause[c];
 			mmp_csv_row_of(f, &table, &x);

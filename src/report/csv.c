@@ -648,6 +648,7 @@ static const struct mmp_csv_column thread_columns[] = {
 	{ "pu_node", col_thread_node, "the NUMA node of its PU" },
 	{ "remote_share", col_thread_remote, "share of its slice's pages on another node than its PU's" },
 	{ "thread_ns", col_thread_ns, "its own time, start of its slice to its end" },
+	{ "host", col_host, "the host that ran it (as NAME.csv's host): rows of several hosts stay apart" },
 };
 static const struct mmp_csv_table thread_table =
 	MMP_CSV_TABLE("NAME.threads.csv", thread_columns, MMP_CSV_CELL_MAX);

@@ -28,6 +28,12 @@ static void ev_run_id(const void *row, char *buf, size_t len)
 	snprintf(buf, len, "%s", e->meta->run_id);
 }
 
+static void ev_host(const void *row, char *buf, size_t len)
+{
+	const struct event_row *e = row;
+	snprintf(buf, len, "%s", e->meta->host);
+}
+
 static void ev_run(const void *row, char *buf, size_t len)
 {
 	const struct event_row *e = row;
@@ -103,6 +109,7 @@ static const struct mmp_csv_column event_columns[] = {
 	{ "enabled_ns", ev_enabled, "time the event was enabled" },
 	{ "running_ns", ev_running, "time it was on a counter" },
 	{ "state", ev_state, "counted, scaled, not counted, not supported or denied" },
+	{ "host", ev_host, "the host that ran it (as NAME.csv's host): rows of several hosts stay apart" },
 };
 const struct mmp_csv_table mmp_csv_event_table =
 	MMP_CSV_TABLE("NAME.events.csv", event_columns, MMP_EVENT_NAME_MAX + 8);

@@ -15,7 +15,7 @@
 
 /* What one row is about. */
 struct prow {
-	const char *run_id;
+	const struct mmp_meta *meta;
 	const struct mmp_run_result *r;
 	const struct mmp_profile *p;
 	const struct mmp_prof_row *row;
@@ -28,7 +28,8 @@ struct prow {
 };
 
 static void c_schema(const void *row, char *v, size_t n) { (void)row; snprintf(v, n, "%d", MMP_CSV_SCHEMA_VERSION); }
-static void c_run_id(const void *row, char *v, size_t n) { const struct prow *x = row; snprintf(v, n, "%s", x->run_id); }
+static void c_run_id(const void *row, char *v, size_t n) { const struct prow *x = row; snprintf(v, n, "%s", x->meta->run_id); }
+static void c_host(const void *row, char *v, size_t n) { const struct prow *x = row; snprintf(v, n, "%s", x->meta->host); }
 static void c_run(const void *row, char *v, size_t n) { const struct prow *x = row; snprintf(v, n, "%zu", x->r->run->index + 1); }
 static void c_job(const void *row, char *v, size_t n) { const struct prow *x = row; snprintf(v, n, "%s", x->r->run->job->name); }
 static void c_threads(const void *row, char *v, size_t n) { const struct prow *x = row; snprintf(v, n, "%u", x->r->run->p.threads); }
@@ -146,6 +147,7 @@ static const struct mmp_csv_column columns[] = {
 	{ "unit", c_unit, "what growth is per: byte (of the data file), or run" },
 	{ "sample_ns", c_sample_ns, "CPU time one cpu sample stands for" },
 	{ "fault_period", c_fault_period, "one page fault in this many was sampled" },
+	{ "host", c_host, "the host that ran it (as NAME.csv's host): rows of several hosts stay apart" },
 };
 static const struct mmp_csv_table table = MMP_CSV_TABLE("NAME.profile.csv", columns, CELL);
 
@@ -178,8 +180,8 @@ static void growth_rows(FILE *f, const struct mmp_results *res, struct prow *x)
 	x->total = NULL;
 }
 
-int mmp_profile_csv(struct mmp_outset *set, const struct mmp_results *res, const char *run_id,
-		    int *wrote, struct mmp_error *err)
+int mmp_profile_csv(struct mmp_outset *set, const struct mmp_results *res,
+		    const struct mmp_meta *meta, int *wrote, struct mmp_error *err)
 {
 	struct mmp_outfile out;
 	int any = 0;
@@ -195,7 +197,7 @@ int mmp_profile_csv(struct mmp_outset *set, const struct mmp_results *res, const
 		const struct mmp_run_result *r = &res->run[i];
 		if (!r->profile || !mmp_profile_rounds(r->profile) || !mmp_result_has_data(r))
 			continue;
-		struct prow x = { .run_id = run_id, .r = r, .p = r->profile };
+		struct prow x = { .meta = meta, .r = r, .p = r->profile };
 		for (size_t j = 0; j < r->profile->nrows; j++) {
 			x.row = &r->profile->row[j];
 			x.kind = mmp_prof_kind_names[x.row->kind];

@@ -113,7 +113,8 @@ static void warn_oversubscribed(const struct mmp_session *s, size_t i)
 	tell(s, &(struct mmp_told){ .what = MMP_TELL_OVERSUBSCRIBED,
 				    .oversub = { .threads = r->run.p.threads,
 						 .pus = r->pins.npus,
-						 .placement = r->run.p.placement.spec } });
+						 .placement = r->run.p.placement.spec,
+						 .restricted = mmp_topology_allowed_why(s->topo) } });
 }
 
 /* Once per job: a program given no data file is measured, not checked. */
@@ -493,19 +494,19 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 	struct mmp_error err = { 0 };
 	int wrote = 0;
 	if (out->rows &&
-	    mmp_attribution_csv(s->files, &out->an, out->meta.run_id, &wrote, &err)) {
+	    mmp_attribution_csv(s->files, &out->an, &out->meta, &wrote, &err)) {
 		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
 	out->wrote_attribution = wrote;
 	wrote = 0;
-	if (out->rows && mmp_answers_csv(s->files, &out->an, out->meta.run_id, &wrote, &err)) {
+	if (out->rows && mmp_answers_csv(s->files, &out->an, &out->meta, &wrote, &err)) {
 		tell_failed(s, err.msg);
 		out->failed = 1;
 	}
 	out->wrote_answers = wrote;
 	wrote = 0;
-	if (out->rows && mmp_profile_csv(s->files, &out->res, out->meta.run_id, &wrote, &err)) {
+	if (out->rows && mmp_profile_csv(s->files, &out->res, &out->meta, &wrote, &err)) {
 		tell_failed(s, err.msg);
 		out->failed = 1;
 	}

@@ -106,6 +106,32 @@ check "events, threads, attribution, answers load typed" \
 	test "$(head -1 <<<"$companions")" = "True float64 float64 True True int64 float64 boolean float64 string"
 check "a missing companion is an empty frame with its typed columns" \
 	test "$(tail -1 <<<"$companions")" = "0 float64 int64 boolean True"
+# Every companion says which host wrote it, as NAME.csv does; one written
+# before companions had the column gets its host from NAME.csv beside it.
+hosts=$(py "$TMP/seed.csv" <<'PY'
+path = sys.argv[1]
+want = set(m.load(path)["host"])
+for load in (m.load_events, m.load_threads, m.load_attribution, m.load_answers):
+    df = load(path)
+    print(load.__name__, int(len(df) > 0 and set(df["host"]) == want and
+                             df.columns[-1] == "host"))
+import pandas as pd, shutil, os
+old = os.path.dirname(path) + "/old"
+os.makedirs(old, exist_ok=True)
+shutil.copy(path, old + "/seed.csv")
+pd.read_csv(path[:-4] + ".answers.csv", dtype=str, keep_default_na=False).drop(
+    columns="host").to_csv(old + "/seed.answers.csv", index=False)
+print("old", int(set(m.load_answers(old + "/seed.csv")["host"]) == want))
+PY
+)
+for k in events threads attribution answers; do
+	check "seed.$k.csv as written: a host column, the last (columns are added at the end)" \
+		test "$(head -1 "$TMP/seed.$k.csv" | tr , '\n' | tail -1)" = host
+done
+for f in load_events load_threads load_attribution load_answers; do
+	check "$f: every row has NAME.csv's host" grep -qx "$f 1" <<<"$hosts"
+done
+check "an answers file without a host column: its host from NAME.csv" grep -qx "old 1" <<<"$hosts"
 shares=$(py "$TMP/seed.csv" <<'PY'
 att = m.load_attribution(sys.argv[1])
 sums = att.groupby("run").share.sum()

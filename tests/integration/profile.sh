@@ -34,6 +34,8 @@ check "spin: NAME.profile.csv names it too" \
 	grep -q "^line|tests/helpers/hot.c|$hot_line|hot_loop" \
 	<<<"$(csv_rows "$TMP/spin.profile.csv" kind file line function)"
 check "spin: the summary lists the profile CSV" grep -q "spin.profile.csv" <<<"$err"
+check "spin: NAME.profile.csv's rows carry NAME.csv's host" \
+	test "$(csv_col "$TMP/spin.profile.csv" host | sort -u)" = "$(csv_col "$TMP/spin.csv" host | sort -u)"
 
 run_mmprof exec -r 1 --warmup 0 --profile 2000 --file "$TMP/data.bin" --csv "$TMP/strip.csv" \
 	-- "$PWD/$BUILD/tests/hot-stripped" spin 100

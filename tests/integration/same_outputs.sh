@@ -17,8 +17,9 @@ ref_dir=build/ref-$REF
 # their group), config keys (the JSON's jobs list them) and JSON members
 # (plan.notes), left out of both sides' outputs before the comparison
 # (the reference has none of them, apart from JSON members of the same
-# name, which go from both).
-ADDED="limit_run log_max escaped pus_ran jitnames env notes profile_faults"
+# name, which go from both; the companions' host goes from both sides with
+# NAME.csv's and the JSON's, which are the same host on both).
+ADDED="limit_run log_max escaped pus_ran jitnames env notes profile_faults host"
 
 if ! git rev-parse -q --verify "$REF^{commit}" >/dev/null 2>&1; then
 	skip_rest "reference revision $REF is not in this checkout (a tarball, or a shallow clone)"
