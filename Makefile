@@ -37,10 +37,11 @@ LDFLAGS += -fsanitize=address,undefined
 endif
 
 # Debian packages: build, tests (cmocka, clang + sanitizer runtime,
-# valgrind, man-db and its groff to render the man page), the analysis
+# valgrind, man-db and its groff to render the man page, hwloc's
+# hwloc-calc as a second view of the host's L3 domains), the analysis
 # notebook (pandas, matplotlib, nbconvert).
 DEBIAN_PACKAGES = gcc make pkg-config libc6-dev linux-libc-dev libpfm4-dev \
-	libhwloc-dev libinih-dev libdw-dev libcmocka-dev clang libclang-rt-14-dev valgrind \
+	libhwloc-dev hwloc libinih-dev libdw-dev libcmocka-dev clang libclang-rt-14-dev valgrind \
 	binutils linux-perf python3 python3-pandas python3-matplotlib jupyter-nbconvert \
 	python3-ipykernel man-db qemu-system-x86 qemu-system-arm
 

@@ -202,6 +202,7 @@ int mmp_caches_from_sysfs(const char *root, hwloc_const_bitmap_t pus,
 	return rc;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 /* Each processor's APIC id from a /proc/cpuinfo (the "apicid" line of
  * its "processor" block); -ENOENT when a PU of pus has none. */
 static int apic_ids(const char *cpuinfo, hwloc_const_bitmap_t pus, unsigned *apic,
@@ -239,7 +240,6 @@ out:
 	return rc;
 }
 
-#if defined(__x86_64__) || defined(__i386__)
 /* What CPUID says of one cache: its level, size, whether it holds data
  * only, and how many low APIC id bits tell apart the PUs sharing it. */
 struct cpuid_cache {

@@ -37,7 +37,7 @@ for m in "${MACHINES[@]}"; do
 	check "$name: exit 0" test "$rc" -eq 0
 	check "$name: the machine line" test "$(head -1 <<<"$out")" = "$(model "$src" machine)"
 	check "$name: each L3 domain's PUs" test \
-		"$(sed -n 's/^  \(L3 [0-9]*\): [^,]*, nodes\? [0-9,-]*, \(PUs .*\)/\1: \2/p' <<<"$out")" = \
+		"$(sed -n 's/^  \(L3 [0-9]*\): [^,]*, nodes\? [0-9,-]*, \(allowed [0-9a-z,-]* of \)\?\(PUs .*\)/\1: \3/p' <<<"$out")" = \
 		"$(model "$src" l3)"
 	bad=""
 	for t in 1 2 "$n" $((n + 1)); do
