@@ -205,25 +205,34 @@ int mmp_calibrate(const char *path, uint64_t bytes, unsigned samples, struct mmp
 
 const char *mmp_calibration_line(const struct mmp_calibration *c, char *buf, size_t len)
 {
-	char a[32], lo[32], hi[32], t[32], f[32], size[32];
+	char a[32], lo[32], hi[32], t[32], f[32];
 	if (!c->done) {
 		snprintf(buf, len, "not measured (%s)",
 			 c->error[0] ? c->error : "a described machine is not this one");
 		return buf;
 	}
 	snprintf(buf, len,
-		 "first touch %s [%s, %s] a page over a touched page's %s%s; a faulting page "
-		 "%s (%.2f faults a page); scan %.1f GB/s [%.1f, %.1f]; %u fresh %s mappings "
-		 "of %s",
+		 "first touch %s [%s, %s] a page over a touched one's %s%s; faulting %s a page; "
+		 "scan %.1f GB/s [%.1f, %.1f]",
 		 mmp_format_ns(c->cost_ns.median, a, sizeof(a)),
 		 mmp_format_ns(c->cost_ns.low, lo, sizeof(lo)),
 		 mmp_format_ns(c->cost_ns.high, hi, sizeof(hi)),
 		 mmp_format_ns(c->touched_ns.median, t, sizeof(t)),
-		 c->below_kernel ? ", no fault counted: paid below the kernel"
-		 : c->cost_ns.median <= MMP_FIRST_TOUCH_MIN_NS ? " (not measurable here)"
-							       : "",
-		 mmp_format_ns(c->fault_ns.median, f, sizeof(f)), c->faults_per_page,
-		 c->scan_gbs.median, c->scan_gbs.low, c->scan_gbs.high, c->samples,
-		 mmp_format_size(c->bytes, size, sizeof(size)), c->what);
+		 c->cost_ns.median <= MMP_FIRST_TOUCH_MIN_NS ? " (not measurable here)" : "",
+		 mmp_format_ns(c->fault_ns.median, f, sizeof(f)), c->scan_gbs.median,
+		 c->scan_gbs.low, c->scan_gbs.high);
+	return buf;
+}
+
+const char *mmp_calibration_source(const struct mmp_calibration *c, char *buf, size_t len)
+{
+	char size[32];
+	buf[0] = '\0';
+	if (c->done)
+		snprintf(buf, len,
+			 "%u fresh %s mappings of %s; %.0f faults counted in their first touches, "
+			 "%.3g a page left to fault",
+			 c->samples, mmp_format_size(c->bytes, size, sizeof(size)), c->what,
+			 c->first_faults, c->faults_per_page);
 	return buf;
 }

@@ -106,14 +106,15 @@ void mmp_report_machine(FILE *out, const struct mmp_meta *meta)
 	char line[1024];
 	fprintf(out, "platform: %s\n", meta->platform.name);
 	fprintf(out, "calibration: %s\n", mmp_calibration_line(c, line, sizeof(line)));
+	if (c->done)
+		fprintf(out, "  %s\n", mmp_calibration_source(c, line, sizeof(line)));
 	/* Said in words: a cost no counter of this machine shows. */
 	if (c->done && c->below_kernel)
-		fprintf(out, "  the first touch of a fresh mapping's page costs %.0fx a touched page's "
-			     "read and no fault is counted: a cost below the kernel%s, which the "
-			     "touch control measures per job; limit reads touched pages\n",
+		fprintf(out, "  no fault counted for a first touch %.0fx a touched page's read: paid below "
+			     "the kernel%s;\n  the touch control measures it in each job, limit reads "
+			     "touched pages\n",
 			c->touched_ns.median > 0 ? c->cost_ns.median / c->touched_ns.median : 0,
-			meta->platform.virtual_machine == 1 ? " (the hypervisor's page tables)"
-							    : "");
+			meta->platform.virtual_machine == 1 ? " (the hypervisor's page tables)" : "");
 }
 
 void mmp_report_table(FILE *out, const struct mmp_results *res)
