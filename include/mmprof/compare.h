@@ -188,4 +188,15 @@ int mmp_compare_csv(const struct mmp_comparison *c, const char *path, struct mmp
 /* Its columns, for --help and docs. */
 void mmp_compare_print_columns(FILE *out, int markdown);
 
+/* A column of a comparison's CSV after its keys: its name and meaning. */
+struct mmp_cmp_column {
+	const char *name, *help;
+};
+/* The columns of a comparison's CSV, as a text list or a Markdown table
+ * (docs): schema_version, the keys (each said as key_help, the control's
+ * as control_help when not NULL), then cols. */
+void mmp_compare_columns_table(FILE *out, int markdown, int schema, const char *key_help,
+			       const char *control_help, const struct mmp_cmp_column *cols,
+			       size_t n);
+
 #endif

@@ -255,12 +255,8 @@ void mmp_compare_print(FILE *out, const struct mmp_comparison *c)
 	fputc('\n', out);
 }
 
-struct column {
-	const char *name, *help;
-};
-
 /* After the schema version and the key's columns. */
-static const struct column columns[] = {
+static const struct mmp_cmp_column columns[] = {
 	{ "a_run", "the run in A (A's run column)" },
 	{ "b_run", "the run in B" },
 	{ "a_reps", "A's repetitions of the run" },
@@ -290,27 +286,35 @@ static const struct column columns[] = {
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
-void mmp_compare_print_columns(FILE *out, int markdown)
+void mmp_compare_columns_table(FILE *out, int markdown, int schema, const char *key_help,
+			       const char *control_help, const struct mmp_cmp_column *cols,
+			       size_t n)
 {
 	if (markdown)
 		fprintf(out, "| column | meaning |\n|---|---|\n| `schema_version` | version of "
 			     "this column layout (%d) |\n",
-			MMP_COMPARE_SCHEMA_VERSION);
+			schema);
 	else
 		fprintf(out, "  %-18s version of this column layout (%d)\n", "schema_version",
-			MMP_COMPARE_SCHEMA_VERSION);
-	for (size_t k = 0; k < mmp_compare_nkeys() + NCOLUMNS; k++) {
+			schema);
+	for (size_t k = 0; k < mmp_compare_nkeys() + n; k++) {
 		const char *name = k < mmp_compare_nkeys() ? mmp_compare_key_name(k)
-							 : columns[k - mmp_compare_nkeys()].name;
-		const char *help = k == KEY_CONTROL ? "key: the rung's controls; empty: the job point"
-				   : k < mmp_compare_nkeys()
-					   ? "key: as in NAME.csv (a rung: its job point's value)"
-					   : columns[k - mmp_compare_nkeys()].help;
+							 : cols[k - mmp_compare_nkeys()].name;
+		const char *help = k == KEY_CONTROL && control_help ? control_help
+				   : k < mmp_compare_nkeys()	      ? key_help
+									      : cols[k - mmp_compare_nkeys()].help;
 		if (markdown)
 			fprintf(out, "| `%s` | %s |\n", name, help);
 		else
 			fprintf(out, "  %-18s %s\n", name, help);
 	}
+}
+
+void mmp_compare_print_columns(FILE *out, int markdown)
+{
+	mmp_compare_columns_table(out, markdown, MMP_COMPARE_SCHEMA_VERSION,
+				  "key: as in NAME.csv (a rung: its job point's value)",
+				  "key: the rung's controls; empty: the job point", columns, NCOLUMNS);
 }
 
 static void pair_row(FILE *f, const struct mmp_comparison *c, const struct mmp_cmp_pair *p)

@@ -201,12 +201,8 @@ void mmp_fleet_print(FILE *out, const struct mmp_fleet *f)
 		f->nsingle, f->nagree, f->nanswers - f->nagree);
 }
 
-struct column {
-	const char *name, *help;
-};
-
 /* After the schema version and the key's columns (compare's). */
-static const struct column columns[] = {
+static const struct mmp_cmp_column columns[] = {
 	{ "host", "the host of this row (its NAME.csv's host column)" },
 	{ "run", "its run in its file" },
 	{ "run_id", "its file's mmprof invocation" },
@@ -228,23 +224,8 @@ static const struct column columns[] = {
 
 void mmp_fleet_print_columns(FILE *out, int markdown)
 {
-	if (markdown)
-		fprintf(out, "| column | meaning |\n|---|---|\n| `schema_version` | version of "
-			     "this column layout (%d) |\n",
-			MMP_FLEET_SCHEMA_VERSION);
-	else
-		fprintf(out, "  %-18s version of this column layout (%d)\n", "schema_version",
-			MMP_FLEET_SCHEMA_VERSION);
-	for (size_t k = 0; k < mmp_compare_nkeys() + NCOLUMNS; k++) {
-		const char *name = k < mmp_compare_nkeys() ? mmp_compare_key_name(k)
-							 : columns[k - mmp_compare_nkeys()].name;
-		const char *help = k < mmp_compare_nkeys() ? "key: as in mmprof compare's CSV"
-							   : columns[k - mmp_compare_nkeys()].help;
-		if (markdown)
-			fprintf(out, "| `%s` | %s |\n", name, help);
-		else
-			fprintf(out, "  %-18s %s\n", name, help);
-	}
+	mmp_compare_columns_table(out, markdown, MMP_FLEET_SCHEMA_VERSION,
+				  "key: as in mmprof compare's CSV", NULL, columns, NCOLUMNS);
 }
 
 static void put_interval(char (*v)[200], const struct mmp_interval *iv, int with_estimate)

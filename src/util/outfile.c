@@ -195,6 +195,25 @@ static void remove_stale(struct mmp_outset *set, const char *path)
 	closedir(d);
 }
 
+/* A lock on a file being written; held by another mmprof: who, and what
+ * to do ("choose another CSV path"). */
+static int take_lock(struct mmp_lock *lk, const char *lock, const char *path, const char *what,
+		     struct mmp_error *err)
+{
+	pid_t holder;
+	int rc = mmp_lock_take(lk, lock, 0, NULL, &holder, err);
+	if (rc == -EWOULDBLOCK) {
+		char who[64] = "another process";
+		if (holder)
+			snprintf(who, sizeof(who), "process %ld", (long)holder);
+		return mmp_error_set(err, rc,
+				     "%s is being written by another mmprof (%s holds %s); "
+				     "wait for it to finish or choose another %s",
+				     path, who, lock, what);
+	}
+	return rc;
+}
+
 int mmp_outset_open(struct mmp_outset *set, const char *csv_path, const char *const *protect,
 		    size_t nprotect, struct mmp_error *err)
 {
@@ -231,17 +250,7 @@ int mmp_outset_open(struct mmp_outset *set, const char *csv_path, const char *co
 	mmp_sibling_path(set->target, ".csv", path, sizeof(path));
 	if (hidden_name(path, ".lock", lock, sizeof(lock)))
 		return mmp_error_set(err, -ENAMETOOLONG, "CSV path too long: %s", csv_path);
-	pid_t holder;
-	rc = mmp_lock_take(&set->lock, lock, 0, NULL, &holder, err);
-	if (rc == -EWOULDBLOCK) {
-		char who[64] = "another process";
-		if (holder)
-			snprintf(who, sizeof(who), "process %ld", (long)holder);
-		return mmp_error_set(err, rc,
-				     "%s is being written by another mmprof (%s holds %s); "
-				     "wait for it to finish or choose another CSV path",
-				     set->path, who, lock);
-	}
+	rc = take_lock(&set->lock, lock, set->path, "CSV path", err);
 	if (rc)
 		return rc;
 	for (int k = 0; k < MMP_OUT_COUNT; k++) {
@@ -647,7 +656,6 @@ int mmp_outset_lock_other(struct mmp_outset *set, const char *path, struct mmp_e
 	struct mmp_outset as;
 	char dir[PATH_MAX], lock[MMP_OUT_PATH_MAX + 16];
 	const char *base;
-	pid_t holder;
 
 	int rc = check_alone(path, NULL, 0, &as, err);
 	if (rc || as.special)
@@ -658,16 +666,7 @@ int mmp_outset_lock_other(struct mmp_outset *set, const char *path, struct mmp_e
 	rc = mmp_mkdirs(dir, err);
 	if (rc)
 		return rc;
-	rc = mmp_lock_take(&set->other, lock, 0, NULL, &holder, err);
-	if (rc == -EWOULDBLOCK) {
-		char who[64] = "another process";
-		if (holder)
-			snprintf(who, sizeof(who), "process %ld", (long)holder);
-		return mmp_error_set(err, rc,
-				     "%s is being written by another mmprof (%s holds %s); "
-				     "wait for it to finish or choose another path",
-				     path, who, lock);
-	}
+	rc = take_lock(&set->other, lock, path, "path", err);
 	set->other_held = rc == 0;
 	return rc;
 }
