@@ -174,6 +174,16 @@ static const struct exec_option {
 	  "its name in the table and the CSV (default: the program's)" }, NULL },
 	{ { "csv", required_argument, OPT_CSV, "PATH",
 	  "write rows to PATH (default results/exec.csv, logs in results/exec.logs/)" }, NULL },
+	/* What exec's own output recommends (the verdict's "--explain JOB",
+	 * the PMU note's "--list-events") works on the command that printed
+	 * it: exec's, not only mmprof --config's. */
+	{ { "explain", required_argument, OPT_EXPLAIN, "JOB",
+	  "print only JOB's causes (JOB: the --job name, else the program's) with every "
+	  "control's step and every figure" }, NULL },
+	{ { "brief", no_argument, OPT_BRIEF, NULL,
+	  "print only one line per job point: its largest cause, the fix" }, NULL },
+	{ { "list-events", no_argument, OPT_LIST_EVENTS, NULL,
+	  "list presets, and the events this machine can and cannot count" }, NULL },
 	{ { "dry-run", no_argument, OPT_DRY_RUN, NULL, "print the plan; run nothing" }, NULL },
 	{ { "quiet", no_argument, OPT_QUIET, NULL, "no progress, notes or warnings on stderr" }, NULL },
 	{ { "help", no_argument, OPT_HELP, NULL, "this help" }, NULL },
@@ -568,6 +578,19 @@ static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_con
 		case OPT_QUIET:
 			cli->quiet = 1;
 			break;
+		case OPT_EXPLAIN:
+			cli->explain = optarg;
+			break;
+		case OPT_BRIEF:
+			cli->brief = 1;
+			break;
+		case OPT_LIST_EVENTS: {
+			struct mmp_error err = { 0 };
+			if (!mmp_list_events(stdout, &err))
+				return EXIT_DONE;
+			fprintf(stderr, "mmprof: %s\n", err.msg);
+			return EXIT_RUN_FAILED;
+		}
 		case OPT_HELP:
 			exec_usage(stdout);
 			return EXIT_DONE;
@@ -703,8 +726,9 @@ static int result_paths(struct cli *cli, struct mmp_config *cfg, const struct mm
 	return -1;
 }
 
-/* --explain JOB names a job of the config: said before anything runs. */
-static int check_explain(const struct cli *cli, const struct mmp_config *cfg)
+/* --explain JOB names a job of the config (mmprof exec's one job): said
+ * before anything runs. */
+static int check_explain(const struct cli *cli, const struct mmp_config *cfg, int exec)
 {
 	char job[160];
 	size_t n = strcspn(cli->explain, " ");
@@ -712,6 +736,12 @@ static int check_explain(const struct cli *cli, const struct mmp_config *cfg)
 	for (size_t i = 0; i < cfg->njobs; i++)
 		if (strcmp(cfg->jobs[i].name, job) == 0)
 			return -1;
+	if (exec && cfg->njobs == 1) {
+		fprintf(stderr, "mmprof exec: --explain %s: the job is [%s] (the program's name, "
+				"or --job's)\n",
+			cli->explain, cfg->jobs[0].name);
+		return EXIT_USAGE;
+	}
 	fprintf(stderr, "mmprof: --explain %s: %s has no job [%s]; its jobs:", cli->explain,
 		cfg->path, job);
 	for (size_t i = 0; i < cfg->njobs; i++)
@@ -927,7 +957,7 @@ static int mmprof_main(int argc, char **argv)
 	status = result_paths(&cli, &cfg, &sweep, exec ? "exec" : cli.config, csv_path, json_path);
 	if (status >= 0)
 		goto out;
-	status = cli.explain ? check_explain(&cli, &cfg) : -1;
+	status = cli.explain ? check_explain(&cli, &cfg, exec) : -1;
 	if (status >= 0)
 		goto out;
 

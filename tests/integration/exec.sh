@@ -273,6 +273,28 @@ check "a profile without a sample (10 Hz, a program of a millisecond) says why, 
 run_mmprof exec -r 3 --threads 2 --controls auto --csv "$TMP/nofile_why.csv" -- "$HELPER" print one two
 check "...its causes per run, in a unit a person reads (ms, not 3502214.333 ns)" \
 	grep -Eq '^\[exec_helper\] exec threads=2 access=-: [0-9.]+ (us|ms|s) per run$' <<<"$out"
+# Every option exec's output recommends ("--explain JOB shows ...",
+# "--list-events and NAME.events.csv say why") is one mmprof exec takes:
+# it was "unknown option", exit 2.
+help=$("$MMPROF" exec --help)
+for o in $(grep -oE -- '(^|[ (])--[a-z][a-z-]+' <<<"$out"$'\n'"$err" | sed 's/^[ (]//' | sort -u); do
+	check "mmprof exec's output recommends $o: mmprof exec --help lists it" \
+		grep -Eq -- "^  (-[a-zA-Z], )?$o( |\[|$)" <<<"$help"
+done
+check "...--explain among them" grep -q -- '--explain JOB' <<<"$out"
+run_mmprof exec -r 3 --threads 2 --controls auto --explain exec_helper --csv "$TMP/nofile_why.csv" \
+	-- "$HELPER" print one two
+check "mmprof exec --explain JOB: exit 0 ($rc), the job's steps and no table of times" \
+	test "$rc" -eq 0 -a -n "$(grep '^  steps: the job, then one control more at each' <<<"$out")" -a \
+	-z "$(grep -E '^exec_helper +exec ' <<<"$out")"
+run_mmprof exec --explain other --dry-run -- "$HELPER" print one
+check "mmprof exec --explain another job: exit 2, names the job it has" test "$rc" -eq 2 -a \
+	"$err" = "mmprof exec: --explain other: the job is [exec_helper] (the program's name, or --job's)"
+run_mmprof exec -r 3 --threads 2 --controls auto --brief --csv "$TMP/nofile_why.csv" -- "$HELPER" print one two
+check "mmprof exec --brief: exit 0 ($rc), one line for its job point" test "$rc" -eq 0 -a \
+	"$(grep -c '^\[exec_helper\] exec threads=2 access=-: ' <<<"$out")" -eq 1
+run_mmprof exec --list-events
+check "mmprof exec --list-events: exit 0, the presets" test "$rc" -eq 0 -a -n "$(grep '^presets' <<<"$out")"
 run_mmprof exec -- "$HELPER" count {file}
 check "mmprof exec without --file, passing {file}: exit 2, says what to set" test "$rc" -eq 2 -a -n \
 	"$(grep 'command passes {file}, but the job has no data file: set file = the file it reads, or size' <<<"$err")"
