@@ -24,6 +24,11 @@ static void find_evidence(struct mmp_cause *c)
 	for (size_t i = 0; i < c->control->nevidence; i++) {
 		const struct mmp_evidence_def *d = &c->control->evidence[i];
 		const struct mmp_metric *m = mmp_metric_find(d->metric);
+		struct mmp_metric per_run;
+		/* A program without a data file read no bytes: its faults
+		 * and calls were counted all the same, per run. */
+		if ((!c->before->bytes || !c->after->bytes) && mmp_metric_per_run(m, &per_run))
+			m = &per_run;
 		if (mmp_result_metric_median(c->before, m, &e->before) &&
 		    mmp_result_metric_median(c->after, m, &e->after)) {
 			/* In the units its heading says (CPU ms, not ns). */

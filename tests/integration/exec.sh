@@ -7,7 +7,9 @@ source "$(dirname "$0")/tap.bash"
 BUILD=${BUILD:-build}
 HELPER=$PWD/$BUILD/tests/exec_helper
 trap 'rm -rf "$TMP"' EXIT
-make -s --no-print-directory "$BUILD/tests/exec_helper" >/dev/null 2>&1
+PLANTED=$PWD/$BUILD/tests/planted
+make -s --no-print-directory "$BUILD/tests/exec_helper" "$BUILD/tests/planted" \
+	"$BUILD/libmmprof-preload.so" >/dev/null 2>&1
 [ -x "$HELPER" ] || skip_rest "the helper program did not build ($HELPER)"
 
 # run_config NAME JOB-LINES...: a one-job config over a 1 MiB file, run;
@@ -295,6 +297,22 @@ check "mmprof exec --brief: exit 0 ($rc), one line for its job point" test "$rc"
 	"$(grep -c '^\[exec_helper\] exec threads=2 access=-: ' <<<"$out")" -eq 1
 run_mmprof exec --list-events
 check "mmprof exec --list-events: exit 0, the presets" test "$rc" -eq 0 -a -n "$(grep '^presets' <<<"$out")"
+# Without --file the counts are per run, not absent: a program's page
+# faults and system calls were counted (NAME.events.csv) while the table
+# had no column for them and the causes said "not counted here".
+run_mmprof exec -r 3 --warmup 0 --profile off --events task-clock,page-faults,syscalls \
+	--csv "$TMP/nofile_faults.csv" -- "$PLANTED" faults 16
+faults=$(counts "$TMP/nofile_faults.csv" page-faults | sort -n | sed -n 2p)
+check "without --file: the counters table has faults/run, the median of NAME.events.csv's ($faults)" \
+	bash -c 'grep -Eq "^job +probe +threads +CPU ms +faults/run " <<<"$1" &&
+		grep -Eq "^planted +exec +1 +[0-9.]+ +$2 " <<<"$1"' _ "$out" "$faults"
+check "...and syscalls/run" grep -Eq '^job .* syscalls/run' <<<"$out"
+run_mmprof exec -r 3 --warmup 0 --profile off --events task-clock,page-faults --controls prefault \
+	--explain planted --csv "$TMP/nofile_faults.csv" -- "$PLANTED" faults 16
+check "without --file: --explain's page faults row has its counts per run" \
+	grep -Eq '^  page faults +.* faults/run [0-9]+ -> [0-9]+$' <<<"$out"
+check "...and nothing counted is called not counted" \
+	bash -c '! grep -Eq "not counted here|page faults: no counter here" <<<"$1"' _ "$out"
 run_mmprof exec -- "$HELPER" count {file}
 check "mmprof exec without --file, passing {file}: exit 2, says what to set" test "$rc" -eq 2 -a -n \
 	"$(grep 'command passes {file}, but the job has no data file: set file = the file it reads, or size' <<<"$err")"
