@@ -57,12 +57,13 @@ counts() {
 verdict() { awk -v h="[$1] " 'index($0, h) == 1 { on = 1 } on && /^$/ { exit } on' <<<"$out"; }
 # judge LABEL JOB CAUSE CSV: the planted cause on top (the script's own
 # `top JOB CSV` names the largest) and decided, or an inconclusive verdict
-# that says why -- a fix for another cause is wrong.
+# that says why -- a fix for another cause is wrong.  CAUSE is an
+# extended regex the whole name matches ('a|b' for either).
 judge() {
 	local label=$1 job=$2 cause=$3 csv=$4 line t
 	line=$(verdict "$job")
 	t=$(top "$job" "$csv")
-	if [ "$t" = "$cause" ] && grep -q '^  fix: ' <<<"$line"; then
+	if [[ $t =~ ^($cause)$ ]] && grep -q '^  fix: ' <<<"$line"; then
 		ok "$label: $job names $cause"
 	elif grep -q '^  largest cause: inconclusive (' <<<"$line"; then
 		ok "$label: $job is inconclusive ($(sed -n 's/^  largest cause: inconclusive (//p' <<<"$line"))"
