@@ -173,7 +173,8 @@ static const struct exec_option {
 	{ { "job", required_argument, OPT_X_JOB, "NAME",
 	  "its name in the table and the CSV (default: the program's)" }, NULL },
 	{ { "csv", required_argument, OPT_CSV, "PATH",
-	  "write rows to PATH (default results/exec.csv, logs in results/exec.logs/)" }, NULL },
+	  "write rows to PATH (default results/exec-JOB.csv, the previous one kept as "
+	  "results/exec-JOB.old.csv; logs in results/exec-JOB.logs/)" }, NULL },
 	/* What exec's own output recommends (the verdict's "--explain JOB",
 	 * the PMU note's "--list-events") works on the command that printed
 	 * it: exec's, not only mmprof --config's. */
@@ -954,7 +955,14 @@ static int mmprof_main(int argc, char **argv)
 		status = EXIT_RUN_FAILED;
 		goto out;
 	}
-	status = result_paths(&cli, &cfg, &sweep, exec ? "exec" : cli.config, csv_path, json_path);
+	/* mmprof exec's default is named from its job (the program's name,
+	 * or --job's): one program's results do not replace another's, and
+	 * a rerun keeps the previous set as NAME.old.csv. */
+	char exec_name[96];
+	snprintf(exec_name, sizeof(exec_name), "exec-%s", cfg.njobs ? cfg.jobs[0].name : "");
+	int keep_previous = exec && !cli.csv;
+	status = result_paths(&cli, &cfg, &sweep, exec ? exec_name : cli.config, csv_path,
+			      json_path);
 	if (status >= 0)
 		goto out;
 	status = cli.explain ? check_explain(&cli, &cfg, exec) : -1;
@@ -1033,6 +1041,8 @@ static int mmprof_main(int argc, char **argv)
 	if (files.note[0] && !cli.quiet)
 		fprintf(stderr, "mmprof: note: %s\n", files.note);
 	files.note[0] = '\0'; /* said: the note after the run is what committing adds */
+	if (keep_previous)
+		(void)mmp_outset_keep_previous(&files); /* not a link's target: replaced then */
 
 	struct mmp_session s = {
 		.cfg = &cfg,

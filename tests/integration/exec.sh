@@ -319,6 +319,36 @@ check "mmprof exec without --file, passing {file}: exit 2, says what to set" tes
 run_mmprof exec --result 'Found (\d+)' -- "$HELPER" print 'Found 3'
 check "mmprof exec without --file, with --result: exit 2, nothing to check it against" \
 	test "$rc" -eq 2 -a -n "$(grep "result = is checked against the data file's reference, and the job has none" <<<"$err")"
+# The default output: named from the program, so one program's results do
+# not replace another's, and a rerun keeps the previous set as
+# NAME.old.csv (results/exec.csv was replaced, silently, by every run).
+mkdir -p "$TMP/cwd"
+mm=$(realpath "$MMPROF")
+default_run() { # PROGRAM ARGS...: mmprof exec without --csv, in $TMP/cwd
+	out=$(cd "$TMP/cwd" && "$mm" exec -r 1 --warmup 0 --profile off -- "$@" 2>"$TMP/stderr")
+	rc=$?
+	err=$(cat "$TMP/stderr")
+}
+default_run "$HELPER" print one
+default_run "$PLANTED" faults 1
+check "mmprof exec's default CSV is named from the program: results/exec-exec_helper.csv, results/exec-planted.csv" \
+	test "$rc" -eq 0 -a -f "$TMP/cwd/results/exec-exec_helper.csv" -a -f "$TMP/cwd/results/exec-planted.csv"
+first=$(csv_col "$TMP/cwd/results/exec-planted.csv" run_id)
+default_run "$PLANTED" faults 1
+check "a rerun keeps the previous set: NAME.old.csv holds the first run's rows, NAME.old.events.csv beside it" \
+	test "$(csv_col "$TMP/cwd/results/exec-planted.old.csv" run_id 2>/dev/null)" = "$first" -a \
+	-f "$TMP/cwd/results/exec-planted.old.events.csv" -a \
+	"$(csv_col "$TMP/cwd/results/exec-planted.csv" run_id)" != "$first"
+check "...and says where it went" grep -q \
+	"^mmprof: note: the previous run's results/exec-planted.csv is now results/exec-planted.old.csv, its companions renamed alike" <<<"$err"
+log=$(csv_col "$TMP/cwd/results/exec-planted.old.csv" log)
+check "...the logs its rows name stay ($log)" test -f "$TMP/cwd/$log"
+default_run "$PLANTED" faults 1
+check "a third run: the first run's set and logs are gone, the second's kept" \
+	test "$(csv_col "$TMP/cwd/results/exec-planted.old.csv" run_id 2>/dev/null)" != "$first" -a \
+	! -e "$TMP/cwd/$log" -a -f "$TMP/cwd/$(csv_col "$TMP/cwd/results/exec-planted.old.csv" log)"
+check "the other program's results are untouched" \
+	test -f "$TMP/cwd/results/exec-exec_helper.csv" -a ! -e "$TMP/cwd/results/exec-exec_helper.old.csv"
 # membind: the program runs under that memory policy (set_mempolicy in the
 # child, kept across the exec); /proc/self/numa_maps of the program says it.
 for mb in node:0 interleave firsttouch; do
