@@ -242,9 +242,9 @@ static void past_whole(FILE *out, const struct mmp_verdict_in *v,
 	}
 	percent(sum, pc, sizeof(pc));
 	if (neg)
-		fprintf(out, "  the shares add to %s%%: the step%s of %s came out below zero; "
-			     "all steps add to 100%%\n",
-			pc, neg > 1 ? "s" : "", line);
+		mmp_fprintf_wrapped(out, "  the shares add to %s%%: the step%s of %s came out "
+					 "below zero; all steps add to 100%%\n",
+				    pc, neg > 1 ? "s" : "", line);
 }
 
 void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v)
@@ -298,41 +298,44 @@ void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v)
 						 used ? ", " : "", name);
 		}
 	if (used)
-		fprintf(out, "  not measurable here: %s\n", line);
+		mmp_fprintf_wrapped(out, "  not measurable here: %s\n", line);
 	/* A cause the rounds could not show at all is said whatever its
 	 * figure: its share is no measure of it. */
 	for (size_t i = 0; i < n; i++)
 		if (order[i]->not_shown[0] &&
 		    (v->full || !not_measurable(order[i]) || order[i]->cannot_tell)) {
 			cause_name(order[i], 0, name, sizeof(name));
-			fprintf(out, "  %s%s: %s\n", name,
-				order[i]->cannot_tell ? "" : " is not shown to be this cause",
-				order[i]->not_shown);
+			mmp_fprintf_wrapped(out, "  %s%s: %s\n", name,
+					    order[i]->cannot_tell ? "" : " is not shown to be this cause",
+					    order[i]->not_shown);
 		}
 	for (size_t u = 0; u < a->nunused; u++)
-		fprintf(out, "  not used: %s (%s) changed nothing: %s\n", a->unused[u].control->name,
-			a->unused[u].control->cause, a->unused[u].why);
+		mmp_fprintf_wrapped(out, "  not used: %s (%s) changed nothing: %s\n",
+				    a->unused[u].control->name, a->unused[u].control->cause,
+				    a->unused[u].why);
 	/* The programs' profiles: where the time the top cause's control took
 	 * away was (evidence.h). */
 	if (a->top && mmp_evidence_cause(a->top, line, sizeof(line)))
-		fprintf(out, "  where: %s\n", line);
+		mmp_fprintf_wrapped(out, "  where: %s\n", line);
 	if (*conclusion(v, line, sizeof(line)))
-		fprintf(out, "  %s\n", line);
+		mmp_fprintf_wrapped(out, "  %s\n", line);
 }
 
 void mmp_report_verdict_line(FILE *out, const struct mmp_verdict_in *v)
 {
 	const struct mmp_attribution *a = v->a;
 	const struct mmp_cause *top = a->top;
-	char name[320], share[256], what[LINE];
-	fprintf(out, "%s: %s", v->label, per_unit(a->total, v->unit, name, sizeof(name)));
-	if (top && a->top_decided) {
+	char name[320], share[256], what[LINE], line[2 * LINE];
+	size_t used = (size_t)snprintf(line, sizeof(line), "%s: %s", v->label,
+				       per_unit(a->total, v->unit, name, sizeof(name)));
+	if (top && a->top_decided && used < sizeof(line)) {
 		cause_name(top, 0, name, sizeof(name));
-		fprintf(out, ", mostly %s %s", name, share_text(top, share, sizeof(share)));
+		used += (size_t)snprintf(line + used, sizeof(line) - used, ", mostly %s %s", name,
+					 share_text(top, share, sizeof(share)));
 	}
-	if (*conclusion(v, what, sizeof(what)))
-		fprintf(out, "; %s", what);
-	fputc('\n', out);
+	if (*conclusion(v, what, sizeof(what)) && used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, "; %s", what);
+	mmp_fprintf_wrapped(out, "%s\n", line);
 }
 
 static void verdict_in(const struct mmp_results *res, const struct mmp_attribution *a,
@@ -362,8 +365,8 @@ static void print_disturbed(FILE *out, const struct mmp_attribution *a)
 			why = job[k].disturbed_why;
 	}
 	if (reps)
-		fprintf(out, "  disturbed: %s (%u repetition%s of the job and its steps)%s\n", why,
-			reps, reps == 1 ? "" : "s",
+		mmp_fprintf_wrapped(out, "  disturbed: %s (%u repetition%s of the job and its steps)%s\n",
+			why, reps, reps == 1 ? "" : "s",
 			!a->disturbed ? "; the shares leave those rounds out"
 			: understated ? "; too few clean rounds, so these shares include them and "
 					"sharing is understated"

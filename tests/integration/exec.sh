@@ -284,6 +284,7 @@ for o in $(grep -oE -- '(^|[ (])--[a-z][a-z-]+' <<<"$out"$'\n'"$err" | sed 's/^[
 		grep -Eq -- "^  (-[a-zA-Z], )?$o( |\[|$)" <<<"$help"
 done
 check "...--explain among them" grep -q -- '--explain JOB' <<<"$out"
+check "no line of it over 160 characters (the longest: $(longest))" test "$(longest)" -le 160
 run_mmprof exec -r 3 --threads 2 --controls auto --explain exec_helper --csv "$TMP/nofile_why.csv" \
 	-- "$HELPER" print one two
 check "mmprof exec --explain JOB: exit 0 ($rc), the job's steps and no table of times" \

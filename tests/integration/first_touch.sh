@@ -38,7 +38,7 @@ check "the attribution CSV: the first touch's cost a page, and whether it was be
 check "the report's first lines: the platform and the calibration" \
 	grep -Eq '^platform: .+$' <<<"$(sed -n 1p <<<"$out")"
 check "... the calibration on the run's data file, with its spread" \
-	grep -Eq '^calibration: first touch [0-9.]+ (ns|us) \[[0-9.]+ (ns|us), [0-9.]+ (ns|us)\] a page .* scan [0-9.]+ GB/s \[[0-9.]+, [0-9.]+\]; 5 fresh 8MiB mappings of .*mmprof-8MiB' <<<"$out"
+	grep -Eq '^calibration: first touch [0-9.]+ (ns|us) \[[0-9.]+ (ns|us), [0-9.]+ (ns|us)\] a page .* scan [0-9.]+ GB/s \[[0-9.]+, [0-9.]+\]; 5 fresh 8MiB mappings of .*mmprof-8MiB' <<<"$(unwrap <<<"$out")"
 check "the CSV carries the platform and the calibration on every row" \
 	test "$(csv_rows "$TMP/t.csv" platform first_touch_ns scan_gbs | awk -F'|' '$1 == "" || $2 == "" || $3 == ""' | wc -l)" -eq 0
 check "the JSON carries them under machine" /usr/bin/python3 -c '
@@ -75,7 +75,7 @@ printf '[c]\nprobe = chase\nsize = 1M\nthreads = 1\nrepeat = 2\nwarmup = 0\neven
 run_mmprof --config "$TMP/c.ini" --csv "$TMP/c.csv"
 check "no data file: runs" test "$rc" -eq 0
 check "... the calibration on anonymous memory" \
-	grep -Eq '^calibration: first touch .* 5 fresh 8MiB mappings of anonymous memory$' <<<"$out"
+	grep -Eq '^calibration: first touch .* 5 fresh 8MiB mappings of anonymous memory$' <<<"$(unwrap <<<"$out")"
 
 # A described machine is not this one: nothing measured, nothing named.
 run_mmprof --config "$TMP/t.ini" --dry-run --topology-from synthetic:"core:2 pu:1"
