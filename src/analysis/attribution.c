@@ -390,11 +390,19 @@ static void overlap_check(const unsigned *rounds, size_t m, struct mmp_cause *c)
 			unknown++;
 			continue;
 		}
-		seen[n++] = o;
-		apart += below->disturbed[rounds[j]] && o < MMP_DISTURB_MIN_OVERLAP;
+		/* The rounds apart first: their overlap is what is said (the
+		 * median over all, 95% with two rounds apart, read as the
+		 * threads running together after all). */
+		if (below->disturbed[rounds[j]] && o < MMP_DISTURB_MIN_OVERLAP) {
+			memmove(seen + apart + 1, seen + apart, (n - apart) * sizeof(*seen));
+			seen[apart++] = o;
+			n++;
+		} else {
+			seen[n++] = o;
+		}
 	}
-	if (seen && n)
-		qsort(seen, n, sizeof(*seen), by_value);
+	if (seen && apart)
+		qsort(seen, apart, sizeof(*seen), by_value);
 	if (!seen) {
 		c->cannot_tell = MMP_CANNOT_TELL_UNSEEN;
 		snprintf(c->not_shown, sizeof(c->not_shown), "out of memory: cannot tell");
@@ -402,9 +410,9 @@ static void overlap_check(const unsigned *rounds, size_t m, struct mmp_cause *c)
 		c->cannot_tell = MMP_CANNOT_TELL_APART;
 		snprintf(c->not_shown, sizeof(c->not_shown),
 			 "its threads did not run at the same time (in %zu of the %zu rounds used; "
-			 "two that were ready ran at once %.0f%% of the time, the median): cannot "
-			 "tell",
-			 apart, m, 100 * seen[n / 2]);
+			 "in those, two that were ready ran at once %.0f%% of the time, the "
+			 "median): cannot tell",
+			 apart, m, 100 * seen[apart / 2]);
 	} else if (unknown) {
 		c->cannot_tell = MMP_CANNOT_TELL_UNSEEN;
 		snprintf(c->not_shown, sizeof(c->not_shown),

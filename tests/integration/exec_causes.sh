@@ -62,7 +62,7 @@ threads = 1
 command = $PLANTED faults 128
 INI
 SHARING="cross-core sharing"
-APART="^  $SHARING: its threads did not run at the same time \(in [0-9]+ of the [0-9]+ rounds used; two that were ready ran at once [0-9]+% of the time, the median\): cannot tell$"
+APART="^  $SHARING: its threads did not run at the same time \(in [0-9]+ of the [0-9]+ rounds used; in those, two that were ready ran at once [0-9]+% of the time, the median\): cannot tell$"
 
 # top JOB CSV: the largest significant cause shown (the remainder aside),
 # what judge (tap.bash) holds the verdict against.

@@ -493,7 +493,18 @@ static void test_disturbed_answer_inconclusive(void **state)
 /* A program (exec) with onepu and limit: rounds whose CPU time on two PUs
  * is cpu times its time on one, its threads overlapping as given (< 0:
  * not seen), the job's rounds disturbed when apart. */
+static void synth_exec_rounds(struct synthetic *s, double cpu, double overlap, int apart,
+			      int low, int disturbed);
+
 static void synth_exec(struct synthetic *s, double cpu, double overlap, int apart)
+{
+	synth_exec_rounds(s, cpu, overlap, apart, 6, apart ? 6 : 0);
+}
+
+/* The first `low` rounds with that overlap (the others 0.95), the first
+ * `disturbed` rounds disturbed. */
+static void synth_exec_rounds(struct synthetic *s, double cpu, double overlap, int apart,
+			      int low, int disturbed)
 {
 	synth_load(s, "[global]\nsize = 1M\ncontrols = onepu, limit\n"
 		      "[j]\nprobe = exec\ncommand = prog {file}\nthreads = 2\n");
@@ -506,8 +517,8 @@ static void synth_exec(struct synthetic *s, double cpu, double overlap, int apar
 			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * jitter);
 			/* CPU time: 2 PUs' worth of 10 ns/B, or one PU's */
 			rep.cpu_ns = (uint64_t)((i == 1 ? 20.0 / cpu : 20.0) * (1 << 20) * jitter);
-			rep.dist.overlap = i == 0 ? overlap : 1;
-			rep.dist.disturbed = i == 0 && apart;
+			rep.dist.overlap = i == 0 ? ((int)r < low ? overlap : 0.95) : 1;
+			rep.dist.disturbed = i == 0 && (int)r < disturbed;
 			if (apart)
 				snprintf(rep.dist.why, sizeof(rep.dist.why), "its threads ran at once");
 			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
@@ -544,11 +555,23 @@ static void test_exec_sharing_decided_first(void **state)
 	assert_true(a->disturbed);
 	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_APART);
 	assert_non_null(strstr(a->cause[0].not_shown, "did not run at the same time (in 6 of the "
-							"6 rounds used; two that were ready ran at "
-							"once 10% of the time"));
+							"6 rounds used; in those, two that were "
+							"ready ran at once 10% of the time"));
 	assert_false(a->top_decided);
 	assert_string_equal(a->doubt, "cross-core sharing: its threads did not run at the same "
 				      "time: cannot tell");
+	synth_free(&s);
+
+	/* 2 rounds apart, 2 more disturbed by other tasks with the threads
+	 * together, 2 clean: all 6 used; the overlap said is of the 2 apart,
+	 * not the median of all (95%, beside "did not run at the same time") */
+	synth_exec_rounds(&s, 1.0, 0.1, 1, 2, 4);
+	a = &s.an.attr[0];
+	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_APART);
+	print_message("# %s\n", a->cause[0].not_shown);
+	assert_non_null(strstr(a->cause[0].not_shown, "(in 2 of the 6 rounds used; in those, two "
+							"that were ready ran at once 10% of the "
+							"time"));
 	synth_free(&s);
 
 	/* not seen (no switch records): cannot tell either */
