@@ -832,26 +832,36 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 		not_written(s, so, lead);
 		return;
 	}
-	fprintf(stderr, "mmprof: %zu run(s), %lu row(s) in %s", s->plan->nruns, so->rows,
+	/* One line, wrapped at MMP_LINE_MAX: the files' paths alone can be
+	 * longer. */
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+	if (!f)
+		f = stderr;
+	fprintf(f, "mmprof: %zu run(s), %lu row(s) in %s", s->plan->nruns, so->rows,
 		s->files->path);
 	if (so->wrote_attribution)
-		fprintf(stderr, ", %s", so->attribution_path);
+		fprintf(f, ", %s", so->attribution_path);
 	if (so->wrote_answers)
-		fprintf(stderr, ", %s", so->answers_path);
+		fprintf(f, ", %s", so->answers_path);
 	if (so->wrote_profile)
-		fprintf(stderr, ", %s", so->profile_path);
+		fprintf(f, ", %s", so->profile_path);
 	if (s->per_thread)
-		fprintf(stderr, ", %s", so->threads_path);
+		fprintf(f, ", %s", so->threads_path);
 	if (so->wrote_json)
-		fprintf(stderr, ", %s", so->json_path);
-	fprintf(stderr, "; %.1f s", so->seconds);
+		fprintf(f, ", %s", so->json_path);
+	fprintf(f, "; %.1f s", so->seconds);
 	/* Every question's answer, the ratio tables' rows among them: more
 	 * than the answers block shows, so said as the CSV's. */
 	if (a->n)
-		fprintf(stderr, "; %zu answer(s)%s%s: %zu yes, %zu no, %zu inconclusive", a->n,
+		fprintf(f, "; %zu answer(s)%s%s: %zu yes, %zu no, %zu inconclusive", a->n,
 			so->wrote_answers ? " in " : "", so->wrote_answers ? so->answers_path : "",
 			yes, no, open);
-	fprintf(stderr, "\n");
+	fprintf(f, "\n");
+	if (f != stderr && fclose(f) == 0 && line)
+		mmp_fprintf_wrapped(stderr, "%s", line);
+	free(line);
 }
 
 /* A supervisor may start mmprof with stdin, stdout or stderr closed
@@ -1039,7 +1049,7 @@ static int mmprof_main(int argc, char **argv)
 		goto out;
 	}
 	if (files.note[0] && !cli.quiet)
-		fprintf(stderr, "mmprof: note: %s\n", files.note);
+		mmp_fprintf_wrapped(stderr, "mmprof: note: %s\n", files.note);
 	files.note[0] = '\0'; /* said: the note after the run is what committing adds */
 	if (keep_previous)
 		(void)mmp_outset_keep_previous(&files); /* not a link's target: replaced then */
@@ -1065,7 +1075,7 @@ static int mmprof_main(int argc, char **argv)
 	running = NULL;
 	mmp_say_end_progress(&say);
 	if (files.note[0] && !cli.quiet) /* what committing NAME.csv removed */
-		fprintf(stderr, "mmprof: note: %s\n", files.note);
+		mmp_fprintf_wrapped(stderr, "mmprof: note: %s\n", files.note);
 	mmp_outset_close(&files);
 	if (rc) {
 		status = EXIT_RUN_FAILED;
