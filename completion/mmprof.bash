@@ -125,11 +125,15 @@ _mmprof() {
 			--csv) _mmprof_files '*.csv' ;;
 			--json) _mmprof_files '*.json' ;;
 			--explain) # the jobs of the --config on the line: its [sections]
-				local c=""
+				local c="" j=""
 				for ((i = 1; i < COMP_CWORD; i++)); do
 					[[ ${COMP_WORDS[i]} == -c || ${COMP_WORDS[i]} == --config ]] &&
 						c=${COMP_WORDS[i + 1]}
+					[[ ${COMP_WORDS[i]} == --job ]] && j=${COMP_WORDS[i + 1]}
 				done
+				# mmprof exec's one job: --job's name (else the program's,
+				# which comes after the cursor)
+				[[ $sub == exec && -n $j ]] && _mmprof_words "$j"
 				[[ -f $c ]] || c=$("$mm" --list-configs 2>/dev/null |
 					awk -v n="$c" '/^configs by name:/ { p = 1; next } p && $1 == n { print $2 }')
 				[[ -f $c ]] && _mmprof_words $(sed -n 's/^\[\([A-Za-z0-9_.-]*\)\].*/\1/p' "$c" |

@@ -62,6 +62,15 @@ struct mmp_control_ctx {
 	char why[200]; /* it does not apply: why not ("mmap_block keeps no tally") */
 };
 
+/* What a program's cause is called while none of its evidence counters
+ * ran, where its rung takes away another cost too that only those
+ * counters would tell from it (huge: TLB reach, or fewer and larger page
+ * set-ups). */
+struct mmp_cause_either {
+	const char *name;   /* "page setup (faults or TLB)" */
+	const char *detail; /* the two it cannot tell apart, and why */
+};
+
 struct mmp_control_info {
 	unsigned bit;
 	const char *name;    /* in configs: controls = prefault, bulk */
@@ -82,6 +91,7 @@ struct mmp_control_info {
 	size_t nevidence;
 	int sharing; /* a cause threads running together create: understated
 			when they did not (a disturbed run) */
+	const struct mmp_cause_either *either; /* a program's, uncounted; NULL: cause */
 };
 
 /* The table, in ladder order. */

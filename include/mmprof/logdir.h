@@ -14,7 +14,9 @@
  * NAME.logs/run<N>-<job>.<k>.log of earlier versions; when no row was
  * measured, NAME.csv stays as it was and so do the logs its rows name --
  * this invocation's stay beside them, for its error messages, until a
- * later run's rows replace both.  Only what mmprof writes there is
+ * later run's rows replace both.  A set that keeps the previous
+ * (mmp_outset_keep_previous) keeps the logs NAME.old.csv's rows name too.
+ * Only what mmprof writes there is
  * removed: directories named like a run id holding run*.log and
  * run*.log.preload files, and such files; anything else stays, and
  * symbolic links are never followed.

@@ -23,11 +23,18 @@ struct mmp_metric {
 	const char *format; /* printf format of a value in tables */
 	double scale;       /* tables show value x scale (0: 1): ns as ms */
 	int share;          /* role / (role + per_role): a share of both counts */
+	const char *run_head; /* per byte, KiB or MiB: the heading of its count per run */
 };
 
 const struct mmp_metric *mmp_metrics(size_t *count);
 /* By CSV column name; NULL when there is none. */
 const struct mmp_metric *mmp_metric_find(const char *column);
+
+/* A metric per byte, KiB or MiB as a count per run ("faults/run"), for a
+ * run that read no bytes (a program without a data file: its counts are
+ * counted all the same) or less than a MiB; 0 (out untouched) for a
+ * metric that is not per byte. */
+int mmp_metric_per_run(const struct mmp_metric *m, struct mmp_metric *out);
 
 /* The sum over a set's events of one role in one repetition's counts; 0
  * (no value) when none has the role or one of them was not counted. */

@@ -67,6 +67,11 @@ struct mmp_outset {
 	/* Each file's path, made when the set is opened: a signal handler
 	 * (mmp_outset_rescue) cannot format one. */
 	char kind_path[MMP_OUT_COUNT][MMP_OUT_PATH_MAX];
+	/* mmp_outset_keep_previous: NAME.old.csv and its companions, where
+	 * the set this run replaces goes (as perf keeps perf.data.old). */
+	int keep_previous;
+	int moved; /* done: the previous set is NAME.old's (or there was none) */
+	char old_path[MMP_OUT_COUNT][MMP_OUT_PATH_MAX];
 };
 
 struct mmp_outsink;
@@ -93,6 +98,15 @@ const char *mmp_out_suffix(enum mmp_out_kind kind);
  * directory that cannot be made, with a message in err. */
 int mmp_outset_open(struct mmp_outset *set, const char *csv_path, const char *const *protect,
 		    size_t nprotect, struct mmp_error *err);
+
+/* Keep the set this run replaces: when the first file of this run's set
+ * is committed (or rescued), an earlier NAME.csv and each of its
+ * companions are renamed to NAME.old.csv, NAME.old.events.csv, ... (what
+ * was there as NAME.old's before is removed), said in set->note.  A run
+ * that commits nothing (no row measured) leaves both sets as they were.
+ * Not for a device or FIFO, nor for NAME.csv as a symbolic link (its
+ * target is someone's file): 0, or -EINVAL for those. */
+int mmp_outset_keep_previous(struct mmp_outset *set);
 
 /* 0 when NAME.csv is a device or FIFO: write no companions at all. */
 int mmp_outset_has_companions(const struct mmp_outset *set);
@@ -139,8 +153,9 @@ int mmp_outfile_rescue(const struct mmp_outfile *out);
  * one's -- removed, so that what is kept is one run's set; with none,
  * every temporary removed and the earlier files left as they were.  The
  * sentence that says which files are kept (and removed) is put in said.
+ * The set it replaces is NAME.old's first when it keeps the previous.
  * Only rename, unlink and lstat: async-signal-safe. */
-void mmp_outset_rescue(const struct mmp_outset *set, const struct mmp_outfile *const *files,
+void mmp_outset_rescue(struct mmp_outset *set, const struct mmp_outfile *const *files,
 		       size_t n, unsigned long rows, char *said, size_t len);
 
 /* Close and remove the temporary: the previous file stays as it was. */

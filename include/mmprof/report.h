@@ -68,6 +68,13 @@ void mmp_report_verdict_line(FILE *out, const struct mmp_verdict_in *v);
 void mmp_report_answer(FILE *out, const struct mmp_answer *a);
 void mmp_report_answer_list(FILE *out, const struct mmp_answer *a, size_t n);
 
+/* No line of mmprof's prose is wider than this: a longer one is broken
+ * at a blank, its continuation indented 4 more than the line. */
+#define MMP_LINE_MAX 160
+/* fprintf, each line of the text wrapped at MMP_LINE_MAX (a word longer
+ * than that stays whole). */
+void mmp_fprintf_wrapped(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* "14.42x [13.90, 15.00]" */
 const char *mmp_format_interval(const struct mmp_interval *iv, const char *unit, char *buf,
 				size_t len);

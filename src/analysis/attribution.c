@@ -14,6 +14,27 @@
 #include "mmprof/result.h"
 
 
+/* One evidence metric's medians on both sides of a control, in the units
+ * its heading says (CPU ms, not ns); 0 when either has none.  A program
+ * without a data file read no bytes: its faults and calls were counted
+ * all the same, per run. */
+static int evidence_pair(const struct mmp_evidence_def *d, const struct mmp_run_result *before,
+			 const struct mmp_run_result *after, struct mmp_evidence *e)
+{
+	const struct mmp_metric *m = mmp_metric_find(d->metric);
+	struct mmp_metric per_run;
+	double b, a;
+	if ((!before->bytes || !after->bytes) && mmp_metric_per_run(m, &per_run))
+		m = &per_run;
+	if (!mmp_result_metric_median(before, m, &b) || !mmp_result_metric_median(after, m, &a))
+		return 0;
+	e->before = b * (m->scale ? m->scale : 1);
+	e->after = a * (m->scale ? m->scale : 1);
+	e->metric = m->head;
+	e->counted = 1;
+	return 1;
+}
+
 static void find_evidence(struct mmp_cause *c)
 {
 	struct mmp_evidence *e = &c->evidence;
@@ -23,20 +44,28 @@ static void find_evidence(struct mmp_cause *c)
 	e->metric = mmp_metric_find(c->control->evidence[0].metric)->head;
 	for (size_t i = 0; i < c->control->nevidence; i++) {
 		const struct mmp_evidence_def *d = &c->control->evidence[i];
-		const struct mmp_metric *m = mmp_metric_find(d->metric);
-		if (mmp_result_metric_median(c->before, m, &e->before) &&
-		    mmp_result_metric_median(c->after, m, &e->after)) {
-			/* In the units its heading says (CPU ms, not ns). */
-			e->before *= m->scale ? m->scale : 1;
-			e->after *= m->scale ? m->scale : 1;
-			e->metric = m->head;
-			e->counted = 1;
+		if (evidence_pair(d, c->before, c->after, e))
 			return;
-		}
 		used += (size_t)snprintf(e->missing + used,
 					 used < sizeof(e->missing) ? sizeof(e->missing) - used : 0,
 					 "%s%s", used ? "; " : "", d->events);
 	}
+}
+
+/* A program's rung whose control cannot tell its cause from another
+ * without its evidence counters, none of which ran: the cause is named
+ * as either (controls.h). */
+static const struct mmp_cause_either *either_of(const struct mmp_control_info *ci,
+						const struct mmp_run_result *before,
+						const struct mmp_run_result *after)
+{
+	struct mmp_evidence e;
+	if (!ci->either || !(before->run->p.probe->needs & MMP_NEEDS_PROCESS))
+		return NULL;
+	for (size_t i = 0; i < ci->nevidence; i++)
+		if (evidence_pair(&ci->evidence[i], before, after, &e))
+			return NULL;
+	return ci->either;
 }
 
 /* The share of the CPU time a cause's control took away that the rungs'
@@ -145,11 +174,15 @@ static void name_cause(const struct mmp_results *res, size_t job, struct mmp_cau
 	c->interacting = c->last > c->first;
 	for (unsigned k = c->first; k <= c->last; k++) {
 		const struct mmp_control_info *ci = mmp_control_by_bit(res->plan->runs[job + k].added);
+		const struct mmp_cause_either *either =
+			either_of(ci, &res->run[job + k - 1], &res->run[job + k]);
 		char d[160] = "";
-		if (ci->detail)
+		if (either)
+			snprintf(d, sizeof(d), "%s", either->detail);
+		else if (ci->detail)
 			ci->detail(&res->plan->runs[job + k - 1].run, d, sizeof(d));
 		nused += (size_t)snprintf(c->name + nused, sizeof(c->name) - nused, "%s%s",
-					  nused ? " + " : "", ci->cause);
+					  nused ? " + " : "", either ? either->name : ci->cause);
 		if (d[0])
 			dused += (size_t)snprintf(c->detail + dused, sizeof(c->detail) - dused, "%s%s",
 						  dused ? "; " : "", d);
@@ -364,11 +397,19 @@ static void overlap_check(const unsigned *rounds, size_t m, struct mmp_cause *c)
 			unknown++;
 			continue;
 		}
-		seen[n++] = o;
-		apart += below->disturbed[rounds[j]] && o < MMP_DISTURB_MIN_OVERLAP;
+		/* The rounds apart first: their overlap is what is said (the
+		 * median over all, 95% with two rounds apart, read as the
+		 * threads running together after all). */
+		if (below->disturbed[rounds[j]] && o < MMP_DISTURB_MIN_OVERLAP) {
+			memmove(seen + apart + 1, seen + apart, (n - apart) * sizeof(*seen));
+			seen[apart++] = o;
+			n++;
+		} else {
+			seen[n++] = o;
+		}
 	}
-	if (seen && n)
-		qsort(seen, n, sizeof(*seen), by_value);
+	if (seen && apart)
+		qsort(seen, apart, sizeof(*seen), by_value);
 	if (!seen) {
 		c->cannot_tell = MMP_CANNOT_TELL_UNSEEN;
 		snprintf(c->not_shown, sizeof(c->not_shown), "out of memory: cannot tell");
@@ -376,9 +417,9 @@ static void overlap_check(const unsigned *rounds, size_t m, struct mmp_cause *c)
 		c->cannot_tell = MMP_CANNOT_TELL_APART;
 		snprintf(c->not_shown, sizeof(c->not_shown),
 			 "its threads did not run at the same time (in %zu of the %zu rounds used; "
-			 "two that were ready ran at once %.0f%% of the time, the median): cannot "
-			 "tell",
-			 apart, m, 100 * seen[n / 2]);
+			 "in those, two that were ready ran at once %.0f%% of the time, the "
+			 "median): cannot tell",
+			 apart, m, 100 * seen[apart / 2]);
 	} else if (unknown) {
 		c->cannot_tell = MMP_CANNOT_TELL_UNSEEN;
 		snprintf(c->not_shown, sizeof(c->not_shown),

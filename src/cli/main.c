@@ -173,7 +173,18 @@ static const struct exec_option {
 	{ { "job", required_argument, OPT_X_JOB, "NAME",
 	  "its name in the table and the CSV (default: the program's)" }, NULL },
 	{ { "csv", required_argument, OPT_CSV, "PATH",
-	  "write rows to PATH (default results/exec.csv, logs in results/exec.logs/)" }, NULL },
+	  "write rows to PATH (default results/exec-JOB.csv, the previous one kept as "
+	  "results/exec-JOB.old.csv; logs in results/exec-JOB.logs/)" }, NULL },
+	/* What exec's own output recommends (the verdict's "--explain JOB",
+	 * the PMU note's "--list-events") works on the command that printed
+	 * it: exec's, not only mmprof --config's. */
+	{ { "explain", required_argument, OPT_EXPLAIN, "JOB",
+	  "print only JOB's causes (JOB: the --job name, else the program's) with every "
+	  "control's step and every figure" }, NULL },
+	{ { "brief", no_argument, OPT_BRIEF, NULL,
+	  "print only one line per job point: its largest cause, the fix" }, NULL },
+	{ { "list-events", no_argument, OPT_LIST_EVENTS, NULL,
+	  "list presets, and the events this machine can and cannot count" }, NULL },
 	{ { "dry-run", no_argument, OPT_DRY_RUN, NULL, "print the plan; run nothing" }, NULL },
 	{ { "quiet", no_argument, OPT_QUIET, NULL, "no progress, notes or warnings on stderr" }, NULL },
 	{ { "help", no_argument, OPT_HELP, NULL, "this help" }, NULL },
@@ -568,6 +579,19 @@ static int parse_exec_cli(int argc, char **argv, struct cli *cli, struct mmp_con
 		case OPT_QUIET:
 			cli->quiet = 1;
 			break;
+		case OPT_EXPLAIN:
+			cli->explain = optarg;
+			break;
+		case OPT_BRIEF:
+			cli->brief = 1;
+			break;
+		case OPT_LIST_EVENTS: {
+			struct mmp_error err = { 0 };
+			if (!mmp_list_events(stdout, &err))
+				return EXIT_DONE;
+			fprintf(stderr, "mmprof: %s\n", err.msg);
+			return EXIT_RUN_FAILED;
+		}
 		case OPT_HELP:
 			exec_usage(stdout);
 			return EXIT_DONE;
@@ -703,8 +727,9 @@ static int result_paths(struct cli *cli, struct mmp_config *cfg, const struct mm
 	return -1;
 }
 
-/* --explain JOB names a job of the config: said before anything runs. */
-static int check_explain(const struct cli *cli, const struct mmp_config *cfg)
+/* --explain JOB names a job of the config (mmprof exec's one job): said
+ * before anything runs. */
+static int check_explain(const struct cli *cli, const struct mmp_config *cfg, int exec)
 {
 	char job[160];
 	size_t n = strcspn(cli->explain, " ");
@@ -712,6 +737,12 @@ static int check_explain(const struct cli *cli, const struct mmp_config *cfg)
 	for (size_t i = 0; i < cfg->njobs; i++)
 		if (strcmp(cfg->jobs[i].name, job) == 0)
 			return -1;
+	if (exec && cfg->njobs == 1) {
+		fprintf(stderr, "mmprof exec: --explain %s: the job is [%s] (the program's name, "
+				"or --job's)\n",
+			cli->explain, cfg->jobs[0].name);
+		return EXIT_USAGE;
+	}
 	fprintf(stderr, "mmprof: --explain %s: %s has no job [%s]; its jobs:", cli->explain,
 		cfg->path, job);
 	for (size_t i = 0; i < cfg->njobs; i++)
@@ -801,26 +832,36 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 		not_written(s, so, lead);
 		return;
 	}
-	fprintf(stderr, "mmprof: %zu run(s), %lu row(s) in %s", s->plan->nruns, so->rows,
+	/* One line, wrapped at MMP_LINE_MAX: the files' paths alone can be
+	 * longer. */
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+	if (!f)
+		f = stderr;
+	fprintf(f, "mmprof: %zu run(s), %lu row(s) in %s", s->plan->nruns, so->rows,
 		s->files->path);
 	if (so->wrote_attribution)
-		fprintf(stderr, ", %s", so->attribution_path);
+		fprintf(f, ", %s", so->attribution_path);
 	if (so->wrote_answers)
-		fprintf(stderr, ", %s", so->answers_path);
+		fprintf(f, ", %s", so->answers_path);
 	if (so->wrote_profile)
-		fprintf(stderr, ", %s", so->profile_path);
+		fprintf(f, ", %s", so->profile_path);
 	if (s->per_thread)
-		fprintf(stderr, ", %s", so->threads_path);
+		fprintf(f, ", %s", so->threads_path);
 	if (so->wrote_json)
-		fprintf(stderr, ", %s", so->json_path);
-	fprintf(stderr, "; %.1f s", so->seconds);
+		fprintf(f, ", %s", so->json_path);
+	fprintf(f, "; %.1f s", so->seconds);
 	/* Every question's answer, the ratio tables' rows among them: more
 	 * than the answers block shows, so said as the CSV's. */
 	if (a->n)
-		fprintf(stderr, "; %zu answer(s)%s%s: %zu yes, %zu no, %zu inconclusive", a->n,
+		fprintf(f, "; %zu answer(s)%s%s: %zu yes, %zu no, %zu inconclusive", a->n,
 			so->wrote_answers ? " in " : "", so->wrote_answers ? so->answers_path : "",
 			yes, no, open);
-	fprintf(stderr, "\n");
+	fprintf(f, "\n");
+	if (f != stderr && fclose(f) == 0 && line)
+		mmp_fprintf_wrapped(stderr, "%s", line);
+	free(line);
 }
 
 /* A supervisor may start mmprof with stdin, stdout or stderr closed
@@ -924,10 +965,17 @@ static int mmprof_main(int argc, char **argv)
 		status = EXIT_RUN_FAILED;
 		goto out;
 	}
-	status = result_paths(&cli, &cfg, &sweep, exec ? "exec" : cli.config, csv_path, json_path);
+	/* mmprof exec's default is named from its job (the program's name,
+	 * or --job's): one program's results do not replace another's, and
+	 * a rerun keeps the previous set as NAME.old.csv. */
+	char exec_name[96];
+	snprintf(exec_name, sizeof(exec_name), "exec-%s", cfg.njobs ? cfg.jobs[0].name : "");
+	int keep_previous = exec && !cli.csv;
+	status = result_paths(&cli, &cfg, &sweep, exec ? exec_name : cli.config, csv_path,
+			      json_path);
 	if (status >= 0)
 		goto out;
-	status = cli.explain ? check_explain(&cli, &cfg) : -1;
+	status = cli.explain ? check_explain(&cli, &cfg, exec) : -1;
 	if (status >= 0)
 		goto out;
 
@@ -1001,8 +1049,10 @@ static int mmprof_main(int argc, char **argv)
 		goto out;
 	}
 	if (files.note[0] && !cli.quiet)
-		fprintf(stderr, "mmprof: note: %s\n", files.note);
+		mmp_fprintf_wrapped(stderr, "mmprof: note: %s\n", files.note);
 	files.note[0] = '\0'; /* said: the note after the run is what committing adds */
+	if (keep_previous)
+		(void)mmp_outset_keep_previous(&files); /* not a link's target: replaced then */
 
 	struct mmp_session s = {
 		.cfg = &cfg,
@@ -1025,7 +1075,7 @@ static int mmprof_main(int argc, char **argv)
 	running = NULL;
 	mmp_say_end_progress(&say);
 	if (files.note[0] && !cli.quiet) /* what committing NAME.csv removed */
-		fprintf(stderr, "mmprof: note: %s\n", files.note);
+		mmp_fprintf_wrapped(stderr, "mmprof: note: %s\n", files.note);
 	mmp_outset_close(&files);
 	if (rc) {
 		status = EXIT_RUN_FAILED;

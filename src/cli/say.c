@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "mmprof/report.h"
 #include "mmprof/units.h"
 
 static const char *phase(const struct mmp_told *t)
@@ -85,7 +86,7 @@ static void w_not_opened(FILE *f, const struct mmp_told *t)
 
 static void w_no_pmu(FILE *f, const struct mmp_told *t)
 {
-	fprintf(f,
+	mmp_fprintf_wrapped(f,
 		"mmprof: no hardware PMU here: %zu hardware event%s not counted (%s); software "
 		"counters only (their CSV cells stay empty; --list-events and NAME.events.csv "
 		"say why for each)\n",

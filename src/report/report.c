@@ -2,6 +2,7 @@
 #include "mmprof/report.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,14 +101,57 @@ static void fill_row(char (*c)[MMP_GRID_CELL], const struct mmp_results *res,
 		 r->state == MMP_RUN_INTERRUPTED ? " (partial)" : "");
 }
 
+/* One line (no newline in it) of n bytes, wrapped. */
+static void wrap_line(FILE *out, const char *s, size_t n)
+{
+	size_t indent = strspn(s, " "), width = MMP_LINE_MAX, lead = 0;
+	if (indent + 4 + 20 > width)
+		indent = 0; /* no room to indent further: flush left */
+	while (lead + n > width) {
+		size_t cut = width - lead;
+		while (cut > indent && s[cut] != ' ')
+			cut--;
+		if (cut <= indent) { /* one long word: keep it whole */
+			cut = width - lead;
+			while (cut < n && s[cut] != ' ')
+				cut++;
+			if (cut >= n)
+				break;
+		}
+		fprintf(out, "%.*s\n%*s", (int)cut, s, (int)(indent + 4), "");
+		while (cut < n && s[cut] == ' ')
+			cut++;
+		s += cut;
+		n -= cut;
+		lead = indent + 4;
+	}
+	fprintf(out, "%.*s", (int)n, s);
+}
+
+void mmp_fprintf_wrapped(FILE *out, const char *fmt, ...)
+{
+	char buf[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (const char *s = buf; *s;) {
+		size_t n = strcspn(s, "\n");
+		wrap_line(out, s, n);
+		if (s[n] == '\n')
+			fputc('\n', out);
+		s += n + (s[n] == '\n');
+	}
+}
+
 void mmp_report_machine(FILE *out, const struct mmp_meta *meta)
 {
 	const struct mmp_calibration *c = &meta->calibration;
 	char line[1024];
 	fprintf(out, "platform: %s\n", meta->platform.name);
-	fprintf(out, "calibration: %s\n", mmp_calibration_line(c, line, sizeof(line)));
+	mmp_fprintf_wrapped(out, "calibration: %s\n", mmp_calibration_line(c, line, sizeof(line)));
 	if (c->done)
-		fprintf(out, "  %s\n", mmp_calibration_source(c, line, sizeof(line)));
+		mmp_fprintf_wrapped(out, "  %s\n", mmp_calibration_source(c, line, sizeof(line)));
 	/* Said in words: a cost no counter of this machine shows. */
 	if (c->done && c->below_kernel)
 		fprintf(out, "  no fault counted for a first touch %.0fx a touched page's read: paid below "

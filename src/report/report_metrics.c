@@ -19,13 +19,14 @@ void mmp_report_metrics(FILE *out, const struct mmp_results *res)
 	struct mmp_metric shown[32];
 	char heads[32][48];
 	size_t ns = 0;
-	int small = 0, any_counts = 0;
+	int small = 0, nobytes = 0, any_counts = 0;
 
 	for (size_t i = 0; i < res->plan->nruns; i++) {
 		const struct mmp_run_result *r = &res->run[i];
 		if (!mmp_planned_is_point(r->planned) || !r->n)
 			continue;
 		small |= r->bytes < MIB;
+		nobytes |= !r->bytes;
 		any_counts |= r->events && r->events->n;
 	}
 	if (!any_counts)
@@ -33,25 +34,25 @@ void mmp_report_metrics(FILE *out, const struct mmp_results *res)
 	for (size_t k = 0; k < nm && ns < 32; k++) {
 		int some = 0;
 		double v;
+		/* "faults/MiB" -> "faults/run": counts per repetition.  A
+		 * program without a data file read no bytes: every per-byte
+		 * metric is its count per run, or its counted faults and
+		 * system calls would have no column. */
+		shown[ns] = m[k];
+		if ((nobytes && m[k].per_bytes > 0) || (small && m[k].per_bytes == MIB))
+			mmp_metric_per_run(&m[k], &shown[ns]);
 		for (size_t i = 0; i < res->plan->nruns && !some; i++)
 			some = mmp_planned_is_point(res->run[i].planned) && res->run[i].n &&
-			       mmp_result_metric_median(&res->run[i], &m[k], &v);
+			       mmp_result_metric_median(&res->run[i], &shown[ns], &v);
 		if (!some)
 			continue;
-		shown[ns] = m[k];
-		snprintf(heads[ns], sizeof(heads[ns]), "%s", m[k].head);
-		if (small && m[k].per_bytes == MIB) {
-			/* "faults/MiB" -> "faults/run": counts per repetition. */
-			shown[ns].per_bytes = 0;
-			shown[ns].format = "%.0f";
-			char *slash = strchr(heads[ns], '/');
-			if (slash)
-				snprintf(slash, sizeof(heads[ns]) - (size_t)(slash - heads[ns]), "/run");
-		}
+		snprintf(heads[ns], sizeof(heads[ns]), "%s", shown[ns].head);
 		ns++;
 	}
 	fprintf(out, "\ncounters (medians over the rounds; - = not counted here%s):\n",
-		small ? "; per run, not per MiB, as some runs read less than a MiB" : "");
+		nobytes ? "; per run: a program without a data file reads no bytes"
+		: small ? "; per run, not per MiB, as some runs read less than a MiB"
+			: "");
 	if (!ns) {
 		fprintf(out, "  no derived metric has its events counted (see the notes on "
 			     "stderr)\n");

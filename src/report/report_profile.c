@@ -88,22 +88,22 @@ static void jit_advice(FILE *out, const struct mmp_profile *p)
 		return;
 	if (!p->jit) {
 		if (p->unnamed[MMP_NO_PERF_MAP])
-			fprintf(out, "    JIT code: jitnames = yes (mmprof exec --jitnames yes) has .NET "
+			mmp_fprintf_wrapped(out, "    JIT code: jitnames = yes (mmprof exec --jitnames yes) has .NET "
 				     "and Java write the perf maps that name it\n");
 		return;
 	}
 	if (p->unnamed[MMP_NO_PERF_MAP] && (p->runtimes & MMP_RUNTIME_JAVA) &&
 	    (p->jit & MMP_JIT_JAVA_EXIT))
-		fprintf(out, "    JIT code: the JVM wrote no perf map (-XX:+DumpPerfMapAtExit needs "
+		mmp_fprintf_wrapped(out, "    JIT code: the JVM wrote no perf map (-XX:+DumpPerfMapAtExit needs "
 			     "Java 17; before it, a perf-map agent: libperfmap.so, "
 			     "MMPROF_PERFMAP_AGENT)\n");
 	else if (p->unnamed[MMP_NO_PERF_MAP] && !p->runtimes)
-		fprintf(out, "    JIT code: no runtime wrote a perf map; jitnames asks .NET and Java "
+		mmp_fprintf_wrapped(out, "    JIT code: no runtime wrote a perf map; jitnames asks .NET and Java "
 			     "for one, another JIT needs its own variable in env = (Node: "
 			     "NODE_OPTIONS=--perf-basic-prof; Python 3.12+: PYTHONPERFSUPPORT=1)\n");
 	if (p->unnamed[MMP_NOT_IN_PERF_MAP] && (p->runtimes & MMP_RUNTIME_JAVA) &&
 	    (p->jit & MMP_JIT_JAVA_EXIT))
-		fprintf(out, "    JIT code the perf map does not name: Java's map, written at its "
+		mmp_fprintf_wrapped(out, "    JIT code the perf map does not name: Java's map, written at its "
 			     "exit, leaves out code freed before; no perf-map agent is installed to "
 			     "name it as it compiles (libperfmap.so, MMPROF_PERFMAP_AGENT)\n");
 }

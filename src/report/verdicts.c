@@ -22,15 +22,25 @@
  * description, for --explain. */
 #define SHORT_DETAIL 28
 
-/* A grid cell from a longer buffer (cells are MMP_GRID_CELL bytes: the
- * longest cause name and evidence fit). */
+/* A grid cell from a longer buffer (cells are MMP_GRID_CELL bytes): what
+ * does not fit is cut after a whole word, and "..." says so -- the full
+ * text is the CSV's and --explain's. */
 static void put(char *cell, const char *s)
 {
 	size_t n = strlen(s);
-	if (n >= MMP_GRID_CELL)
-		n = MMP_GRID_CELL - 1;
+	if (n < MMP_GRID_CELL) {
+		memcpy(cell, s, n + 1);
+		return;
+	}
+	n = MMP_GRID_CELL - 4;
+	while (n > 0 && s[n] != ' ')
+		n--;
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == ';' || s[n - 1] == ','))
+		n--;
+	if (!n)
+		n = MMP_GRID_CELL - 4;
 	memcpy(cell, s, n);
-	cell[n] = '\0';
+	memcpy(cell + n, "...", 4);
 }
 
 /* The limit remainder: what the last step (the ceiling's scan) still takes. */
@@ -81,10 +91,15 @@ static const char *share_text(const struct mmp_cause *c, char *buf, size_t len)
 		return buf;
 	}
 	if (c->significant && c->share_high < 0) {
+		/* Not this cause's cost: taking it away made the job slower
+		 * ("cross-core sharing made it 20% slower" read as blaming
+		 * sharing when one PU slowed the program down). */
 		percent(-c->share, e, sizeof(e));
 		percent(-c->share_high, lo, sizeof(lo));
 		percent(-c->share_low, hi, sizeof(hi));
-		snprintf(buf, len, "made it %s%% [%s, %s] slower", e, lo, hi);
+		snprintf(buf, len, "none: with %s it was %s%% [%s, %s] slower",
+			 c->control && !c->interacting ? c->control->name : "its controls", e, lo,
+			 hi);
 		return buf;
 	}
 	percent(c->share_low, lo, sizeof(lo));
@@ -202,6 +217,36 @@ static const char *conclusion(const struct mmp_verdict_in *v, char *buf, size_t 
 	return buf;
 }
 
+/* The shares shown add to more than the whole when a step made the job
+ * slower (its share is below zero, and the others make it up): said,
+ * with those steps, so that 88% + 44% is not read as an error. */
+static void past_whole(FILE *out, const struct mmp_verdict_in *v,
+		       const struct mmp_cause *const *order, size_t n)
+{
+	char line[LINE], pc[16];
+	double sum = 0;
+	size_t used = 0, neg = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((!not_measurable(order[i]) || v->full) && order[i]->share > 0)
+			sum += order[i]->share;
+	if (sum < 1.005)
+		return;
+	for (size_t i = 0; i < n && used < sizeof(line); i++) {
+		const struct mmp_cause *c = order[i];
+		if (!c->control || c->share >= 0)
+			continue;
+		percent(c->share, pc, sizeof(pc));
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s (%s%%)",
+					 neg++ ? ", " : "", c->interacting ? c->name : c->control->name,
+					 pc);
+	}
+	percent(sum, pc, sizeof(pc));
+	if (neg)
+		mmp_fprintf_wrapped(out, "  the shares add to %s%%: the step%s of %s came out "
+					 "below zero; all steps add to 100%%\n",
+				    pc, neg > 1 ? "s" : "", line);
+}
+
 void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v)
 {
 	const struct mmp_attribution *a = v->a;
@@ -245,6 +290,7 @@ void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v)
 	if (rows) /* every cause unmeasurable: the line below says it all */
 		mmp_grid_print(&t, out);
 	mmp_grid_free(&t);
+	past_whole(out, v, order, n);
 	for (size_t i = 0; !v->full && i < n; i++)
 		if (not_measurable(order[i]) && used < sizeof(line)) {
 			cause_name(order[i], 0, name, sizeof(name));
@@ -252,41 +298,44 @@ void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v)
 						 used ? ", " : "", name);
 		}
 	if (used)
-		fprintf(out, "  not measurable here: %s\n", line);
+		mmp_fprintf_wrapped(out, "  not measurable here: %s\n", line);
 	/* A cause the rounds could not show at all is said whatever its
 	 * figure: its share is no measure of it. */
 	for (size_t i = 0; i < n; i++)
 		if (order[i]->not_shown[0] &&
 		    (v->full || !not_measurable(order[i]) || order[i]->cannot_tell)) {
 			cause_name(order[i], 0, name, sizeof(name));
-			fprintf(out, "  %s%s: %s\n", name,
-				order[i]->cannot_tell ? "" : " is not shown to be this cause",
-				order[i]->not_shown);
+			mmp_fprintf_wrapped(out, "  %s%s: %s\n", name,
+					    order[i]->cannot_tell ? "" : " is not shown to be this cause",
+					    order[i]->not_shown);
 		}
 	for (size_t u = 0; u < a->nunused; u++)
-		fprintf(out, "  not used: %s (%s) changed nothing: %s\n", a->unused[u].control->name,
-			a->unused[u].control->cause, a->unused[u].why);
+		mmp_fprintf_wrapped(out, "  not used: %s (%s) changed nothing: %s\n",
+				    a->unused[u].control->name, a->unused[u].control->cause,
+				    a->unused[u].why);
 	/* The programs' profiles: where the time the top cause's control took
 	 * away was (evidence.h). */
 	if (a->top && mmp_evidence_cause(a->top, line, sizeof(line)))
-		fprintf(out, "  where: %s\n", line);
+		mmp_fprintf_wrapped(out, "  where: %s\n", line);
 	if (*conclusion(v, line, sizeof(line)))
-		fprintf(out, "  %s\n", line);
+		mmp_fprintf_wrapped(out, "  %s\n", line);
 }
 
 void mmp_report_verdict_line(FILE *out, const struct mmp_verdict_in *v)
 {
 	const struct mmp_attribution *a = v->a;
 	const struct mmp_cause *top = a->top;
-	char name[320], share[256], what[LINE];
-	fprintf(out, "%s: %s", v->label, per_unit(a->total, v->unit, name, sizeof(name)));
-	if (top && a->top_decided) {
+	char name[320], share[256], what[LINE], line[2 * LINE];
+	size_t used = (size_t)snprintf(line, sizeof(line), "%s: %s", v->label,
+				       per_unit(a->total, v->unit, name, sizeof(name)));
+	if (top && a->top_decided && used < sizeof(line)) {
 		cause_name(top, 0, name, sizeof(name));
-		fprintf(out, ", mostly %s %s", name, share_text(top, share, sizeof(share)));
+		used += (size_t)snprintf(line + used, sizeof(line) - used, ", mostly %s %s", name,
+					 share_text(top, share, sizeof(share)));
 	}
-	if (*conclusion(v, what, sizeof(what)))
-		fprintf(out, "; %s", what);
-	fputc('\n', out);
+	if (*conclusion(v, what, sizeof(what)) && used < sizeof(line))
+		snprintf(line + used, sizeof(line) - used, "; %s", what);
+	mmp_fprintf_wrapped(out, "%s\n", line);
 }
 
 static void verdict_in(const struct mmp_results *res, const struct mmp_attribution *a,
@@ -316,8 +365,8 @@ static void print_disturbed(FILE *out, const struct mmp_attribution *a)
 			why = job[k].disturbed_why;
 	}
 	if (reps)
-		fprintf(out, "  disturbed: %s (%u repetition%s of the job and its steps)%s\n", why,
-			reps, reps == 1 ? "" : "s",
+		mmp_fprintf_wrapped(out, "  disturbed: %s (%u repetition%s of the job and its steps)%s\n",
+			why, reps, reps == 1 ? "" : "s",
 			!a->disturbed ? "; the shares leave those rounds out"
 			: understated ? "; too few clean rounds, so these shares include them and "
 					"sharing is understated"

@@ -72,6 +72,27 @@ static int remove_run(int rootfd, const char *name)
 	return unlinkat(rootfd, name, AT_REMOVEDIR) == 0;
 }
 
+/* The start of NAME.old.csv, when the set keeps the previous: every row
+ * has its run_id, so the first rows name the invocation whose logs its
+ * log cells point at.  NULL when there is none (free it). */
+static char *previous_rows(const struct mmp_outset *set)
+{
+	enum { HEAD = 256 * 1024 }; /* the header and a first row, many times over */
+	if (!set->keep_previous)
+		return NULL;
+	int fd = open(set->old_path[MMP_OUT_CSV], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char *buf = fd >= 0 ? malloc(HEAD + 1) : NULL;
+	ssize_t n = buf ? read(fd, buf, HEAD) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 unsigned mmp_logdir_keep_only(const struct mmp_outset *set, const char *run_id)
 {
 	char root[MMP_OUT_PATH_MAX];
@@ -79,17 +100,21 @@ unsigned mmp_logdir_keep_only(const struct mmp_outset *set, const char *run_id)
 	int flat = 0; /* an earlier version's logs, straight in NAME.logs */
 	if (!mmp_outset_has_companions(set))
 		return 0;
+	char *old = previous_rows(set);
 	mmp_sibling_path(set->path, ".logs", root, sizeof(root));
 	int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	DIR *d = fdopendir(fd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
-		close(fd);
+		if (fd >= 0)
+			close(fd);
+		free(old);
 		return 0;
 	}
 	for (struct dirent *e; (e = readdir(d));) {
 		if (strcmp(e->d_name, run_id) == 0)
+			continue;
+		/* NAME.old.csv's rows name these: they stay with it. */
+		if (old && is_run_id(e->d_name) && strstr(old, e->d_name))
 			continue;
 		if (is_run_id(e->d_name))
 			removed += (unsigned)remove_run(fd, e->d_name);
@@ -98,6 +123,7 @@ unsigned mmp_logdir_keep_only(const struct mmp_outset *set, const char *run_id)
 			flat = 1;
 	}
 	closedir(d);
+	free(old);
 	/* This invocation ran no program and nothing else is there. */
 	(void)rmdir(root);
 	return removed + (unsigned)flat;

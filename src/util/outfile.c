@@ -260,6 +260,52 @@ int mmp_outset_open(struct mmp_outset *set, const char *csv_path, const char *co
 	return 0;
 }
 
+int mmp_outset_keep_previous(struct mmp_outset *set)
+{
+	if (set->special || strcmp(set->target, set->path) != 0)
+		return -EINVAL;
+	for (int k = 0; k < MMP_OUT_COUNT; k++) {
+		char suffix[32];
+		snprintf(suffix, sizeof(suffix), ".old%s", suffixes[k]);
+		mmp_sibling_path(set->path, suffix, set->old_path[k], sizeof(set->old_path[k]));
+	}
+	set->keep_previous = 1;
+	return 0;
+}
+
+/* The earlier set to NAME.old's, once, before this run's first file
+ * replaces one of it: the bits of the files moved (none: there was no
+ * NAME.csv, and nothing is touched).  Only lstat, unlink and rename: a
+ * signal handler's too (mmp_outset_rescue). */
+static unsigned move_previous(struct mmp_outset *set)
+{
+	struct stat st;
+	unsigned moved = 0;
+	if (!set->keep_previous || set->moved)
+		return 0;
+	set->moved = 1;
+	if (lstat(set->kind_path[MMP_OUT_CSV], &st) || !S_ISREG(st.st_mode))
+		return 0;
+	/* NAME.old.* is one set too: none of the one before stays. */
+	for (int k = 0; k < MMP_OUT_COUNT; k++)
+		if (lstat(set->old_path[k], &st) == 0 && S_ISREG(st.st_mode))
+			unlink(set->old_path[k]);
+	for (int k = 0; k < MMP_OUT_COUNT; k++)
+		if (lstat(set->kind_path[k], &st) == 0 && S_ISREG(st.st_mode) &&
+		    rename(set->kind_path[k], set->old_path[k]) == 0)
+			moved |= MMP_OUT_BIT(k);
+	return moved;
+}
+
+static void say_moved(struct mmp_outset *set, unsigned moved)
+{
+	if (!(moved & MMP_OUT_BIT(MMP_OUT_CSV)))
+		return;
+	add_note(set, "the previous run's %s is now %s%s (one earlier set is kept)", set->path,
+		 set->old_path[MMP_OUT_CSV],
+		 moved & ~MMP_OUT_BIT(MMP_OUT_CSV) ? ", its companions renamed alike" : "");
+}
+
 /* Under each FILE: the descriptor (fsync needs it) and the first write
  * error.  stdio forgets why a buffer flush failed once ferror() is set;
  * "No space left on device" is the message a user needs, not "I/O
@@ -493,6 +539,8 @@ int mmp_outfile_commit(struct mmp_outfile *out, struct mmp_error *err)
 	out->sink = NULL; /* freed by fclose */
 	if (set)
 		set->open &= ~MMP_OUT_BIT(out->kind);
+	if (!rc && set && out->tmp[0])
+		say_moved(set, move_previous(set));
 	if (!rc && out->tmp[0] && rename(out->tmp, out->path))
 		rc = mmp_error_errno(err, -errno, "rename %s to %s", out->tmp, out->path);
 	if (rc) {
@@ -526,10 +574,10 @@ static void put(char *buf, size_t len, size_t *at, const char *s)
 	buf[*at] = '\0';
 }
 
-void mmp_outset_rescue(const struct mmp_outset *set, const struct mmp_outfile *const *files,
+void mmp_outset_rescue(struct mmp_outset *set, const struct mmp_outfile *const *files,
 		       size_t n, unsigned long rows, char *said, size_t len)
 {
-	unsigned kept = 0, removed = 0;
+	unsigned kept = 0, removed = 0, moved = 0;
 	size_t at = 0;
 	struct stat st;
 
@@ -542,6 +590,15 @@ void mmp_outset_rescue(const struct mmp_outset *set, const struct mmp_outfile *c
 		put(said, len, &at, set->path);
 		put(said, len, &at, " and its companions stay as they were\n");
 		return;
+	}
+	moved = move_previous(set);
+	if (moved & MMP_OUT_BIT(MMP_OUT_CSV)) {
+		put(said, len, &at, "mmprof: the previous ");
+		put(said, len, &at, set->path);
+		put(said, len, &at, " is now ");
+		put(said, len, &at, set->old_path[MMP_OUT_CSV]);
+		put(said, len, &at, moved & ~MMP_OUT_BIT(MMP_OUT_CSV) ? ", with its companions\n"
+								       : "\n");
 	}
 	put(said, len, &at, "mmprof: abandoned: the rows measured are in ");
 	for (size_t i = 0; i < n; i++) {

@@ -67,6 +67,8 @@ printf '[global]\nsize = 4K\n[alpha]\nprobe = limit\n[beta_2]\nprobe = limit\n' 
 has "$mm" --config jobs.ini --explain "" -- alpha beta_2
 hasnt "$mm" --config jobs.ini --explain "" -- global
 has "$mm" --config byte_8t --explain d -- dotnet_like dotnet_fixed
+has "$mm" exec --job dotnet --explain "" -- dotnet
+has "$mm" exec --ex -- --explain
 has "$mm" --topology-from "" -- synthetic: xml:
 has "$mm" --topology-from xml: -- xml:m.xml
 # An optional value only after '='.

@@ -7,7 +7,9 @@ source "$(dirname "$0")/tap.bash"
 BUILD=${BUILD:-build}
 HELPER=$PWD/$BUILD/tests/exec_helper
 trap 'rm -rf "$TMP"' EXIT
-make -s --no-print-directory "$BUILD/tests/exec_helper" >/dev/null 2>&1
+PLANTED=$PWD/$BUILD/tests/planted
+make -s --no-print-directory "$BUILD/tests/exec_helper" "$BUILD/tests/planted" \
+	"$BUILD/libmmprof-preload.so" >/dev/null 2>&1
 [ -x "$HELPER" ] || skip_rest "the helper program did not build ($HELPER)"
 
 # run_config NAME JOB-LINES...: a one-job config over a 1 MiB file, run;
@@ -273,12 +275,81 @@ check "a profile without a sample (10 Hz, a program of a millisecond) says why, 
 run_mmprof exec -r 3 --threads 2 --controls auto --csv "$TMP/nofile_why.csv" -- "$HELPER" print one two
 check "...its causes per run, in a unit a person reads (ms, not 3502214.333 ns)" \
 	grep -Eq '^\[exec_helper\] exec threads=2 access=-: [0-9.]+ (us|ms|s) per run$' <<<"$out"
+# Every option exec's output recommends ("--explain JOB shows ...",
+# "--list-events and NAME.events.csv say why") is one mmprof exec takes:
+# it was "unknown option", exit 2.
+help=$("$MMPROF" exec --help)
+for o in $(grep -oE -- '(^|[ (])--[a-z][a-z-]+' <<<"$out"$'\n'"$err" | sed 's/^[ (]//' | sort -u); do
+	check "mmprof exec's output recommends $o: mmprof exec --help lists it" \
+		grep -Eq -- "^  (-[a-zA-Z], )?$o( |\[|$)" <<<"$help"
+done
+check "...--explain among them" grep -q -- '--explain JOB' <<<"$out"
+check "no line of it over 160 characters (the longest: $(longest))" test "$(longest)" -le 160
+run_mmprof exec -r 3 --threads 2 --controls auto --explain exec_helper --csv "$TMP/nofile_why.csv" \
+	-- "$HELPER" print one two
+check "mmprof exec --explain JOB: exit 0 ($rc), the job's steps and no table of times" \
+	test "$rc" -eq 0 -a -n "$(grep '^  steps: the job, then one control more at each' <<<"$out")" -a \
+	-z "$(grep -E '^exec_helper +exec ' <<<"$out")"
+run_mmprof exec --explain other --dry-run -- "$HELPER" print one
+check "mmprof exec --explain another job: exit 2, names the job it has" test "$rc" -eq 2 -a \
+	"$err" = "mmprof exec: --explain other: the job is [exec_helper] (the program's name, or --job's)"
+run_mmprof exec -r 3 --threads 2 --controls auto --brief --csv "$TMP/nofile_why.csv" -- "$HELPER" print one two
+check "mmprof exec --brief: exit 0 ($rc), one line for its job point" test "$rc" -eq 0 -a \
+	"$(grep -c '^\[exec_helper\] exec threads=2 access=-: ' <<<"$out")" -eq 1
+run_mmprof exec --list-events
+check "mmprof exec --list-events: exit 0, the presets" test "$rc" -eq 0 -a -n "$(grep '^presets' <<<"$out")"
+# Without --file the counts are per run, not absent: a program's page
+# faults and system calls were counted (NAME.events.csv) while the table
+# had no column for them and the causes said "not counted here".
+run_mmprof exec -r 3 --warmup 0 --profile off --events task-clock,page-faults,syscalls \
+	--csv "$TMP/nofile_faults.csv" -- "$PLANTED" faults 16
+faults=$(counts "$TMP/nofile_faults.csv" page-faults | sort -n | sed -n 2p)
+check "without --file: the counters table has faults/run, the median of NAME.events.csv's ($faults)" \
+	bash -c 'grep -Eq "^job +probe +threads +CPU ms +faults/run " <<<"$1" &&
+		grep -Eq "^planted +exec +1 +[0-9.]+ +$2 " <<<"$1"' _ "$out" "$faults"
+check "...and syscalls/run" grep -Eq '^job .* syscalls/run' <<<"$out"
+run_mmprof exec -r 3 --warmup 0 --profile off --events task-clock,page-faults --controls prefault \
+	--explain planted --csv "$TMP/nofile_faults.csv" -- "$PLANTED" faults 16
+check "without --file: --explain's page faults row has its counts per run" \
+	grep -Eq '^  page faults +.* faults/run [0-9]+ -> [0-9]+$' <<<"$out"
+check "...and nothing counted is called not counted" \
+	bash -c '! grep -Eq "not counted here|page faults: no counter here" <<<"$1"' _ "$out"
 run_mmprof exec -- "$HELPER" count {file}
 check "mmprof exec without --file, passing {file}: exit 2, says what to set" test "$rc" -eq 2 -a -n \
 	"$(grep 'command passes {file}, but the job has no data file: set file = the file it reads, or size' <<<"$err")"
 run_mmprof exec --result 'Found (\d+)' -- "$HELPER" print 'Found 3'
 check "mmprof exec without --file, with --result: exit 2, nothing to check it against" \
 	test "$rc" -eq 2 -a -n "$(grep "result = is checked against the data file's reference, and the job has none" <<<"$err")"
+# The default output: named from the program, so one program's results do
+# not replace another's, and a rerun keeps the previous set as
+# NAME.old.csv (results/exec.csv was replaced, silently, by every run).
+mkdir -p "$TMP/cwd"
+mm=$(realpath "$MMPROF")
+default_run() { # PROGRAM ARGS...: mmprof exec without --csv, in $TMP/cwd
+	out=$(cd "$TMP/cwd" && "$mm" exec -r 1 --warmup 0 --profile off -- "$@" 2>"$TMP/stderr")
+	rc=$?
+	err=$(cat "$TMP/stderr")
+}
+default_run "$HELPER" print one
+default_run "$PLANTED" faults 1
+check "mmprof exec's default CSV is named from the program: results/exec-exec_helper.csv, results/exec-planted.csv" \
+	test "$rc" -eq 0 -a -f "$TMP/cwd/results/exec-exec_helper.csv" -a -f "$TMP/cwd/results/exec-planted.csv"
+first=$(csv_col "$TMP/cwd/results/exec-planted.csv" run_id)
+default_run "$PLANTED" faults 1
+check "a rerun keeps the previous set: NAME.old.csv holds the first run's rows, NAME.old.events.csv beside it" \
+	test "$(csv_col "$TMP/cwd/results/exec-planted.old.csv" run_id 2>/dev/null)" = "$first" -a \
+	-f "$TMP/cwd/results/exec-planted.old.events.csv" -a \
+	"$(csv_col "$TMP/cwd/results/exec-planted.csv" run_id)" != "$first"
+check "...and says where it went" grep -q \
+	"^mmprof: note: the previous run's results/exec-planted.csv is now results/exec-planted.old.csv, its companions renamed alike" <<<"$err"
+log=$(csv_col "$TMP/cwd/results/exec-planted.old.csv" log)
+check "...the logs its rows name stay ($log)" test -f "$TMP/cwd/$log"
+default_run "$PLANTED" faults 1
+check "a third run: the first run's set and logs are gone, the second's kept" \
+	test "$(csv_col "$TMP/cwd/results/exec-planted.old.csv" run_id 2>/dev/null)" != "$first" -a \
+	! -e "$TMP/cwd/$log" -a -f "$TMP/cwd/$(csv_col "$TMP/cwd/results/exec-planted.old.csv" log)"
+check "the other program's results are untouched" \
+	test -f "$TMP/cwd/results/exec-exec_helper.csv" -a ! -e "$TMP/cwd/results/exec-exec_helper.old.csv"
 # membind: the program runs under that memory policy (set_mempolicy in the
 # child, kept across the exec); /proc/self/numa_maps of the program says it.
 for mb in node:0 interleave firsttouch; do

@@ -38,9 +38,9 @@ check "the attribution CSV: the first touch's cost a page, and whether it was be
 check "the report's first lines: the platform and the calibration" \
 	grep -Eq '^platform: .+$' <<<"$(sed -n 1p <<<"$out")"
 check "... the calibration on the run's data file, with its spread" \
-	grep -Eq '^calibration: first touch [-0-9.]+ (ns|us) \[[-0-9.]+ (ns|us), [-0-9.]+ (ns|us)\] a page .* scan [0-9.]+ GB/s \[[0-9.]+, [0-9.]+\]$' <<<"$out"
+	grep -Eq '^calibration: first touch [-0-9.]+ (ns|us) \[[-0-9.]+ (ns|us), [-0-9.]+ (ns|us)\] a page .* scan [0-9.]+ GB/s \[[0-9.]+, [0-9.]+\]$' <<<"$(unwrap <<<"$out")"
 check "... measured on the run's data file, its mappings and faults said" \
-	grep -Eq '^  5 fresh 8MiB mappings of .*mmprof-8MiB[^;]*; [0-9]+ faults counted in their first touches, [0-9.e-]+ a page left to fault$' <<<"$out"
+	grep -Eq '^  5 fresh 8MiB mappings of .*mmprof-8MiB[^;]*; [0-9]+ faults counted in their first touches, [0-9.e-]+ a page left to fault$' <<<"$(unwrap <<<"$out")"
 check "... its lines at most 160 characters (but the data file's path, which is the user's)" \
 	test -z "$(sed -n '1,/^job /p' <<<"$out" | awk 'length > 160 && !/ mappings of /')"
 check "the CSV carries the platform and the calibration on every row" \
@@ -86,7 +86,7 @@ printf '[c]\nprobe = chase\nsize = 1M\nthreads = 1\nrepeat = 2\nwarmup = 0\neven
 run_mmprof --config "$TMP/c.ini" --csv "$TMP/c.csv"
 check "no data file: runs" test "$rc" -eq 0
 check "... the calibration on anonymous memory" \
-	grep -Eq '^  5 fresh 8MiB mappings of anonymous memory; ' <<<"$out"
+	grep -Eq '^  5 fresh 8MiB mappings of anonymous memory; ' <<<"$(unwrap <<<"$out")"
 
 # A described machine is not this one: nothing measured, nothing named.
 run_mmprof --config "$TMP/t.ini" --dry-run --topology-from synthetic:"core:2 pu:1"

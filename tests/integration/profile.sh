@@ -93,7 +93,7 @@ jit_run() { # jit_run NAME OPTIONS...: the helper under mmprof exec
 	local name=$1; shift
 	run_mmprof exec -r 2 --warmup 0 "$@" --file "$TMP/data.bin" --csv "$TMP/$name.csv" -- "$JIT" 1000000000
 	jit_pids=$(sed -n 's/^pid //p' "$TMP/$name".logs/*/*.log)
-	block=$(sed -n '/^profile of/,/^$/p' <<<"$out")
+	block=$(sed -n '/^profile of/,/^$/p' <<<"$out" | unwrap)
 }
 forget() { for p in $jit_pids; do rm -f "/tmp/perf-$p.map"; done; }
 "$JIT" 1 >/dev/null 2>&1

@@ -54,15 +54,26 @@ counts() {
 # verdict JOB: the job's block in the last run's report ("[JOB] ...: N ns
 # per byte", its causes table, "  fix: ..." or "  largest cause:
 # inconclusive (...)"), up to the blank line after it.
-verdict() { awk -v h="[$1] " 'index($0, h) == 1 { on = 1 } on && /^$/ { exit } on' <<<"$out"; }
+# unwrap: stdin with each prose line mmprof wrapped at 160 characters
+# joined back (its continuations are indented 4 more than it; the
+# report's own nesting steps by 2).
+unwrap() {
+	awk '{ i = match($0, /[^ ]/) - 1 }
+		NR > 1 && i >= 0 && i == ind + 4 { printf " %s", substr($0, i + 1); next }
+		NR > 1 { print "" } { printf "%s", $0; ind = i } END { if (NR) print "" }'
+}
+verdict() { awk -v h="[$1] " 'index($0, h) == 1 { on = 1 } on && /^$/ { exit } on' <<<"$out" | unwrap; }
+# longest OUT: the length of the longest line of stdout and stderr.
+longest() { printf '%s\n%s\n' "$out" "$err" | awk '{ if (length > m) m = length } END { print m + 0 }'; }
 # judge LABEL JOB CAUSE CSV: the planted cause on top (the script's own
 # `top JOB CSV` names the largest) and decided, or an inconclusive verdict
-# that says why -- a fix for another cause is wrong.
+# that says why -- a fix for another cause is wrong.  CAUSE is an
+# extended regex the whole name matches ('a|b' for either).
 judge() {
 	local label=$1 job=$2 cause=$3 csv=$4 line t
 	line=$(verdict "$job")
 	t=$(top "$job" "$csv")
-	if [ "$t" = "$cause" ] && grep -q '^  fix: ' <<<"$line"; then
+	if [[ $t =~ ^($cause)$ ]] && grep -q '^  fix: ' <<<"$line"; then
 		ok "$label: $job names $cause"
 	elif grep -q '^  largest cause: inconclusive (' <<<"$line"; then
 		ok "$label: $job is inconclusive ($(sed -n 's/^  largest cause: inconclusive (//p' <<<"$line"))"

@@ -517,7 +517,18 @@ static void test_disturbed_answer_inconclusive(void **state)
 /* A program (exec) with onepu and limit: rounds whose CPU time on two PUs
  * is cpu times its time on one, its threads overlapping as given (< 0:
  * not seen), the job's rounds disturbed when apart. */
+static void synth_exec_rounds(struct synthetic *s, double cpu, double overlap, int apart,
+			      int low, int disturbed);
+
 static void synth_exec(struct synthetic *s, double cpu, double overlap, int apart)
+{
+	synth_exec_rounds(s, cpu, overlap, apart, 6, apart ? 6 : 0);
+}
+
+/* The first `low` rounds with that overlap (the others 0.95), the first
+ * `disturbed` rounds disturbed. */
+static void synth_exec_rounds(struct synthetic *s, double cpu, double overlap, int apart,
+			      int low, int disturbed)
 {
 	synth_load(s, "[global]\nsize = 1M\ncontrols = onepu, limit\n"
 		      "[j]\nprobe = exec\ncommand = prog {file}\nthreads = 2\n");
@@ -530,8 +541,8 @@ static void synth_exec(struct synthetic *s, double cpu, double overlap, int apar
 			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * jitter);
 			/* CPU time: 2 PUs' worth of 10 ns/B, or one PU's */
 			rep.cpu_ns = (uint64_t)((i == 1 ? 20.0 / cpu : 20.0) * (1 << 20) * jitter);
-			rep.dist.overlap = i == 0 ? overlap : 1;
-			rep.dist.disturbed = i == 0 && apart;
+			rep.dist.overlap = i == 0 ? ((int)r < low ? overlap : 0.95) : 1;
+			rep.dist.disturbed = i == 0 && (int)r < disturbed;
 			if (apart)
 				snprintf(rep.dist.why, sizeof(rep.dist.why), "its threads ran at once");
 			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
@@ -568,11 +579,23 @@ static void test_exec_sharing_decided_first(void **state)
 	assert_true(a->disturbed);
 	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_APART);
 	assert_non_null(strstr(a->cause[0].not_shown, "did not run at the same time (in 6 of the "
-							"6 rounds used; two that were ready ran at "
-							"once 10% of the time"));
+							"6 rounds used; in those, two that were "
+							"ready ran at once 10% of the time"));
 	assert_false(a->top_decided);
 	assert_string_equal(a->doubt, "cross-core sharing: its threads did not run at the same "
 				      "time: cannot tell");
+	synth_free(&s);
+
+	/* 2 rounds apart, 2 more disturbed by other tasks with the threads
+	 * together, 2 clean: all 6 used; the overlap said is of the 2 apart,
+	 * not the median of all (95%, beside "did not run at the same time") */
+	synth_exec_rounds(&s, 1.0, 0.1, 1, 2, 4);
+	a = &s.an.attr[0];
+	assert_int_equal(a->cause[0].cannot_tell, MMP_CANNOT_TELL_APART);
+	print_message("# %s\n", a->cause[0].not_shown);
+	assert_non_null(strstr(a->cause[0].not_shown, "(in 2 of the 6 rounds used; in those, two "
+							"that were ready ran at once 10% of the "
+							"time"));
 	synth_free(&s);
 
 	/* not seen (no switch records): cannot tell either */
@@ -597,8 +620,12 @@ static void test_exec_sharing_decided_first(void **state)
 /* A program touching each page of fresh memory once, its profile by hand:
  * `setup` 1 ms cpu samples in a function "setup" (in the kernel, entered
  * from it, when kernel), `work` in "work" (named from a perf map). */
-static void synth_huge(struct synthetic *s, int kernel)
+static void synth_huge(struct synthetic *s, int kernel, int dtlb)
 {
+	/* dtlb: dTLB-load-misses counted in every run (10 a KiB, 1 on huge
+	 * pages) */
+	static struct mmp_event tlb = { .name = "dTLB-load-misses", .role = MMP_ROLE_DTLB_MISSES };
+	static const struct mmp_event_set tlbset = { &tlb, 1 };
 	static const char map[] = "1000 100 setup\n2000 100 work\n";
 	struct mmp_perf_map pm = { .pid = 9, .path = "/tmp/perf-9.map", .text = (char *)map,
 				   .len = sizeof(map) - 1 };
@@ -608,6 +635,8 @@ static void synth_huge(struct synthetic *s, int kernel)
 	synth_load(s, "[global]\nsize = 1M\ncontrols = prefault, huge\n"
 		      "[j]\nprobe = exec\ncommand = prog {file}\nthreads = 1\n");
 	assert_int_equal(s->plan.nruns, 3);
+	for (size_t i = 0; dtlb && i < s->plan.nruns; i++)
+		mmp_results_start(&s->res, i, &s->df, &tlbset);
 	for (unsigned r = 0; r < 6; r++)
 		for (size_t i = 0; i < s->plan.nruns; i++) {
 			double jitter = 1 + 0.01 * (double)((r * 7 + i * 3) % 5);
@@ -620,7 +649,10 @@ static void synth_huge(struct synthetic *s, int kernel)
 			struct mmp_samples sm = { .s = one, .n = k, .cap = k, .chain = chain,
 						  .nchain = 1, .chaincap = 1, .period_ns = 1000000,
 						  .pid = 9, .perf_map = &pm, .nperf_map = 1 };
-			struct mmp_rep rep = { .index = r, .result_ok = 1, .samples = &sm };
+			struct mmp_count misses = { .state = MMP_COUNT_COUNTED,
+						    .value = (i == 2 ? 1 : 10) * 1024.0 };
+			struct mmp_rep rep = { .index = r, .result_ok = 1, .samples = &sm,
+					       .counts = dtlb ? &misses : NULL };
 			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * jitter);
 			rep.cpu_ns = rep.elapsed_ns;
 			rep.dist.overlap = -1;
@@ -632,30 +664,39 @@ static void synth_huge(struct synthetic *s, int kernel)
 /* What huge pages take away is TLB reach in the program's own code, but
  * the kernel's work per 4 KiB page when the profiles put it there (a
  * program that touches fresh memory once): then it is named page faults,
- * with the kernel's part as its evidence. */
+ * with the kernel's part as its evidence.  Outside the kernel, without a
+ * dTLB counter, it is either: fewer, larger page set-ups below the kernel
+ * (a hypervisor's) or TLB reach -- named so until a counter decides. */
 static void test_huge_in_the_kernel_is_page_faults(void **state)
 {
 	struct synthetic s;
 	(void)state;
-	for (int kernel = 0; kernel < 2; kernel++) {
-		synth_huge(&s, kernel);
-		const struct mmp_attribution *a = &s.an.attr[0];
-		assert_int_equal(a->n, 3); /* prefault, huge, the remainder */
-		const struct mmp_cause *huge = &a->cause[1];
-		assert_int_equal(huge->control->bit, MMP_CONTROL_HUGE);
-		assert_true(huge->significant);
-		print_message("# kernel %d: %s, kernel part %.2f\n", kernel, huge->name,
-			      huge->kernel_part);
-		if (kernel) {
-			assert_string_equal(huge->name, "page faults");
-			assert_true(huge->kernel_part > 0.95);
-			assert_null(huge->evidence.metric); /* not TLB misses */
-		} else {
-			assert_string_equal(huge->name, "TLB reach");
-			assert_true(huge->kernel_part == 0);
+	for (int kernel = 0; kernel < 2; kernel++)
+		for (int dtlb = 0; dtlb < 2; dtlb++) {
+			synth_huge(&s, kernel, dtlb);
+			const struct mmp_attribution *a = &s.an.attr[0];
+			assert_int_equal(a->n, 3); /* prefault, huge, the remainder */
+			const struct mmp_cause *huge = &a->cause[1];
+			assert_int_equal(huge->control->bit, MMP_CONTROL_HUGE);
+			assert_true(huge->significant);
+			print_message("# kernel %d, dTLB %d: %s, kernel part %.2f\n", kernel, dtlb,
+				      huge->name, huge->kernel_part);
+			if (kernel) {
+				assert_string_equal(huge->name, "page faults");
+				assert_true(huge->kernel_part > 0.95);
+				assert_null(huge->evidence.metric); /* not TLB misses */
+			} else if (dtlb) {
+				assert_string_equal(huge->name, "TLB reach");
+				assert_true(huge->kernel_part == 0);
+				assert_true(huge->evidence.counted);
+				assert_true(huge->evidence.before > 9 * huge->evidence.after);
+			} else {
+				assert_string_equal(huge->name, "page setup (faults or TLB)");
+				assert_non_null(strstr(huge->detail, "no dTLB counter to tell"));
+				assert_false(huge->evidence.counted);
+			}
+			synth_free(&s);
 		}
-		synth_free(&s);
-	}
 }
 
 int main(void)

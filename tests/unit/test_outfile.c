@@ -294,6 +294,61 @@ static void test_stale_companions_removed(void **state)
 	mmp_outset_close(&set);
 }
 
+/* A set that keeps the previous (mmprof exec's default): the earlier
+ * NAME.csv and its companions become NAME.old's when this run's first
+ * file is committed -- the one before that goes -- and a run that commits
+ * nothing moves nothing. */
+static void test_previous_kept(void **state)
+{
+	char dir[512], path[600], att[600], thr[600], old[600], oldatt[600], oldthr[600],
+		oldev[600];
+	struct mmp_outset set;
+	struct mmp_outfile csv;
+	struct mmp_error err = { 0 };
+	(void)state;
+
+	snprintf(dir, sizeof(dir), "%s", test_tmpdir());
+	snprintf(path, sizeof(path), "%s/x.csv", dir);
+	snprintf(att, sizeof(att), "%s/x.attribution.csv", dir);
+	snprintf(thr, sizeof(thr), "%s/x.threads.csv", dir);
+	snprintf(old, sizeof(old), "%s/x.old.csv", dir);
+	snprintf(oldatt, sizeof(oldatt), "%s/x.old.attribution.csv", dir);
+	snprintf(oldthr, sizeof(oldthr), "%s/x.old.threads.csv", dir);
+	snprintf(oldev, sizeof(oldev), "%s/x.old.events.csv", dir);
+	test_write_file(path, "first\n");
+	test_write_file(att, "first attribution\n");
+	test_write_file(thr, "first threads\n");
+	test_write_file(old, "zeroth\n");
+	test_write_file(oldev, "zeroth events\n");
+
+	/* Nothing committed: both sets stay as they were. */
+	open_set(&set, path);
+	assert_int_equal(mmp_outset_keep_previous(&set), 0);
+	assert_int_equal(mmp_outfile_open(&set, MMP_OUT_CSV, &csv, &err), 0);
+	mmp_outfile_abandon(&csv);
+	mmp_outset_close(&set);
+	assert_string_equal(slurp(path), "first\n");
+	assert_string_equal(slurp(old), "zeroth\n");
+
+	open_set(&set, path);
+	assert_int_equal(mmp_outset_keep_previous(&set), 0);
+	assert_int_equal(mmp_outfile_open(&set, MMP_OUT_CSV, &csv, &err), 0);
+	fputs("second\n", csv.f);
+	write_and_commit(&set, MMP_OUT_ATTRIBUTION, "second attribution\n");
+	/* The first commit moved the whole earlier set, NAME.csv with it. */
+	assert_false(exists(path));
+	assert_string_equal(slurp(old), "first\n");
+	assert_string_equal(slurp(oldatt), "first attribution\n");
+	assert_string_equal(slurp(oldthr), "first threads\n");
+	assert_false(exists(oldev)); /* the one before: gone with its set */
+	assert_int_equal(mmp_outfile_commit(&csv, &err), 0);
+	assert_string_equal(slurp(path), "second\n");
+	assert_string_equal(slurp(att), "second attribution\n");
+	assert_false(exists(thr));
+	assert_non_null(strstr(set.note, old)); /* said where it went */
+	mmp_outset_close(&set);
+}
+
 /* Devices and FIFOs: written directly, never a companion beside them. */
 static void test_devices_written_directly(void **state)
 {
@@ -579,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_lock_of_a_dead_holder),
 		cmocka_unit_test(test_leftovers_of_dead_runs_removed),
 		cmocka_unit_test(test_stale_companions_removed),
+		cmocka_unit_test(test_previous_kept),
 		cmocka_unit_test(test_devices_written_directly),
 		cmocka_unit_test(test_write_errors_reported),
 		cmocka_unit_test_teardown(test_full_file_system, test_unmount_small),
