@@ -206,20 +206,43 @@ static int prepare(struct set_ctx *c)
 #define CALIB_MIN_FILE (UINT64_C(1) << 20)
 #define CALIB_SAMPLES 5
 
+/* The data the calibration maps: a file the user named (the first; its
+ * size is its own), else the largest generated one any run reads.  NULL:
+ * no run reads a file. */
+static const struct mmp_data_spec *calibration_data(const struct mmp_plan *plan)
+{
+	const struct mmp_data_spec *best = NULL;
+	for (size_t i = 0; i < plan->nruns; i++) {
+		const struct mmp_planned *r = &plan->runs[i];
+		if (!mmp_run_reads_file(&r->run.p))
+			continue;
+		if (r->data.file)
+			return &r->data;
+		if (!best || r->data.size > best->size)
+			best = &r->data;
+	}
+	return best;
+}
+
 /* Before the first round: this machine's first-touch cost and scan speed
- * (firsttouch.h), on the first set's data file when it has one of a MiB
- * or more, else on anonymous memory.  Once a session; a described
- * machine is not this one, and nothing is measured for it. */
+ * (firsttouch.h), on the plan's data (made now if it is to be made: the
+ * set that reads it finds it there) when it has a MiB or more, else on
+ * anonymous memory.  Once a session; a described machine is not this
+ * one, and nothing is measured for it. */
 static void calibrate(struct set_ctx *c)
 {
 	struct mmp_calibration *cal = &c->out->meta.calibration;
+	const struct mmp_data_spec *spec = calibration_data(c->s->plan);
+	struct mmp_datafile *df = NULL;
+	struct mmp_error err = { 0 };
 	const char *path = NULL;
 	if (c->out->calibrated || mmp_topology_is_described(c->s->topo))
 		return;
 	c->out->calibrated = 1;
-	for (size_t k = 0; k < c->cs->n && !path; k++)
-		if (c->items[k].data && c->items[k].data->size >= CALIB_MIN_FILE)
-			path = c->items[k].data->path;
+	/* A file that cannot be had here is its set's failure to say. */
+	if (spec && mmp_datafiles_get(&c->out->files, spec, &df, &err) == 0 && df &&
+	    df->size >= CALIB_MIN_FILE)
+		path = df->path;
 	if (mmp_calibrate(path, path ? CALIB_FILE_BYTES : CALIB_ANON_BYTES, CALIB_SAMPLES, cal)) {
 		char msg[600];
 		snprintf(msg, sizeof(msg), "calibration not measured: %s", cal->error);
