@@ -195,6 +195,8 @@ struct mmp_cmp_column {
 /* The columns of a comparison's CSV, as a text list or a Markdown table
  * (docs): schema_version, the keys (each said as key_help, the control's
  * as control_help when not NULL), then cols. */
+/* A comparison CSV's header line: schema_version, the keys, then cols. */
+void mmp_compare_csv_header(FILE *f, const struct mmp_cmp_column *cols, size_t n);
 void mmp_compare_columns_table(FILE *out, int markdown, int schema, const char *key_help,
 			       const char *control_help, const struct mmp_cmp_column *cols,
 			       size_t n);

@@ -35,6 +35,7 @@
 #include "mmprof/compare.h"
 #include "mmprof/csvread.h"
 #include "mmprof/error.h"
+#include "mmprof/outfile.h"
 
 /* The columns of the fleet CSV (mmprof compare A B C --csv). */
 #define MMP_FLEET_SCHEMA_VERSION 1
@@ -97,6 +98,10 @@ void mmp_fleet_print(FILE *out, const struct mmp_fleet *f);
 /* One row per job point and host, through a temporary (outfile.h), never
  * over an input.  0 or a negative errno. */
 int mmp_fleet_csv(const struct mmp_fleet *f, const char *path, struct mmp_error *err);
+/* An output of the report (its CSV, its JSON) at path, which may be none
+ * of the files compared (outfile.h); commit or abandon it. */
+int mmp_fleet_open_output(const struct mmp_fleet *f, const char *path, struct mmp_outfile *out,
+			  struct mmp_error *err);
 void mmp_fleet_print_columns(FILE *out, int markdown);
 /* The same as one JSON document (fleet_json.c): schema_version,
  * tolerance, hosts, job_points (each with its key, median host and every

@@ -286,6 +286,15 @@ static const struct mmp_cmp_column columns[] = {
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
+void mmp_compare_csv_header(FILE *f, const struct mmp_cmp_column *cols, size_t n)
+{
+	mmp_csv_field(f, "schema_version", 0);
+	for (size_t k = 0; k < mmp_compare_nkeys(); k++)
+		mmp_csv_field(f, mmp_compare_key_name(k), 0);
+	for (size_t k = 0; k < n; k++)
+		mmp_csv_field(f, cols[k].name, k + 1 == n);
+}
+
 void mmp_compare_columns_table(FILE *out, int markdown, int schema, const char *key_help,
 			       const char *control_help, const struct mmp_cmp_column *cols,
 			       size_t n)
@@ -380,11 +389,7 @@ int mmp_compare_csv(const struct mmp_comparison *c, const char *path, struct mmp
 	int rc = mmp_outfile_open_alone(path, inputs, 2, &out, err);
 	if (rc)
 		return rc;
-	mmp_csv_field(out.f, "schema_version", 0);
-	for (size_t k = 0; k < mmp_compare_nkeys(); k++)
-		mmp_csv_field(out.f, mmp_compare_key_name(k), 0);
-	for (size_t k = 0; k < NCOLUMNS; k++)
-		mmp_csv_field(out.f, columns[k].name, k + 1 == NCOLUMNS);
+	mmp_compare_csv_header(out.f, columns, NCOLUMNS);
 	for (size_t i = 0; i < c->npairs; i++)
 		pair_row(out.f, c, &c->pair[i]);
 	return mmp_outfile_commit(&out, err);

@@ -105,15 +105,9 @@ static void put_answers(struct mmp_json *j, const struct mmp_fleet *f)
 
 int mmp_fleet_json(const struct mmp_fleet *f, const char *path, struct mmp_error *err)
 {
-	const char **inputs = calloc(f->nfiles + 1, sizeof(*inputs));
 	struct mmp_outfile out;
 	struct mmp_json j;
-	if (!inputs)
-		return mmp_error_set(err, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < f->nfiles; i++)
-		inputs[i] = f->file[i].path;
-	int rc = mmp_outfile_open_alone(path, inputs, f->nfiles, &out, err);
-	free(inputs);
+	int rc = mmp_fleet_open_output(f, path, &out, err);
 	if (rc)
 		return rc;
 	mmp_json_init(&j, out.f);

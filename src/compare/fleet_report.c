@@ -277,23 +277,26 @@ static void cell_row(FILE *out, const struct mmp_fleet *f, const struct mmp_flee
 		mmp_csv_field(out, v[k], k + 1 == NCOLUMNS);
 }
 
-int mmp_fleet_csv(const struct mmp_fleet *f, const char *path, struct mmp_error *err)
+int mmp_fleet_open_output(const struct mmp_fleet *f, const char *path, struct mmp_outfile *out,
+			  struct mmp_error *err)
 {
 	const char **inputs = calloc(f->nfiles + 1, sizeof(*inputs));
-	struct mmp_outfile out;
 	if (!inputs)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < f->nfiles; i++)
 		inputs[i] = f->file[i].path;
-	int rc = mmp_outfile_open_alone(path, inputs, f->nfiles, &out, err);
+	int rc = mmp_outfile_open_alone(path, inputs, f->nfiles, out, err);
 	free(inputs);
+	return rc;
+}
+
+int mmp_fleet_csv(const struct mmp_fleet *f, const char *path, struct mmp_error *err)
+{
+	struct mmp_outfile out;
+	int rc = mmp_fleet_open_output(f, path, &out, err);
 	if (rc)
 		return rc;
-	mmp_csv_field(out.f, "schema_version", 0);
-	for (size_t k = 0; k < mmp_compare_nkeys(); k++)
-		mmp_csv_field(out.f, mmp_compare_key_name(k), 0);
-	for (size_t k = 0; k < NCOLUMNS; k++)
-		mmp_csv_field(out.f, columns[k].name, k + 1 == NCOLUMNS);
+	mmp_compare_csv_header(out.f, columns, NCOLUMNS);
 	for (size_t p = 0; p < f->npoints; p++)
 		for (size_t c = 0; c < f->point[p].ncells; c++)
 			cell_row(out.f, f, &f->point[p], &f->point[p].cell[c]);
