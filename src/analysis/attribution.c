@@ -352,13 +352,22 @@ static const char *allocator_note(const struct mmp_preload_report *p, char *buf,
 	return buf;
 }
 
+/* "2 mappings, 1 block changed" */
+static const char *changed(const struct mmp_preload_report *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu mapping%s, %llu block%s changed", (unsigned long long)p->mappings,
+		 p->mappings == 1 ? "" : "s", (unsigned long long)p->blocks,
+		 p->blocks == 1 ? "" : "s");
+	return buf;
+}
+
 /* A preload rung (prefault, touch, huge) that changed nothing in any
  * repetition: why, or NULL when it changed something. */
 static const char *unchanged(const struct mmp_run_result *r, unsigned added, char *buf,
 			     size_t len)
 {
 	const struct mmp_preload_report *p = &r->preload;
-	char note[200];
+	char note[200], counts[64];
 	if (!preload_rung(r, added))
 		return NULL;
 	if (!p->loaded)
@@ -367,15 +376,12 @@ static const char *unchanged(const struct mmp_run_result *r, unsigned added, cha
 					    : "a static or setuid program started by it?");
 	else if (added == MMP_CONTROL_PREFAULT && !p->present)
 		snprintf(buf, len,
-			 "no mapping or malloc'd block of the program's was populated (%llu mappings, "
-			 "%llu blocks changed%s)",
-			 (unsigned long long)p->mappings, (unsigned long long)p->blocks,
-			 allocator_note(p, note, sizeof(note)));
+			 "no mapping or malloc'd block of the program's was populated (%s%s)",
+			 changed(p, counts, sizeof(counts)), allocator_note(p, note, sizeof(note)));
 	else if (added == MMP_CONTROL_TOUCH && !p->touched)
 		snprintf(buf, len, "no mapping or malloc'd block of the program's was populated "
-				   "and readable to touch (%llu mappings, %llu blocks changed%s)",
-			 (unsigned long long)p->mappings, (unsigned long long)p->blocks,
-			 allocator_note(p, note, sizeof(note)));
+				   "and readable to touch (%s%s)",
+			 changed(p, counts, sizeof(counts)), allocator_note(p, note, sizeof(note)));
 	else if (added == MMP_CONTROL_HUGE && !p->huge)
 		snprintf(buf, len, "the kernel backed none of the %.1f MiB it advised "
 				   "MADV_HUGEPAGE with huge pages%s",
