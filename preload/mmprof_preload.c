@@ -382,11 +382,12 @@ extern void __libc_free(void *p);
  * (M_MMAP_THRESHOLD), raised up to 32 MiB as the program frees such
  * blocks, so the threshold says nothing fixed about where a block comes
  * from; a size does say what it can save.  A 1 MiB block has 256 pages
- * to fault, 250 us and more at ~1 us a fault on bare metal (~19 us on a
- * paravirtualised guest), against what the library spends on it: ~37 us
- * measured on such a guest for a block whose pages were present already
- * (a madvise walk, a pagemap read, a report line), where each 64 KiB
- * buffer would cost more than its 16 faults. */
+ * to fault (~5 ms at the ~20 us a fault measured on a paravirtualised
+ * guest, docs/exec.md), against what the library spends on it: ~37 us
+ * measured there for a block whose pages were present already (a madvise
+ * walk, a pagemap read, a report line) -- small even where a fault costs
+ * a tenth as much -- where a 64 KiB buffer's 16 faults would cost less
+ * than the library's look at it. */
 #define ALLOC_MIN (1ull << 20)
 
 static int alloc_on; /* a mode asks for it and the allocator is reached */
