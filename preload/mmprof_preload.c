@@ -381,13 +381,15 @@ extern void __libc_free(void *p);
 /* Blocks from 1 MiB: glibc maps a block with its own mmap from 128 KiB
  * (M_MMAP_THRESHOLD), raised up to 32 MiB as the program frees such
  * blocks, so the threshold says nothing fixed about where a block comes
- * from; a size does say what it can save.  A 1 MiB block has 256 pages
- * to fault (~5 ms at the ~20 us a fault measured on a paravirtualised
- * guest, docs/exec.md), against what the library spends on it: ~37 us
- * measured there for a block whose pages were present already (a madvise
- * walk, a pagemap read, a report line) -- small even where a fault costs
- * a tenth as much -- where a 64 KiB buffer's 16 faults would cost less
- * than the library's look at it. */
+ * from; a size does say what it can save.  The library spends ~37 us on
+ * a block (measured on a paravirtualised guest, docs/exec.md: a madvise
+ * walk, a pagemap read, a report line) even when glibc reuses it from its
+ * heap with every page present and there is nothing to save, as it does
+ * for a program that mallocs and frees a buffer in a loop (0.06-0.24 us
+ * a block without the library).  The smaller the blocks reached, the more
+ * such calls pay it; a 1 MiB block has 256 pages to fault, ~5 ms at the
+ * ~20 us a fault measured there, so the first one reached pays for many
+ * reuses. */
 #define ALLOC_MIN (1ull << 20)
 
 static int alloc_on; /* a mode asks for it and the allocator is reached */
