@@ -401,17 +401,25 @@ static const char *mib(uint64_t bytes, char *buf, size_t len)
 }
 
 /* What a used preload rung reached in the program's malloc'd blocks
- * ("256 MiB in 1 malloc'd block populated"), with its mappings beside;
- * NULL when it reached no block (its mappings are the CSV's). */
+ * ("256 MiB in 1 malloc'd block populated"), with its mappings beside,
+ * or why it reached none when the library said (a populate refused, an
+ * allocator not reached); NULL when it reached no block and said nothing
+ * (its mappings are the CSV's). */
 static const char *reached(const struct mmp_run_result *r, unsigned added, char *buf,
 			   size_t len)
 {
 	const struct mmp_preload_report *p = &r->preload;
-	char a[32], b[32];
+	char a[32], b[32], note[200];
 	int hugely = added == MMP_CONTROL_HUGE;
 	uint64_t in_blocks = hugely ? p->block_advised : p->block_present;
 	uint64_t in_maps = (hugely ? p->advised : p->present) - in_blocks;
-	if (!preload_rung(r, added) || !p->blocks || !in_blocks)
+	if (!preload_rung(r, added))
+		return NULL;
+	if (!in_blocks && (p->noalloc || (p->refused && !hugely))) {
+		snprintf(buf, len, "no malloc'd block%s", allocator_note(p, note, sizeof(note)));
+		return buf;
+	}
+	if (!p->blocks || !in_blocks)
 		return NULL;
 	snprintf(buf, len, "%s in %llu malloc'd block%s %s%s%s%s", mib(in_blocks, a, sizeof(a)),
 		 (unsigned long long)p->blocks, p->blocks == 1 ? "" : "s",

@@ -602,8 +602,8 @@ static const struct mmp_control_info table[] = {
 	  apply_touch, touch_detail, fix_touch, EV(ev_faults), 0, NULL },
 	{ MMP_CONTROL_HUGE, "huge", "TLB reach", "the data on huge pages (hugepages = yes)",
 	  "data = anon, or chase, without hugepages; a program (exec: MADV_HUGEPAGE on its "
-	  "large mappings and malloc'd blocks, the preload library)", apply_huge, NULL, fix_huge, EV(ev_tlb),
-	  0, &huge_either },
+	  "large mappings and malloc'd blocks, the preload library)",
+	  apply_huge, NULL, fix_huge, EV(ev_tlb), 0, &huge_either },
 	{ MMP_CONTROL_REMOTE, "remote", "remote memory",
 	  "data and shared state bound to each thread's node (membind = local)",
 	  "membind = node:N or interleave on 2+ NUMA nodes, memory the run binds (data = "

@@ -780,6 +780,19 @@ static void test_preload_blocks(void **state)
 	assert_non_null(strstr(a->unused[0].why, "Linux 5.14 and later have it)"));
 	synth_free(&s);
 
+	/* Its mappings populated, its blocks refused: the rung is used, and
+	 * says what it did not reach. */
+	refused.mappings = 3;
+	refused.present = 4u << 20;
+	synth_preload(&s, &refused);
+	a = &s.an.attr[0];
+	assert_int_equal(a->nunused, 1); /* huge: no huge pages given */
+	assert_int_equal(a->nreached, 1);
+	assert_string_equal(a->reached[0].control->name, "prefault");
+	assert_non_null(strstr(a->reached[0].why, "no malloc'd block; the kernel refused to populate "
+						  "its 1 malloc'd block (MADV_POPULATE_WRITE: "));
+	synth_free(&s);
+
 	/* The program's own malloc: not reached, and said so. */
 	struct mmp_preload_report own = { .loaded = 1, .exited = 1, .noalloc = 1,
 					  .noalloc_why = "own" };
