@@ -75,7 +75,7 @@ all: $(BIN) $(MAN) $(PRELOAD) repro
 # in the build tree, or installed under LIBDIR (src/run/preload.c).
 $(PRELOAD): preload/mmprof_preload.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) $(OPT) -fPIC -shared -o $@ $<
+	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) $(OPT) -fPIC -shared -o $@ $< -ldl
 $(BUILD)/src/run/preload.o: CPPFLAGS += -DMMPROF_LIBDIR='"$(LIBDIR)"' \
 	-DMMPROF_PRELOAD_BUILT='"$(abspath $(PRELOAD))"'
 
@@ -133,7 +133,7 @@ $(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
 unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/numa_refused $(BUILD)/tests/planted \
 	$(BUILD)/tests/hot $(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf $(BUILD)/tests/hold_pmu \
-	$(BUILD)/tests/jit
+	$(BUILD)/tests/jit $(BUILD)/tests/malloc_touch
 
 # Programs with one cause planted each (false sharing with plain
 # increments, true sharing, page faults, bandwidth, plainly parallel):
@@ -141,6 +141,13 @@ unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/numa_refused $
 $(BUILD)/tests/planted: tests/helpers/planted.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -pthread
+
+# A program whose page faults are in a block it mallocs (glibc maps it
+# with its own mmap), and one with none: what the prefault and huge rungs
+# reach through the allocator (tests/integration/exec_malloc.sh).
+$(BUILD)/tests/malloc_touch: tests/helpers/malloc_touch.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
 # A program with known hot functions and lines for the sampling profile's
 # tests: -g and frame pointers (the kernel unwinds user stacks by them),

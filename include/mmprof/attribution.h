@@ -97,7 +97,9 @@ struct mmp_cause {
 #define MMP_TOUCH_NO_FAULTS 1.0
 
 /* A rung left out: its control changed nothing in the program (the
- * preload library not loaded, or no mapping it could change). */
+ * preload library not loaded, or no mapping it could change); or, in
+ * reached, a preload rung used and what it reached in the program's
+ * malloc'd blocks. */
 struct mmp_unused {
 	const struct mmp_control_info *control;
 	const struct mmp_run_result *rung;
@@ -121,6 +123,8 @@ struct mmp_attribution {
 	char order[160];   /* the ladder's order: "prefault, tally, bulk, limit" */
 	struct mmp_unused unused[4];
 	size_t nunused;
+	struct mmp_unused reached[4];
+	size_t nreached;
 };
 
 /* Attribute job point i of results (its rungs follow it).  -ENODATA when
