@@ -446,8 +446,10 @@ static const char *fix_fit(const char *d)
 static const char *fix_prefault(const char *d)
 {
 	(void)d;
-	return "map the pages in before the loop (MAP_POPULATE, prefault) or read them with "
-	       "read()";
+	/* A program's faults are as often in its malloc'd buffers (lz4 -d:
+	 * 19% of its time, in two 4 MiB blocks) as in its mappings. */
+	return "map the pages in before the loop (MAP_POPULATE, prefault; a malloc'd buffer: "
+	       "MADV_POPULATE_WRITE, or reuse it) or read them with read()";
 }
 
 /* Without prefault below it, touching the pages maps them in too. */
