@@ -847,6 +847,8 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 		fprintf(f, ", %s", so->answers_path);
 	if (so->wrote_profile)
 		fprintf(f, ", %s", so->profile_path);
+	if (so->wrote_folded)
+		fprintf(f, ", %s", so->folded_path);
 	if (s->per_thread)
 		fprintf(f, ", %s", so->threads_path);
 	if (so->wrote_json)
