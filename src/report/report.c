@@ -228,12 +228,20 @@ static void report_pus_run(FILE *out, const struct mmp_results *res,
 		mmp_fprintf_wrapped(out, "  %s: %s\n", label, r->seen_why);
 		return;
 	}
+	if (r->seen_why[0]) {
+		/* Refused (a user): interrupts alone were taken out. */
+		mmp_fprintf_wrapped(out, "  %s: kernel work for it %s, interrupts only; other tasks %s: "
+					 "unexplained; %s\n",
+				    label, share_range(&r->kernel, k, sizeof(k)),
+				    share_range(&r->unexplained, u, sizeof(u)), r->seen_why);
+		return;
+	}
 	mmp_fprintf_wrapped(out, "  %s: kernel work for it %s%s%s; other tasks %s: unexplained%s%s%s\n",
 			    label, share_range(&r->kernel, k, sizeof(k)),
 			    r->kernel.tasks[0] ? ", threads: " : "", r->kernel.tasks,
 			    share_range(&r->unexplained, u, sizeof(u)),
 			    r->unexplained.tasks[0] ? " (" : "", r->unexplained.tasks,
-			    r->unexplained.tasks[0] ? ")" : r->seen_why[0] ? " (not told apart)" : "");
+			    r->unexplained.tasks[0] ? ")" : "");
 }
 
 void mmp_report_pus(FILE *out, const struct mmp_results *res)

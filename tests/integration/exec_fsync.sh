@@ -80,6 +80,23 @@ check "busy: every round disturbed, by other tasks named, the hog (sh) among the
 check "busy: the hog is no kernel work" \
 	test -z "$(awk -F'|' '{ print $4 }' <<<"$r" | grep -E '(^|, )sh ')"
 
+# As a user, other tasks cannot be seen (CPU-wide events need
+# perf_event_paranoid 0): the interrupts alone are taken out, and said.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
+user=$(mktemp -d /tmp/mmprof-user.XXXXXX)
+trap 'kill $hog 2>/dev/null; rm -rf "$TMP" "$user"' EXIT
+chmod 0777 "$user"
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null || ! [ "$paranoid" -gt 0 ] 2>/dev/null; then
+	skip "as a user: needs root, setpriv and perf_event_paranoid above 0 (it is $paranoid)"
+else
+	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups env MMPROF_DATA="$user/data" \
+		"$(realpath "$MMPROF")" exec -r 2 --warmup 0 --threads 2 --profile off --job fsync \
+		--csv "$user/u.csv" -- "$FSYNC" "$user/rec.dat" 300 2>/dev/null)
+	check "as nobody (perf_event_paranoid $paranoid): interrupts only, and why the tasks are not told apart" \
+		grep -qE "^  \[fsync\] .*: kernel work for it [0-9]+% \([0-9]+ to [0-9]+%\), interrupts only; .*not told apart \(perf_event_open of its PUs: Permission denied; perf_event_paranoid $paranoid" \
+		<<<"$(unwrap <<<"$out")"
+fi
+
 # The issue's case: sqlite3, 300 inserts, each its own transaction (a
 # journal file written and fsynced, the database fsynced, per insert).
 if ! command -v sqlite3 >/dev/null; then
