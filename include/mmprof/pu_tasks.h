@@ -11,7 +11,7 @@
  * perf_event per PU (a dummy event: no samples, only
  * PERF_RECORD_SWITCH_CPU_WIDE, FORK and COMM records, on CLOCK_MONOTONIC
  * so their times compare with the program's exec and exit), drained
- * every MMP_PU_WATCH_MS by exec_child.h's tick.  Each switch says which
+ * every MMP_PU_WATCH_MS by exec_child.h's tick and added up as drained.  Each switch says which
  * task left the PU and which came in, so each task's time on the PUs
  * over the program's wall time adds up; then each task is
  *
@@ -61,11 +61,15 @@ struct mmp_pu_tasks;
  * with the reason in why (refused: the paranoid level). */
 int mmp_pu_tasks_open(struct mmp_pu_tasks **out, const int *pus, unsigned npus, char *why,
 		      size_t wlen);
-/* Move what the kernel wrote out of the buffers (a tick's work). */
+/* The window starts at t0 (CLOCK_MONOTONIC ns: the program's exec):
+ * call it before the first drain. */
+void mmp_pu_tasks_start(struct mmp_pu_tasks *t, uint64_t t0);
+/* Move what the kernel wrote out of the buffers and add it up (a tick's
+ * work). */
 void mmp_pu_tasks_drain(struct mmp_pu_tasks *t);
-/* After the program (pid) exited: each task's time in [t0, t1]
- * (CLOCK_MONOTONIC ns: its exec and exit), classified.  0 or -ENOMEM. */
-int mmp_pu_tasks_finish(struct mmp_pu_tasks *t, pid_t program, uint64_t t0, uint64_t t1,
+/* After the program (pid) exited at t1: each task's time in [t0, t1],
+ * classified.  0 or -ENOMEM. */
+int mmp_pu_tasks_finish(struct mmp_pu_tasks *t, pid_t program, uint64_t t1,
 			struct mmp_pu_tasks_seen *out);
 void mmp_pu_tasks_close(struct mmp_pu_tasks *t);
 

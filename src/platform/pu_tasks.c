@@ -30,7 +30,12 @@ struct ring {
 struct sw { /* a task left a PU, another came in */
 	uint64_t time;
 	uint32_t pid, tid, npid, ntid;
-	uint32_t pu;
+};
+
+/* A PU's last switch: since then the task that came in holds it. */
+struct pu_state {
+	uint64_t last; /* 0: none yet */
+	uint32_t pid, tid;
 };
 
 struct fork_rec { uint32_t pid, ppid; };
@@ -40,8 +45,10 @@ struct mmp_pu_tasks {
 	struct ring *ring;
 	unsigned nring;
 	size_t page;
-	struct sw *sw;
-	size_t nsw, swcap;
+	/* Switches are added up as they are drained, not kept: a program
+	 * that runs minutes switches millions of times. */
+	struct pu_state *pu;
+	uint64_t t0, t1; /* the window: its exec, its exit (UINT64_MAX: running) */
 	struct fork_rec *fork;
 	size_t nfork, forkcap;
 	struct comm_rec *comm;
@@ -108,10 +115,14 @@ int mmp_pu_tasks_open(struct mmp_pu_tasks **out, const int *pus, unsigned npus, 
 	struct mmp_pu_tasks *t = calloc(1, sizeof(*t));
 	int rc = 0;
 	*out = NULL;
-	if (!t || !(t->ring = calloc(npus ? npus : 1, sizeof(*t->ring)))) {
+	if (!t || !(t->ring = calloc(npus ? npus : 1, sizeof(*t->ring))) ||
+	    !(t->pu = calloc(npus ? npus : 1, sizeof(*t->pu)))) {
+		if (t)
+			free(t->ring);
 		free(t);
 		return -ENOMEM;
 	}
+	t->t1 = UINT64_MAX;
 	t->page = (size_t)sysconf(_SC_PAGESIZE);
 	for (unsigned i = 0; i < npus; i++) {
 		struct perf_event_attr a = {
@@ -145,6 +156,32 @@ fail:
 	return rc;
 }
 
+static int add_time(struct task **all, size_t *n, size_t *cap, uint32_t pid, uint32_t tid,
+		    uint64_t from, uint64_t to, uint64_t t0, uint64_t t1)
+{
+	from = from < t0 ? t0 : from;
+	to = to > t1 ? t1 : to;
+	if (to <= from)
+		return 0;
+	struct task *t = task_of(all, n, cap, pid, tid);
+	if (!t)
+		return -ENOMEM;
+	t->ns += to - from;
+	return 0;
+}
+
+/* The time since the PU's last switch (or the window's start) is the
+ * leaving task's; the one coming in holds it from now. */
+static int account(struct mmp_pu_tasks *t, uint32_t pu, const struct sw *s)
+{
+	struct pu_state *p = &t->pu[pu];
+	if (add_time(&t->task, &t->ntask, &t->taskcap, s->pid, s->tid, p->last ? p->last : t->t0,
+		     s->time, t->t0, t->t1))
+		return -ENOMEM;
+	*p = (struct pu_state){ .last = s->time, .pid = s->npid, .tid = s->ntid };
+	return 0;
+}
+
 /* A task met in a switch: named now, while it is there to ask (a
  * compiler of a build lives some milliseconds; by the program's exit it
  * is gone). */
@@ -171,7 +208,7 @@ static int parse(struct mmp_pu_tasks *t, uint32_t pu, const unsigned char *rec, 
 		return 0;
 	switch (h->type) {
 	case PERF_RECORD_SWITCH_CPU_WIDE: {
-		struct sw s = { .pu = pu };
+		struct sw s;
 		/* Out: the trailer's task left, next_prev came in.  The
 		 * matching "in" record says the same again. */
 		if (!(h->misc & PERF_RECORD_MISC_SWITCH_OUT) || len < sizeof(*h) + 24)
@@ -183,11 +220,9 @@ static int parse(struct mmp_pu_tasks *t, uint32_t pu, const unsigned char *rec, 
 		s.pid = ids[0];
 		s.tid = ids[1];
 		memcpy(&s.time, rec + len - 8, 8);
-		if (grow((void **)&t->sw, &t->swcap, t->nsw + 1, sizeof(s)) ||
-		    meet(t, s.pid, s.tid) || meet(t, s.npid, s.ntid))
+		if (meet(t, s.pid, s.tid) || meet(t, s.npid, s.ntid))
 			return -ENOMEM;
-		t->sw[t->nsw++] = s;
-		return 0;
+		return account(t, pu, &s);
 	}
 	case PERF_RECORD_FORK:
 		if (len < sizeof(*h) + 24 + 16)
@@ -284,19 +319,6 @@ int mmp_pu_tasks_classify(pid_t pid, pid_t tid, char *name, size_t len)
 									   : MMP_TASK_OTHER;
 }
 
-static int add_time(struct task **all, size_t *n, size_t *cap, uint32_t pid, uint32_t tid,
-		    uint64_t from, uint64_t to, uint64_t t0, uint64_t t1)
-{
-	from = from < t0 ? t0 : from;
-	to = to > t1 ? t1 : to;
-	if (to <= from)
-		return 0;
-	struct task *t = task_of(all, n, cap, pid, tid);
-	if (!t)
-		return -ENOMEM;
-	t->ns += to - from;
-	return 0;
-}
 
 /* The program's processes: its pid and, again and again, every process
  * a FORK record says one of them started. */
@@ -409,51 +431,42 @@ static void classify(struct mmp_pu_tasks *t, const uint32_t *prog, size_t nprog,
 	merge_names(t->task, t->ntask);
 }
 
-int mmp_pu_tasks_finish(struct mmp_pu_tasks *t, pid_t program, uint64_t t0, uint64_t t1,
+void mmp_pu_tasks_start(struct mmp_pu_tasks *t, uint64_t t0)
+{
+	t->t0 = t0;
+}
+
+int mmp_pu_tasks_finish(struct mmp_pu_tasks *t, pid_t program, uint64_t t1,
 			struct mmp_pu_tasks_seen *out)
 {
 	size_t nprog = 0;
-	uint64_t *last = calloc(t->nring ? t->nring : 1, sizeof(*last));
-	struct sw *cur = calloc(t->nring ? t->nring : 1, sizeof(*cur));
 	uint32_t *prog = NULL;
-	int rc = -ENOMEM;
 
 	memset(out, 0, sizeof(*out));
+	t->t1 = t1;
 	mmp_pu_tasks_drain(t);
-	if (!last || !cur || t->nomem || t1 <= t0 || !(prog = program_set(t, program, &nprog)))
-		goto done;
-	/* Records of one PU come in its order: the time since that PU's
-	 * last switch (or the window's start) is the leaving task's. */
-	for (size_t i = 0; i < t->nsw; i++) {
-		const struct sw *s = &t->sw[i];
-		uint64_t from = last[s->pu] ? last[s->pu] : t0;
-		if (add_time(&t->task, &t->ntask, &t->taskcap, s->pid, s->tid, from, s->time, t0, t1))
-			goto done;
-		last[s->pu] = s->time;
-		cur[s->pu] = *s;
-	}
+	if (t->nomem || t1 <= t->t0 || !(prog = program_set(t, program, &nprog)))
+		return -ENOMEM;
 	out->complete = !t->lost;
 	for (unsigned pu = 0; pu < t->nring; pu++) {
-		if (!last[pu]) {
+		struct pu_state *p = &t->pu[pu];
+		if (!p->last) {
 			/* No switch at all: one task held it throughout, which
 			 * one the records cannot say. */
-			out->unknown_ns += t1 - t0;
+			out->unknown_ns += t1 - t->t0;
 			out->complete = 0;
-		} else if (add_time(&t->task, &t->ntask, &t->taskcap, cur[pu].npid, cur[pu].ntid,
-				    last[pu], t1, t0, t1)) {
-			goto done;
+		} else if (add_time(&t->task, &t->ntask, &t->taskcap, p->pid, p->tid, p->last, t1,
+				    t->t0, t1)) {
+			free(prog);
+			return -ENOMEM;
 		}
 	}
 	classify(t, prog, nprog, out);
-	double capacity = (double)(t1 - t0) * t->nring;
+	double capacity = (double)(t1 - t->t0) * t->nring;
 	list(t->task, t->ntask, MMP_TASK_KERNEL, capacity, out->kernel, sizeof(out->kernel));
 	list(t->task, t->ntask, MMP_TASK_OTHER, capacity, out->other, sizeof(out->other));
-	rc = 0;
-done:
-	free(last);
-	free(cur);
 	free(prog);
-	return rc;
+	return 0;
 }
 
 void mmp_pu_tasks_close(struct mmp_pu_tasks *t)
@@ -466,7 +479,7 @@ void mmp_pu_tasks_close(struct mmp_pu_tasks *t)
 		close(t->ring[i].fd);
 	}
 	free(t->ring);
-	free(t->sw);
+	free(t->pu);
 	free(t->fork);
 	free(t->comm);
 	free(t->task);

@@ -387,8 +387,8 @@ static void judge_pus(struct mmp_process_run *p, const struct mmp_exec_child *ch
 		      struct mmp_rep *rep, uint64_t cpu_ns, double pressure, struct pus_time *t)
 {
 	struct mmp_pu_tasks_seen seen;
-	int have_seen = t->tasks && mmp_pu_tasks_finish(t->tasks, child->pid, child->t_exec,
-							 child->t_exit, &seen) == 0;
+	int have_seen = t->tasks &&
+			mmp_pu_tasks_finish(t->tasks, child->pid, child->t_exit, &seen) == 0;
 	if (t->tasks && !have_seen)
 		snprintf(p->tasks_why, sizeof(p->tasks_why),
 			 "other tasks on its PUs not told apart: out of memory for their switches");
@@ -489,6 +489,8 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	rc = mmp_exec_child_go(&child, p->exe, err);
 	if (rc)
 		goto out_counters;
+	if (pt.tasks)
+		mmp_pu_tasks_start(pt.tasks, child.t_exec);
 	if (sampler && mmp_sampler_start(sampler)) {
 		snprintf(p->samples_why, sizeof(p->samples_why),
 			 "no profile: the thread that reads the samples could not start");

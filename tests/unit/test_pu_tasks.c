@@ -124,6 +124,7 @@ static void test_records_who_ran(void **state)
 		skip();
 	}
 	uint64_t t0 = now_ns();
+	mmp_pu_tasks_start(t, t0);
 	pid_t prog = spinner(pu, "prog", 60, 1), hog = spinner(pu, "hog", 60, 0);
 	int left = 2;
 	while (left) {
@@ -133,7 +134,7 @@ static void test_records_who_ran(void **state)
 			left -= p == prog || p == hog;
 	}
 	uint64_t t1 = now_ns();
-	assert_int_equal(mmp_pu_tasks_finish(t, prog, t0, t1, &seen), 0);
+	assert_int_equal(mmp_pu_tasks_finish(t, prog, t1, &seen), 0);
 	print_message("# %.0f ms: program %.1f, other %.1f (%s), kernel %.1f (%s), idle %.1f, "
 		      "mmprof %.1f, unknown %.1f\n",
 		      (t1 - t0) / 1e6, seen.ns[MMP_TASK_PROGRAM] / 1e6, seen.ns[MMP_TASK_OTHER] / 1e6,
