@@ -149,6 +149,12 @@ $(BUILD)/tests/malloc_touch: tests/helpers/malloc_touch.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
+# A program that fsyncs after every small record: the kernel's journaling
+# and I/O completion work for it (tests/integration/exec_fsync.sh).
+$(BUILD)/tests/fsync_writer: tests/helpers/fsync_writer.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
+
 # A program with known hot functions and lines for the sampling profile's
 # tests: -g and frame pointers (the kernel unwinds user stacks by them),
 # and a stripped copy that names nothing.

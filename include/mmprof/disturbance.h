@@ -46,7 +46,23 @@
  *              kernel's record of each thread going on and off a CPU):
  *              precise where others, counted in ticks, misses a short run
  *
- * It is disturbed when others exceeds 10% and, because /proc/stat counts
+ *   kernel     of others, the work the kernel did on those PUs: its
+ *              threads' time there (pu_tasks.h: jbd2 journaling, kworkers
+ *              completing I/O, for a program that writes and fsyncs) and
+ *              interrupt and softirq time (/proc/stat's irq and softirq
+ *              of those PUs).  Work for the program, or at least none a
+ *              quieter machine would take away: it is said, with the
+ *              threads' names, and not judged
+ *   self       of others, mmprof's own threads there (its watch and
+ *              drain ticks): the instrument's, said and not judged
+ *
+ * What is left of others (unexplained: no kernel work, not mmprof, not
+ * the program) is the other tasks' share, named where pu_tasks.h saw
+ * them ("ld 20%, cc1 3%"); the CSV's unexplained_busy.  Where other tasks
+ * could not be told apart (an unprivileged user), only the interrupt
+ * time is taken out.  A user-space hog on its PUs is never explained.
+ *
+ * It is disturbed when the unexplained share exceeds 10% and, because /proc/stat counts
  * whole ticks, at least MMP_DISTURB_OTHERS_FLOOR_NS per PU (a short run's
  * share would otherwise be one tick of noise); when the overlap is below
  * 80% (MMP_DISTURB_MIN_OVERLAP, as for probes) over at least
@@ -62,6 +78,8 @@
 #define MMPROF_DISTURBANCE_H
 
 #include <stdint.h>
+
+#include "mmprof/pu_tasks.h"
 
 #define MMP_DISTURB_MIN_OVERLAP 0.80
 #define MMP_DISTURB_MAX_WAIT 0.10
@@ -89,6 +107,12 @@ struct mmp_disturbance {
 	double pressure;  /* < 0: the kernel has no PSI */
 	uint64_t nivcsw;
 	double others;    /* programs: other tasks' share of its PUs; < 0 otherwise */
+	double unexplained; /* programs: of others, what is not kernel work nor mmprof's; < 0 otherwise */
+	double kernel;    /* programs: kernel work's share of its PUs (threads, interrupts); < 0 unknown */
+	double self;      /* programs: mmprof's own share of its PUs; < 0 unknown */
+	char kernel_tasks[160]; /* "jbd2/vda-8 6%, kworker/u4:2 3%" */
+	char other_tasks[160];  /* "ld 20%" */
+	char seen_why[200];     /* "": tasks told apart; else why not */
 	double steal;     /* the hypervisor's steal, a share of the PUs' time; < 0 unknown */
 	int disturbed;
 	char why[192];    /* "threads overlapped 48% of the time" */
@@ -114,11 +138,17 @@ void mmp_disturbance_check_steal(int64_t before, int64_t after, uint64_t elapsed
 				 unsigned npus, struct mmp_disturbance *out);
 
 /* A program's repetition: wall_ns from exec to exit on npus PUs, idle_ns
- * of those PUs over it (mmp_cpu_idle_ns; UINT64_MAX: unknown), cpu_ns of
- * the program (rusage). */
-void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idle_ns,
-				   uint64_t cpu_ns, uint64_t nivcsw, double pressure,
-				   struct mmp_disturbance *out);
+ * and irq_ns of those PUs over it (mmp_cpu_idle_ns, mmp_cpu_irq_ns;
+ * UINT64_MAX: unknown), cpu_ns of the program (rusage), the tasks seen on
+ * its PUs (NULL: not told apart, why in why_not). */
+struct mmp_process_pus {
+	uint64_t wall_ns, idle_ns, irq_ns, cpu_ns;
+	unsigned npus;
+	const struct mmp_pu_tasks_seen *seen;
+	const char *why_not;
+};
+void mmp_disturbance_judge_process(const struct mmp_process_pus *in, uint64_t nivcsw,
+				   double pressure, struct mmp_disturbance *out);
 
 /* A program's repetition, after mmp_disturbance_judge_process: its
  * threads' overlap (concurrency.h; NULL: not measured, the sampling
@@ -129,6 +159,10 @@ void mmp_disturbance_judge_overlap(const struct mmp_concurrency *c, struct mmp_d
 /* Idle (and iowait) time of the given PUs so far, from /proc/stat, in ns.
  * 0, or -1 when it cannot be read. */
 int mmp_cpu_idle_ns(const int *pus, unsigned npus, uint64_t *idle_ns);
+/* Their interrupt and softirq time so far, likewise (0 where the kernel
+ * does not account it: without CONFIG_IRQ_TIME_ACCOUNTING it is in the
+ * interrupted task's). */
+int mmp_cpu_irq_ns(const int *pus, unsigned npus, uint64_t *irq_ns);
 
 /* /proc/pressure/cpu's "some total" in microseconds; -1 without PSI.  fd:
  * an open descriptor of the file (kept open: pread is one system call). */

@@ -49,6 +49,7 @@ enum mmp_out_kind {
 	MMP_OUT_EVENTS,      /* NAME.events.csv */
 	MMP_OUT_JSON,        /* NAME.json */
 	MMP_OUT_PROFILE,     /* NAME.profile.csv */
+	MMP_OUT_FOLDED,      /* NAME.profile.folded */
 	MMP_OUT_COUNT
 };
 

@@ -79,6 +79,26 @@ struct mmp_prof_row {
 	size_t ncallee;
 };
 
+/* One frame of a stack, named as a function row is: by its function, or,
+ * not named, by its module and reason (one frame per module and reason,
+ * whatever the offset, as the rows are); the kernel is one frame,
+ * "[kernel]" (its own frames are not sampled: sampling.h). */
+struct mmp_prof_frame {
+	const char *module;
+	const char *function; /* NULL: not named (see why) */
+	enum mmp_unnamed why;
+};
+
+/* A unique call stack of cpu samples (folded stacks: FlameGraph,
+ * inferno, speedscope): frames innermost first, a sample in the kernel
+ * with "[kernel]" inside the user frame that entered it, and its samples
+ * over every round.  The stacks' totals add to the cpu samples. */
+struct mmp_prof_stack {
+	size_t first; /* of its frames in mmp_profile.frame */
+	uint32_t n;
+	double total;
+};
+
 struct mmp_profile {
 	struct mmp_prof_row *row;
 	size_t nrows, rowcap;
@@ -97,6 +117,11 @@ struct mmp_profile {
 	int faults_refused; /* errno */
 	char refused[256];  /* sampling refused: why (once) */
 	size_t *index; size_t indexcap; /* rows by key (open addressing, +1; 0 empty) */
+	struct mmp_prof_frame *frame; /* every stack's frames, one after another */
+	size_t nframes, framecap;
+	struct mmp_prof_stack *stack;
+	size_t nstacks, stackcap;
+	size_t *stackindex; size_t stackindexcap; /* as index, for stacks */
 };
 
 void mmp_profile_init(struct mmp_profile *p);
@@ -161,6 +186,10 @@ struct mmp_growth {
 size_t mmp_profile_growth(const struct mmp_profile *a, double per_a, const struct mmp_profile *b,
 			  double per_b, enum mmp_prof_kind kind, struct mmp_growth *out,
 			  size_t cap, struct mmp_interval *total);
+
+/* A frame as folded stacks show it: "hot_loop", "libx.so (stripped ...)",
+ * "[kernel]"; a ';' (the frames' separator) is written ':'. */
+const char *mmp_prof_frame_name(const struct mmp_prof_frame *f, char *buf, size_t len);
 
 /* "hot.c:7 in w()", "w()", "libx.so+0x1a2b (stripped ...)", "[heap]". */
 const char *mmp_prof_row_name(const struct mmp_prof_row *row, char *buf, size_t len);

@@ -16,6 +16,10 @@
  * and what the calibration measured before the first round. */
 void mmp_report_machine(FILE *out, const struct mmp_meta *meta);
 void mmp_report_table(FILE *out, const struct mmp_results *res);
+/* What else ran on the programs' PUs (disturbance.h): per program job
+ * point, the kernel's work for it and the unexplained other tasks, each
+ * with its range over the rounds and the names seen. */
+void mmp_report_pus(FILE *out, const struct mmp_results *res);
 void mmp_report_ratios(FILE *out, const struct mmp_analysis *an);
 /* The read/mmap/fread seed's table: per file size, a column per method. */
 void mmp_report_sizes(FILE *out, const struct mmp_analysis *an);

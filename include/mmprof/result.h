@@ -78,6 +78,16 @@ struct mmp_run_result {
 	/* A program sampled (profile = HZ): its profile over the rounds
 	 * (profile.h); NULL when nothing was sampled or asked for. */
 	struct mmp_profile *profile;
+	/* A program: what else ran on its PUs over the recorded rounds
+	 * (disturbance.h) -- the kernel's work and the unexplained other
+	 * tasks, each share's mean and range, with the names of the round
+	 * where it was largest -- or why the tasks were not told apart. */
+	struct mmp_pu_share {
+		unsigned n;
+		double sum, lo, hi, top;
+		char tasks[160];
+	} kernel, unexplained;
+	char seen_why[200];
 	/* Computed by mmp_results_compute. */
 	const struct mmp_run_result *limit; /* the limit run over the same bytes */
 	struct mmp_interval x_limit;        /* this run's time / limit's, paired */

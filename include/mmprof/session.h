@@ -53,11 +53,12 @@ struct mmp_session_out {
 	char threads_path[4096];
 	char attribution_path[4096];
 	char answers_path[4096];
+	char folded_path[4096];
 	char profile_path[4096];
 	char json_path[4096]; /* where the JSON went */
 	int calibrated; /* the calibration was tried (meta.calibration says how it went) */
 	int wrote_csv; /* NAME.csv is this run's (rows were measured and kept) */
-	int wrote_attribution, wrote_answers, wrote_json, wrote_profile;
+	int wrote_attribution, wrote_answers, wrote_json, wrote_profile, wrote_folded;
 	/* This invocation's programs' logs (probe = exec, logdir.h):
 	 * NAME.logs/RUNID/ beside NAME.csv, or a directory under $TMPDIR when
 	 * NAME.csv is a device; "" when the plan runs no program. */

@@ -772,6 +772,8 @@ static void report(const struct cli *cli, const struct mmp_session_out *so,
 	mmp_report_machine(stdout, &so->meta);
 	if (table != MMP_TABLE_SIZES)
 		mmp_report_table(stdout, res);
+	if (table != MMP_TABLE_SIZES)
+		mmp_report_pus(stdout, res);
 	if (table != MMP_TABLE_RUNS)
 		mmp_report_sizes(stdout, an);
 	mmp_report_matrices(stdout, res, topo);
@@ -847,6 +849,8 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 		fprintf(f, ", %s", so->answers_path);
 	if (so->wrote_profile)
 		fprintf(f, ", %s", so->profile_path);
+	if (so->wrote_folded)
+		fprintf(f, ", %s", so->folded_path);
 	if (s->per_thread)
 		fprintf(f, ", %s", so->threads_path);
 	if (so->wrote_json)

@@ -378,6 +378,39 @@ static void col_others(const void *row, char *buf, size_t len)
 		snprintf(buf, len, "%.4f", r->rep->dist.others);
 }
 
+static void col_unexplained(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->dist.unexplained >= 0)
+		snprintf(buf, len, "%.4f", r->rep->dist.unexplained);
+}
+
+static void col_kernel_busy(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->dist.kernel >= 0)
+		snprintf(buf, len, "%.4f", r->rep->dist.kernel);
+}
+
+static void col_mmprof_busy(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->dist.self >= 0)
+		snprintf(buf, len, "%.4f", r->rep->dist.self);
+}
+
+static void col_kernel_tasks(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	snprintf(buf, len, "%s", r->rep->dist.kernel_tasks);
+}
+
+static void col_other_tasks(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	snprintf(buf, len, "%s", r->rep->dist.other_tasks);
+}
+
 static void col_escaped(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
@@ -583,6 +616,11 @@ static const struct mmp_csv_column columns[] = {
 	{ "nivcsw", col_nivcsw, "involuntary context switches of the run's threads (exec: of the process, from wait4)" },
 	{ "others_busy", col_others, "exec: CPU time other tasks took on the process's PUs while it ran, as a share of those PUs' time; empty for probes" },
 	{ "escaped", col_escaped, "exec: the program ran outside its planned PUs (a thread of it found on or allowed another PU, or CPU time above PUs x wall): it widened its own CPU affinity, and the repetition is disturbed; empty for probes" },
+	{ "unexplained_busy", col_unexplained, "exec: others_busy less the kernel's work (kernel_busy) and mmprof's own (mmprof_busy): other tasks in the way, what is judged (disturbed above 10%); empty for probes" },
+	{ "kernel_busy", col_kernel_busy, "exec: the kernel's work on the process's PUs while it ran, a share of their time: its threads (journaling, I/O completion: kernel_tasks) and interrupts and softirqs; not judged; empty for probes and where it cannot be told (interrupt time unknown)" },
+	{ "kernel_tasks", col_kernel_tasks, "exec: the kernel threads that ran on its PUs, largest first, each with its share (jbd2/vda-8 6%, kworker/u4:2 3%); empty when none ran or other tasks could not be told apart (a user: perf_event_paranoid)" },
+	{ "other_tasks", col_other_tasks, "exec: the user-space tasks other than it and mmprof that ran on its PUs, largest first, each with its share" },
+	{ "mmprof_busy", col_mmprof_busy, "exec: mmprof's own threads' share of the process's PUs while it ran (its watch and drain); empty where not told apart" },
 	{ "run_id", col_run_id, "random id of this mmprof invocation" },
 	{ "host", col_host, "host name" },
 	{ "cpu_model", col_cpu_model, "from /proc/cpuinfo" },

@@ -211,6 +211,57 @@ void mmp_report_table(FILE *out, const struct mmp_results *res)
 	mmp_grid_free(&t);
 }
 
+/* "14% (9 to 21%)": a share's mean and range over the rounds. */
+static const char *share_range(const struct mmp_pu_share *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.0f%% (%.0f to %.0f%%)", s->sum / s->n * 100, s->lo * 100,
+		 s->hi * 100);
+	return buf;
+}
+
+static void report_pus_run(FILE *out, const struct mmp_results *res,
+			   const struct mmp_run_result *r)
+{
+	char label[512], k[64], u[64];
+	mmp_result_label(res, r, label, sizeof(label));
+	if (!r->kernel.n) {
+		mmp_fprintf_wrapped(out, "  %s: %s\n", label, r->seen_why);
+		return;
+	}
+	if (r->seen_why[0]) {
+		/* Refused (a user): interrupts alone were taken out. */
+		mmp_fprintf_wrapped(out, "  %s: kernel work for it %s, interrupts only; other tasks %s: "
+					 "unexplained; %s\n",
+				    label, share_range(&r->kernel, k, sizeof(k)),
+				    share_range(&r->unexplained, u, sizeof(u)), r->seen_why);
+		return;
+	}
+	mmp_fprintf_wrapped(out, "  %s: kernel work for it %s%s%s; other tasks %s: unexplained%s%s%s\n",
+			    label, share_range(&r->kernel, k, sizeof(k)),
+			    r->kernel.tasks[0] ? ", threads: " : "", r->kernel.tasks,
+			    share_range(&r->unexplained, u, sizeof(u)),
+			    r->unexplained.tasks[0] ? " (" : "", r->unexplained.tasks,
+			    r->unexplained.tasks[0] ? ")" : "");
+}
+
+void mmp_report_pus(FILE *out, const struct mmp_results *res)
+{
+	int head = 0;
+	for (size_t i = 0; i < res->plan->nruns; i++) {
+		const struct mmp_run_result *r = &res->run[i];
+		if (!r->program || !mmp_planned_is_point(r->planned) ||
+		    (!r->kernel.n && !r->seen_why[0]))
+			continue;
+		if (!head++)
+			mmp_fprintf_wrapped(out, "on its PUs besides the program (mean over the rounds, "
+						 "lowest to highest; the kernel's threads and "
+						 "interrupts do not disturb a round, other tasks above "
+						 "%.0f%% do):\n",
+					    MMP_DISTURB_MAX_OTHERS * 100);
+		report_pus_run(out, res, r);
+	}
+}
+
 static int same_pair(const struct mmp_answer *x, const struct mmp_answer *y)
 {
 	return x->kind == MMP_Q_RATIO && y->kind == MMP_Q_RATIO &&

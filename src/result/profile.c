@@ -26,6 +26,9 @@ void mmp_profile_free(struct mmp_profile *p)
 	free(p->faults);
 	free(p->have);
 	free(p->index);
+	free(p->frame);
+	free(p->stack);
+	free(p->stackindex);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -167,38 +170,46 @@ static int add_callee(struct mmp_prof_row *r, size_t callee)
 	return 0;
 }
 
-/* The deepest chain followed for inclusive rows: the kernel's own limit
+/* The deepest chain followed: the kernel's own limit
  * (perf_event_max_stack) is 127 frames by default. */
 #define CHAIN_MAX 255
 
-/* Each function of a sample's call chain, once: inner is the innermost
- * frame (already named), the callers are the chain's return addresses
- * after it. */
-static int add_inclusive(struct mmp_profile *p, struct mmp_symbols *sy,
-			 const struct mmp_sample *s, const struct mmp_frame *inner, size_t round)
+/* A sample's frames, innermost first: inner (already named), then the
+ * callers, the chain's return addresses after it.  At most CHAIN_MAX + 1. */
+static int name_chain(struct mmp_symbols *sy, const struct mmp_sample *s,
+		      const struct mmp_frame *inner, struct mmp_frame *out, size_t *n)
 {
 	const struct mmp_samples *all = mmp_symbols_samples(sy);
-	struct {
-		const char *module, *function;
-		enum mmp_unnamed why;
-	} seen[CHAIN_MAX + 1];
-	size_t nseen = 0, inner_named = SIZE_MAX;
 	/* A kernel sample's chain starts at the user instruction that
 	 * entered it, which is inner. */
 	size_t from = s->kernel && s->nchain ? 1 : 0, to = s->nchain;
 	if (to - from > CHAIN_MAX)
 		to = from + CHAIN_MAX;
-	for (size_t i = from; i <= to; i++) {
-		struct mmp_frame f = *inner;
-		if (i > from) {
-			int rc = mmp_symbols_name(sy, s->pid, all->chain[s->chain + i - 1], s->time, 1,
-						  &f);
-			if (rc)
-				return rc;
-		}
-		struct mmp_prof_row k = { .kind = MMP_PROF_INCLUSIVE, .module = f.module,
-					  .function = f.function, .offset = f.offset,
-					  .why = f.function ? MMP_NAMED : f.why };
+	out[0] = *inner;
+	*n = 1;
+	for (size_t i = from + 1; i <= to; i++) {
+		int rc = mmp_symbols_name(sy, s->pid, all->chain[s->chain + i - 1], s->time, 1,
+					  &out[(*n)++]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Each function of a sample's frames (name_chain), once. */
+static int add_inclusive(struct mmp_profile *p, const struct mmp_frame *frames, size_t nf,
+			 size_t round)
+{
+	struct {
+		const char *module, *function;
+		enum mmp_unnamed why;
+	} seen[CHAIN_MAX + 1];
+	size_t nseen = 0, inner_named = SIZE_MAX;
+	for (size_t i = 0; i < nf; i++) {
+		const struct mmp_frame *f = &frames[i];
+		struct mmp_prof_row k = { .kind = MMP_PROF_INCLUSIVE, .module = f->module,
+					  .function = f->function, .offset = f->offset,
+					  .why = f->function ? MMP_NAMED : f->why };
 		size_t j = 0;
 		while (j < nseen && !(seen[j].module == k.module && seen[j].function == k.function &&
 				      seen[j].why == k.why))
@@ -213,7 +224,7 @@ static int add_inclusive(struct mmp_profile *p, struct mmp_symbols *sy,
 		int rc = count_row(p, &k, round, &r);
 		if (rc)
 			return rc;
-		r->depth += (double)(i - from);
+		r->depth += (double)i;
 		if (!k.function)
 			continue;
 		if (inner_named != SIZE_MAX && (rc = add_callee(r, inner_named)))
@@ -223,10 +234,117 @@ static int add_inclusive(struct mmp_profile *p, struct mmp_symbols *sy,
 	return 0;
 }
 
+static size_t stack_hash(const struct mmp_prof_frame *f, size_t n)
+{
+	uint64_t h = (uint64_t)n * 0x9e3779b97f4a7c15u;
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ (uint64_t)(uintptr_t)f[i].module) * 0xc2b2ae3d27d4eb4fu;
+		h = (h ^ (uint64_t)(uintptr_t)f[i].function) * 0x165667b19e3779f9u;
+		h = (h ^ (uint64_t)f[i].why) * 0x27d4eb2f165667c5u;
+		h ^= h >> 29;
+	}
+	return (size_t)h;
+}
+
+static int stack_equal(const struct mmp_profile *p, const struct mmp_prof_stack *st,
+		       const struct mmp_prof_frame *f, size_t n)
+{
+	if (st->n != n)
+		return 0;
+	const struct mmp_prof_frame *g = &p->frame[st->first];
+	for (size_t i = 0; i < n; i++)
+		if (g[i].module != f[i].module || g[i].function != f[i].function ||
+		    g[i].why != f[i].why)
+			return 0;
+	return 1;
+}
+
+static int reindex_stacks(struct mmp_profile *p, size_t cap)
+{
+	size_t *ix = calloc(cap, sizeof(*ix));
+	if (!ix)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nstacks; i++) {
+		size_t h = stack_hash(&p->frame[p->stack[i].first], p->stack[i].n);
+		while (ix[h & (cap - 1)])
+			h++;
+		ix[h & (cap - 1)] = i + 1;
+	}
+	free(p->stackindex);
+	p->stackindex = ix;
+	p->stackindexcap = cap;
+	return 0;
+}
+
+/* A new stack of n frames f, its frames appended to p->frame. */
+static int new_stack(struct mmp_profile *p, const struct mmp_prof_frame *f, size_t n,
+		     size_t *at)
+{
+	if (2 * (p->nstacks + 1) > p->stackindexcap &&
+	    reindex_stacks(p, p->stackindexcap ? 2 * p->stackindexcap : 1024))
+		return -ENOMEM;
+	if (p->nstacks == p->stackcap) {
+		size_t cap = p->stackcap ? 2 * p->stackcap : 256;
+		struct mmp_prof_stack *st = realloc(p->stack, cap * sizeof(*st));
+		if (!st)
+			return -ENOMEM;
+		p->stack = st;
+		p->stackcap = cap;
+	}
+	if (p->nframes + n > p->framecap) {
+		size_t cap = p->framecap ? 2 * p->framecap : 4096;
+		while (cap < p->nframes + n)
+			cap *= 2;
+		struct mmp_prof_frame *fr = realloc(p->frame, cap * sizeof(*fr));
+		if (!fr)
+			return -ENOMEM;
+		p->frame = fr;
+		p->framecap = cap;
+	}
+	memcpy(&p->frame[p->nframes], f, n * sizeof(*f));
+	p->stack[p->nstacks] = (struct mmp_prof_stack){ .first = p->nframes, .n = (uint32_t)n };
+	p->nframes += n;
+	*at = p->nstacks++;
+	return 0;
+}
+
+/* One more sample of the stack of frames (name_chain), with "[kernel]"
+ * inside them when it landed there. */
+static int add_stack(struct mmp_profile *p, const struct mmp_frame *frames, size_t nf,
+		     int kernel)
+{
+	struct mmp_prof_frame f[CHAIN_MAX + 2];
+	size_t n = 0;
+	if (kernel && frames[0].why != MMP_KERNEL)
+		f[n++] = (struct mmp_prof_frame){ .module = "[kernel]", .why = MMP_KERNEL };
+	for (size_t i = 0; i < nf; i++)
+		f[n++] = (struct mmp_prof_frame){
+			.module = frames[i].module, .function = frames[i].function,
+			.why = frames[i].function ? MMP_NAMED : frames[i].why };
+	size_t h = stack_hash(f, n), at = SIZE_MAX;
+	for (size_t v; p->stackindexcap && (v = p->stackindex[h & (p->stackindexcap - 1)]); h++)
+		if (stack_equal(p, &p->stack[v - 1], f, n)) {
+			at = v - 1;
+			break;
+		}
+	if (at == SIZE_MAX) {
+		int rc = new_stack(p, f, n, &at);
+		if (rc)
+			return rc;
+		h = stack_hash(f, n);
+		while (p->stackindex[h & (p->stackindexcap - 1)])
+			h++;
+		p->stackindex[h & (p->stackindexcap - 1)] = at + 1;
+	}
+	p->stack[at].total += 1;
+	return 0;
+}
+
 static int add_cpu(struct mmp_profile *p, struct mmp_symbols *sy, const struct mmp_sample *s,
 		   size_t round)
 {
-	struct mmp_frame f;
+	struct mmp_frame f, frames[CHAIN_MAX + 1];
+	size_t nf;
 	const struct mmp_samples *all = mmp_symbols_samples(sy);
 	if (s->kernel && !s->nchain) {
 		f = (struct mmp_frame){ .module = "[kernel]", .why = MMP_KERNEL };
@@ -249,7 +367,11 @@ static int add_cpu(struct mmp_profile *p, struct mmp_symbols *sy, const struct m
 		p->unnamed[f.why]++;
 	int rc = count(p, &k, round);
 	if (!rc)
-		rc = add_inclusive(p, sy, s, &f, round);
+		rc = name_chain(sy, s, &f, frames, &nf);
+	if (!rc)
+		rc = add_inclusive(p, frames, nf, round);
+	if (!rc)
+		rc = add_stack(p, frames, nf, s->kernel);
 	if (rc || !f.file)
 		return rc;
 	k = (struct mmp_prof_row){ .kind = MMP_PROF_LINE, .module = f.module,
@@ -508,6 +630,27 @@ static const char *jit_short(const struct mmp_prof_row *row)
 		if (q[0] == ']' && q[1] == ' ')
 			cut = q + 2;
 	return cut ? cut : f;
+}
+
+const char *mmp_prof_frame_name(const struct mmp_prof_frame *f, char *buf, size_t len)
+{
+	struct mmp_prof_row row = { .kind = MMP_PROF_FUNCTION, .module = f->module,
+				    .function = f->function, .why = f->why };
+	if (f->function)
+		snprintf(buf, len, "%s", jit_short(&row));
+	else if (f->why == MMP_KERNEL)
+		snprintf(buf, len, "[kernel]");
+	else
+		snprintf(buf, len, "%s (%s)", base(f->module), mmp_unnamed_why(f->why));
+	/* The folded format's separators: ';' between frames, the last
+	 * space before the count (a space inside a frame is read as part
+	 * of it), one stack a line. */
+	for (char *c = buf; *c; c++)
+		if (*c == ';')
+			*c = ':';
+		else if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	return buf;
 }
 
 const char *mmp_prof_row_name(const struct mmp_prof_row *row, char *buf, size_t len)

@@ -171,6 +171,20 @@ static int add_cpulist(cpu_set_t *set, const char *list)
 	return any;
 }
 
+/* One round's share into a run's (mmp_run_result.kernel, unexplained). */
+static void add_share(struct mmp_pu_share *s, double share, const char *tasks)
+{
+	if (share < 0)
+		return;
+	s->lo = !s->n || share < s->lo ? share : s->lo;
+	s->hi = !s->n || share > s->hi ? share : s->hi;
+	s->sum += share;
+	if (!s->n++ || share > s->top) {
+		s->top = share;
+		snprintf(s->tasks, sizeof(s->tasks), "%s", tasks);
+	}
+}
+
 int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep *rep,
 		       struct mmp_error *err)
 {
@@ -220,6 +234,10 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 		if (rep->preload_note && !r->preload_note[0])
 			snprintf(r->preload_note, sizeof(r->preload_note), "%s", rep->preload_note);
 	}
+	add_share(&r->kernel, rep->dist.kernel, rep->dist.kernel_tasks);
+	add_share(&r->unexplained, rep->dist.unexplained, rep->dist.other_tasks);
+	if (rep->dist.seen_why[0] && !r->seen_why[0])
+		snprintf(r->seen_why, sizeof(r->seen_why), "%s", rep->dist.seen_why);
 	if (rep->dist.disturbed && !r->ndisturbed++)
 		snprintf(r->disturbed_why, sizeof(r->disturbed_why), "%s", rep->dist.why);
 	for (size_t i = 0; i < nev; i++) {

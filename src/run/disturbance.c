@@ -23,7 +23,7 @@ void mmp_disturbance_judge(const struct mmp_thread_sample *t, unsigned nthreads,
 	memset(out, 0, sizeof(*out));
 	out->pressure = pressure;
 	out->busy = -1;
-	out->others = -1;
+	out->others = out->unexplained = out->kernel = out->self = -1;
 	out->steal = -1;
 	out->wait_max = 0;
 	out->offcpu_max = may_sleep ? -1 : 0;
@@ -149,9 +149,29 @@ void mmp_disturbance_check_steal(int64_t before, int64_t after, uint64_t elapsed
 	out->disturbed = 1;
 }
 
-void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idle_ns,
-				   uint64_t cpu_ns, uint64_t nivcsw, double pressure,
-				   struct mmp_disturbance *out)
+/* Of others (ns), what is explained: the kernel's work on the PUs (its
+ * threads, interrupts) and mmprof's own threads, into out's shares. */
+static double explained(const struct mmp_process_pus *in, double capacity,
+			struct mmp_disturbance *out)
+{
+	double kernel = in->irq_ns != UINT64_MAX ? (double)in->irq_ns : 0, self = 0;
+	int known = in->irq_ns != UINT64_MAX;
+	if (in->seen) {
+		kernel += (double)in->seen->ns[MMP_TASK_KERNEL];
+		self = (double)in->seen->ns[MMP_TASK_SELF];
+		out->self = self / capacity;
+		snprintf(out->kernel_tasks, sizeof(out->kernel_tasks), "%s", in->seen->kernel);
+		snprintf(out->other_tasks, sizeof(out->other_tasks), "%s", in->seen->other);
+		known = 1;
+	} else if (in->why_not) {
+		snprintf(out->seen_why, sizeof(out->seen_why), "%s", in->why_not);
+	}
+	out->kernel = known ? kernel / capacity : -1;
+	return kernel + self;
+}
+
+void mmp_disturbance_judge_process(const struct mmp_process_pus *in, uint64_t nivcsw,
+				   double pressure, struct mmp_disturbance *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->overlap = 1; /* one process: nothing of mmprof's to overlap */
@@ -159,23 +179,33 @@ void mmp_disturbance_judge_process(uint64_t wall_ns, unsigned npus, uint64_t idl
 	out->offcpu_max = -1; /* a program may sleep by design */
 	out->busy = -1;
 	out->others = -1;
+	out->unexplained = -1;
+	out->kernel = -1;
+	out->self = -1;
 	out->steal = -1;
 	out->pressure = pressure;
 	out->nivcsw = nivcsw;
-	if (idle_ns == UINT64_MAX || !wall_ns || !npus)
+	if (in->idle_ns == UINT64_MAX || !in->wall_ns || !in->npus)
 		return;
-	double capacity = (double)wall_ns * npus;
-	double others = capacity - (double)idle_ns - (double)cpu_ns;
+	double capacity = (double)in->wall_ns * in->npus;
+	double others = capacity - (double)in->idle_ns - (double)in->cpu_ns;
 	if (others < 0)
 		others = 0; /* tick rounding */
-	out->others = others / capacity;
-	if (out->others > 1)
-		out->others = 1;
-	if (out->others > MMP_DISTURB_MAX_OTHERS &&
-	    others >= (double)MMP_DISTURB_OTHERS_FLOOR_NS * npus) {
+	out->others = others < capacity ? others / capacity : 1;
+	/* What the kernel did there (for the program, or none a quieter
+	 * machine would take away) and mmprof's own ticks are not other
+	 * tasks in the way: left out, said apart. */
+	double left = others - explained(in, capacity, out);
+	if (left < 0)
+		left = 0;
+	out->unexplained = left < capacity ? left / capacity : 1;
+	if (out->unexplained > MMP_DISTURB_MAX_OTHERS &&
+	    left >= (double)MMP_DISTURB_OTHERS_FLOOR_NS * in->npus) {
 		out->disturbed = 1;
-		snprintf(out->why, sizeof(out->why), "other tasks took %.0f%% of its PUs",
-			 out->others * 100);
+		snprintf(out->why, sizeof(out->why), "other tasks took %.0f%% of its PUs: %s%.120s%s",
+			 out->unexplained * 100,
+			 out->other_tasks[0] ? "unexplained (" : "unexplained", out->other_tasks,
+			 out->other_tasks[0] ? ")" : "");
 	}
 }
 
@@ -191,7 +221,9 @@ void mmp_disturbance_judge_overlap(const struct mmp_concurrency *c, struct mmp_d
 		 c->overlap * 100, c->ready2_ns / 1e6);
 }
 
-int mmp_cpu_idle_ns(const int *pus, unsigned npus, uint64_t *idle_ns)
+/* Two columns of the given PUs' lines of /proc/stat ("cpuN user nice
+ * system idle iowait irq softirq ..."; col 0 is user), summed, in ns. */
+static int cpu_ticks(const int *pus, unsigned npus, int col, uint64_t *ns)
 {
 	char line[512];
 	long hz = sysconf(_SC_CLK_TCK);
@@ -206,14 +238,13 @@ int mmp_cpu_idle_ns(const int *pus, unsigned npus, uint64_t *idle_ns)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		int cpu;
-		unsigned long long v[5];
-		/* cpuN user nice system idle iowait ... */
-		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2], &v[3],
-			   &v[4]) != 6)
+		unsigned long long v[7];
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6]) != 8)
 			continue;
 		for (unsigned i = 0; i < npus; i++)
 			if (pus[i] == cpu) {
-				ticks += v[3] + v[4];
+				ticks += v[col] + v[col + 1];
 				found++;
 				break;
 			}
@@ -221,8 +252,18 @@ int mmp_cpu_idle_ns(const int *pus, unsigned npus, uint64_t *idle_ns)
 	fclose(f);
 	if (found != npus)
 		return -1;
-	*idle_ns = ticks * (1000000000u / (uint64_t)hz);
+	*ns = ticks * (1000000000u / (uint64_t)hz);
 	return 0;
+}
+
+int mmp_cpu_idle_ns(const int *pus, unsigned npus, uint64_t *idle_ns)
+{
+	return cpu_ticks(pus, npus, 3, idle_ns); /* idle, iowait */
+}
+
+int mmp_cpu_irq_ns(const int *pus, unsigned npus, uint64_t *irq_ns)
+{
+	return cpu_ticks(pus, npus, 5, irq_ns); /* irq, softirq */
 }
 
 int mmp_pressure_open(void)

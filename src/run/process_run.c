@@ -21,6 +21,7 @@
 #include "mmprof/hypervisor.h"
 #include "mmprof/preload.h"
 #include "mmprof/probe.h"
+#include "mmprof/pu_tasks.h"
 #include "mmprof/pu_watch.h"
 #include "mmprof/sampling.h"
 
@@ -52,6 +53,7 @@ struct mmp_process_run {
 	 * sampling was refused. */
 	struct mmp_samples samples;
 	char samples_why[320];
+	char tasks_why[200]; /* why other tasks on its PUs are not told apart */
 	/* The last half of each log's output passes through here
 	 * (output_log.h), log_max / 2 bytes, touched only by a program that
 	 * prints more than the other half. */
@@ -345,6 +347,60 @@ static int open_log(struct mmp_process_run *p, struct mmp_error *err)
 	return fd;
 }
 
+/* Its PUs over a repetition: idle and interrupt time (/proc/stat) before
+ * and after, and the tasks that ran there between (pu_tasks.h), drained
+ * at each tick with the PU watch's sample. */
+struct pus_time {
+	uint64_t idle[2], irq[2];
+	int have_idle, have_irq;
+	struct mmp_pu_watch *pw;
+	struct mmp_pu_tasks *tasks;
+};
+
+static void on_tick(void *ctx)
+{
+	struct pus_time *t = ctx;
+	mmp_pu_watch_sample(t->pw);
+	mmp_pu_tasks_drain(t->tasks);
+}
+
+static void pus_before(struct mmp_process_run *p, struct pus_time *t)
+{
+	p->tasks_why[0] = '\0';
+	if (mmp_pu_tasks_open(&t->tasks, p->pus, p->npus, p->tasks_why, sizeof(p->tasks_why)))
+		t->tasks = NULL;
+	t->have_idle = mmp_cpu_idle_ns(p->pus, p->npus, &t->idle[0]) == 0;
+	t->have_irq = mmp_cpu_irq_ns(p->pus, p->npus, &t->irq[0]) == 0;
+}
+
+static void pus_after(struct mmp_process_run *p, struct pus_time *t)
+{
+	t->have_idle = t->have_idle && mmp_cpu_idle_ns(p->pus, p->npus, &t->idle[1]) == 0 &&
+		       t->idle[1] >= t->idle[0];
+	t->have_irq = t->have_irq && mmp_cpu_irq_ns(p->pus, p->npus, &t->irq[1]) == 0 &&
+		      t->irq[1] >= t->irq[0];
+}
+
+/* Other tasks on its PUs while it ran, the kernel's work for it told
+ * apart (disturbance.h). */
+static void judge_pus(struct mmp_process_run *p, const struct mmp_exec_child *child,
+		      struct mmp_rep *rep, uint64_t cpu_ns, double pressure, struct pus_time *t)
+{
+	struct mmp_pu_tasks_seen seen;
+	int have_seen = t->tasks &&
+			mmp_pu_tasks_finish(t->tasks, child->pid, child->t_exit, &seen) == 0;
+	if (t->tasks && !have_seen)
+		snprintf(p->tasks_why, sizeof(p->tasks_why),
+			 "other tasks on its PUs not told apart: out of memory for their switches");
+	struct mmp_process_pus in = {
+		.wall_ns = rep->wall_ns, .npus = p->npus, .cpu_ns = cpu_ns,
+		.idle_ns = t->have_idle ? t->idle[1] - t->idle[0] : UINT64_MAX,
+		.irq_ns = t->have_irq ? t->irq[1] - t->irq[0] : UINT64_MAX,
+		.seen = have_seen ? &seen : NULL, .why_not = p->tasks_why,
+	};
+	mmp_disturbance_judge_process(&in, (uint64_t)child->ru.ru_nivcsw, pressure, &rep->dist);
+}
+
 int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct mmp_error *err)
 {
 	const struct mmp_runner_item *item = p->item;
@@ -353,12 +409,13 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	struct mmp_counters ctr;
 	struct mmp_sampler *sampler = NULL;
 	int counted = 0, finished = 0;
-	uint64_t idle0 = 0, idle1 = 0;
+	struct pus_time pt = { 0 };
 	char how[96];
 	struct mmp_output_log out;
 	struct mmp_pu_watch pw;
 	struct mmp_pu_escape esc;
 	int fd = open_log(p, err);
+	pt.pw = &pw;
 
 	if (fd < 0)
 		return fd;
@@ -374,7 +431,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	};
 	mmp_output_log_init(&out, fd, caps, item->run->p.log_max, p->ring, p->ring_len);
 	const struct mmp_exec_watch watch = { .output = mmp_output_log_take, .ctx = &out,
-					      .tick = mmp_pu_watch_sample, .tick_ctx = &pw,
+					      .tick = on_tick, .tick_ctx = &pt,
 					      .tick_ms = MMP_PU_WATCH_MS };
 	struct mmp_exec_spec spec = {
 		.path = p->exe, .argv = p->argv.v, .pus = p->pus, .npus = p->npus, .watch = &watch,
@@ -425,13 +482,15 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 					   sizeof(p->samples_why)) && hz)
 			rep->samples_why = p->samples_why;
 	}
-	int have_idle = mmp_cpu_idle_ns(p->pus, p->npus, &idle0) == 0;
+	pus_before(p, &pt);
 	int64_t psi0 = mmp_pressure_read(p->pressure_fd);
 	unsigned stops = mmp_disturbance_stops();
 	int64_t steal0 = mmp_steal_ns(p->pus, p->npus);
 	rc = mmp_exec_child_go(&child, p->exe, err);
 	if (rc)
 		goto out_counters;
+	if (pt.tasks)
+		mmp_pu_tasks_start(pt.tasks, child.t_exec);
 	if (sampler && mmp_sampler_start(sampler)) {
 		snprintf(p->samples_why, sizeof(p->samples_why),
 			 "no profile: the thread that reads the samples could not start");
@@ -459,7 +518,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 			 used ? "; " : "", p->log, strerror(-log_rc));
 	}
 	int64_t psi1 = mmp_pressure_read(p->pressure_fd);
-	have_idle = have_idle && mmp_cpu_idle_ns(p->pus, p->npus, &idle1) == 0 && idle1 >= idle0;
+	pus_after(p, &pt);
 	if (rc == -ETIMEDOUT) {
 		rc = mmp_error_set(err, -ETIMEDOUT, "timed out after %g s, stopped (log: %s)",
 				   item->run->p.timeout, p->log);
@@ -520,8 +579,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 	double pressure = psi0 >= 0 && psi1 >= psi0 && rep->wall_ns
 				  ? (double)(psi1 - psi0) * 1000 / (double)rep->wall_ns
 				  : -1;
-	mmp_disturbance_judge_process(rep->wall_ns, p->npus, have_idle ? idle1 - idle0 : UINT64_MAX,
-				      cpu_ns, (uint64_t)child.ru.ru_nivcsw, pressure, &rep->dist);
+	judge_pus(p, &child, rep, cpu_ns, pressure, &pt);
 	mmp_disturbance_judge_overlap(have_conc ? &conc : NULL, &rep->dist);
 	mmp_disturbance_check_stops(stops, &rep->dist);
 	mmp_disturbance_check_steal(steal0, mmp_steal_ns(p->pus, p->npus), rep->wall_ns, p->npus,
@@ -546,6 +604,7 @@ out_counters:
 		mmp_samples_free(&left);
 	}
 	mmp_sampler_close(sampler);
+	mmp_pu_tasks_close(pt.tasks);
 	if (counted)
 		mmp_counters_close(&ctr);
 out_child:

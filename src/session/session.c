@@ -534,6 +534,12 @@ static void write_results(const struct mmp_session *s, struct mmp_session_out *o
 		out->failed = 1;
 	}
 	out->wrote_profile = wrote;
+	wrote = 0;
+	if (out->rows && mmp_profile_folded(s->files, &out->res, &wrote, &err)) {
+		tell_failed(s, err.msg);
+		out->failed = 1;
+	}
+	out->wrote_folded = wrote;
 	if (out->rows && s->json) {
 		struct mmp_result_json in = {
 			.an = &out->an, .meta = &out->meta, .topo = s->topo,
@@ -592,6 +598,7 @@ int mmp_session_run(const struct mmp_session *s, struct mmp_session_out *out)
 			sizeof(out->attribution_path));
 	mmp_outset_path(s->files, MMP_OUT_ANSWERS, out->answers_path, sizeof(out->answers_path));
 	mmp_outset_path(s->files, MMP_OUT_PROFILE, out->profile_path, sizeof(out->profile_path));
+	mmp_outset_path(s->files, MMP_OUT_FOLDED, out->folded_path, sizeof(out->folded_path));
 	if (mmp_results_init(&out->res, s->plan) || mmp_analysis_init(&out->an, &out->res)) {
 		tell(s, &(struct mmp_told){ .what = MMP_TELL_OUT_OF_MEMORY });
 		return -ENOMEM;

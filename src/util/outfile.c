@@ -22,6 +22,7 @@ static const char *const suffixes[MMP_OUT_COUNT] = {
 	[MMP_OUT_EVENTS] = ".events.csv",
 	[MMP_OUT_JSON] = ".json",
 	[MMP_OUT_PROFILE] = ".profile.csv",
+	[MMP_OUT_FOLDED] = ".profile.folded",
 };
 
 const char *mmp_out_suffix(enum mmp_out_kind kind)

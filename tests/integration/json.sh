@@ -54,7 +54,7 @@ check "runs with --json" test "$rc" -eq 0
 check "the summary names the JSON" grep -q "out/fix.json; " <<<"$err"
 n_answers=$(($(csv_rows "$TMP/out/fix.answers.csv" outcome | wc -l)))
 check "the summary counts the answers as the answers CSV has them ($n_answers)" \
-	grep -Eq "; $n_answers answer\(s\) in $TMP/out/fix.answers.csv: [0-9]+ yes, [0-9]+ no, [0-9]+ inconclusive\$" <<<"$err"
+	grep -Eq "; $n_answers answer\(s\) in $TMP/out/fix.answers.csv: [0-9]+ yes, [0-9]+ no, [0-9]+ inconclusive\$" <<<"$(unwrap <<<"$err")"
 check "NAME.json written" test -s "$TMP/out/fix.json"
 check "no temporary left" test -z "$(ls -A "$TMP/out" | grep '^\.' | grep -v '\.lock$')"
 

@@ -3,6 +3,8 @@
 # in NAME.profile.csv and in the JSON; a stripped copy shown as
 # module+offset with the reason; page faults by mapping; the growth from
 # one thread to two; callers (a function anywhere in the call chain);
+# NAME.profile.folded (folded stacks for flame graphs) parses, adds up
+# to the samples and has the hot function under main(), one root per run;
 # JIT code (tests/helpers/jit.c, a loop compiled at run time as .NET
 # does): named from its perf map with jitnames, and said why and what to
 # set without it; profile = off; and sampling refused (a seccomp filter,
@@ -36,6 +38,37 @@ check "spin: NAME.profile.csv names it too" \
 check "spin: the summary lists the profile CSV" grep -q "spin.profile.csv" <<<"$err"
 check "spin: NAME.profile.csv's rows carry NAME.csv's host" \
 	test "$(csv_col "$TMP/spin.profile.csv" host | sort -u)" = "$(csv_col "$TMP/spin.csv" host | sort -u)"
+
+# folded FILE: "RUN SAMPLES STACKS" per root frame ("run N ..."), after
+# checking every line is "frames count" with frames root first, ";"
+# between them and none empty; exit 1 when one is not.
+folded() {
+	/usr/bin/python3 - "$1" <<'PY'
+import re, sys
+runs = {}
+for line in open(sys.argv[1]):
+    m = re.fullmatch(r"(.+) ([0-9]+)\n", line)
+    frames = m.group(1).split(";") if m else []
+    if not m or len(frames) < 2 or "" in frames or not frames[0].startswith("run "):
+        sys.exit("not a folded line: %r" % line)
+    n = frames[0].split(" ")[1]
+    s = runs.setdefault(n, [0, 0])
+    s[0] += int(m.group(2))
+    s[1] += 1
+for n, (samples, stacks) in sorted(runs.items()):
+    print(n, samples, stacks)
+PY
+}
+# cpu_samples NAME.csv: "RUN SAMPLES" from NAME.profile.csv's function rows.
+cpu_samples() {
+	csv_rows "${1%.csv}.profile.csv" run kind samples |
+		awk -F'|' '$2 == "function" { s[$1] += $3 } END { for (r in s) print r, s[r] }' | sort
+}
+check "spin: NAME.profile.folded parses, and its counts add up to the profile's samples" \
+	test "$(folded "$TMP/spin.profile.folded" | cut -d' ' -f1,2)" = "$(cpu_samples "$TMP/spin.csv")"
+check "spin: the hot function is in its stacks, called from main" \
+	grep -qE '^run 1 \[hot\] exec [^;]*(;[^;]+)*;main;hot_loop [0-9]+$' "$TMP/spin.profile.folded"
+check "spin: the summary lists the folded file" grep -q "spin.profile.folded" <<<"$err"
 
 run_mmprof exec -r 1 --warmup 0 --profile 2000 --file "$TMP/data.bin" --csv "$TMP/strip.csv" \
 	-- "$PWD/$BUILD/tests/hot-stripped" spin 100
@@ -71,6 +104,15 @@ import json, sys
 p = json.load(open(sys.argv[1]))["runs"][1]["profile"]
 print(p["top"][0]["function"], p["rounds"], p["growth"]["from"], p["growth"]["grew"],
       p["growth"]["lines"][0]["line"])' "$TMP/grow.json")" = "hot_loop 3 threads=1 True $hot_line"
+
+check "growth: one root per run in the folded file, each adding up to its samples" \
+	test "$(folded "$TMP/grow.profile.folded" | cut -d' ' -f1,2)" = "$(cpu_samples "$TMP/grow.csv")"
+# docs/profile.md's differential: two runs' stacks without their root.
+grep '^run 1 ' "$TMP/grow.profile.folded" | cut -d';' -f2- >"$TMP/before.folded"
+grep '^run 2 ' "$TMP/grow.profile.folded" | cut -d';' -f2- >"$TMP/after.folded"
+check "growth: each run's stacks cut out as docs/profile.md says are folded stacks with hot_loop" \
+	bash -c 'for f in "$@"; do grep -qE "(^|;)hot_loop [0-9]+$" "$f" &&
+		! grep -qvE "^[^;]+(;[^;]+)* [0-9]+$" "$f" || exit 1; done' _ "$TMP/before.folded" "$TMP/after.folded"
 
 # Callers: hot deep 8 spends half its time under outer(), which no
 # sample lands in, eight frames deep.
@@ -128,6 +170,7 @@ run_mmprof exec -r 1 --warmup 0 --profile off --file "$TMP/data.bin" --csv "$TMP
 	-- "$HOT" spin 20
 check "off: no profile block" test "$rc" -eq 0 -a -z "$(grep '^profile of' <<<"$out")"
 check "off: no profile CSV" test ! -e "$TMP/off.profile.csv"
+check "off: no folded stacks" test ! -e "$TMP/off.profile.folded"
 run_mmprof exec --profile 5 --file "$TMP/data.bin" -- "$HOT" spin 20
 check "a rate out of range is refused" grep -q "profile = 5 is out of range" <<<"$err"
 

@@ -90,14 +90,14 @@ static void test_judged(void **state)
 	struct mmp_disturbance d;
 	struct mmp_concurrency c = { .ready2_ns = 30 * MS, .run2_ns = 9 * MS, .overlap = 0.3 };
 	(void)state;
-	mmp_disturbance_judge_process(40 * MS, 2, UINT64_MAX, 50 * MS, 0, -1, &d);
+	mmp_disturbance_judge_process(&(struct mmp_process_pus){ .wall_ns = 40 * MS, .npus = 2, .idle_ns = UINT64_MAX, .irq_ns = UINT64_MAX, .cpu_ns = 50 * MS }, 0, -1, &d);
 	mmp_disturbance_judge_overlap(&c, &d);
 	assert_true(d.disturbed);
 	assert_true(d.overlap == 0.3);
 	assert_string_equal(d.why, "its threads ran at once 30% of the 30 ms two were ready to run");
 	/* a scheduler slice or two of two threads ready is not judged */
 	c = (struct mmp_concurrency){ .ready2_ns = 4 * MS, .overlap = 0 };
-	mmp_disturbance_judge_process(40 * MS, 2, UINT64_MAX, 50 * MS, 0, -1, &d);
+	mmp_disturbance_judge_process(&(struct mmp_process_pus){ .wall_ns = 40 * MS, .npus = 2, .idle_ns = UINT64_MAX, .irq_ns = UINT64_MAX, .cpu_ns = 50 * MS }, 0, -1, &d);
 	mmp_disturbance_judge_overlap(&c, &d);
 	assert_false(d.disturbed);
 	assert_true(d.overlap == 0);
@@ -110,7 +110,7 @@ static void test_judged(void **state)
 	assert_false(d.disturbed);
 	assert_true(d.overlap < 0);
 	/* a reason already found stays */
-	mmp_disturbance_judge_process(100 * MS, 2, 10 * MS, 50 * MS, 0, -1, &d);
+	mmp_disturbance_judge_process(&(struct mmp_process_pus){ .wall_ns = 100 * MS, .npus = 2, .idle_ns = 10 * MS, .irq_ns = UINT64_MAX, .cpu_ns = 50 * MS }, 0, -1, &d);
 	assert_true(d.disturbed);
 	c = (struct mmp_concurrency){ .ready2_ns = 30 * MS, .overlap = 0 };
 	mmp_disturbance_judge_overlap(&c, &d);

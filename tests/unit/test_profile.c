@@ -439,6 +439,72 @@ static void test_growth_moved(void **state)
 	mmp_symbols_free(sy);
 }
 
+/* A stack as the folded file writes it, root first ("same;grew;fell"). */
+static void folded_line(const struct mmp_profile *p, const struct mmp_prof_stack *st, char *buf,
+			size_t len)
+{
+	char name[128];
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t k = st->n; k-- > 0 && used < len;)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ";" : "",
+					 mmp_prof_frame_name(&p->frame[st->first + k], name,
+							     sizeof(name)));
+}
+
+/* Folded stacks, by hand: three samples in fell() called by grew()
+ * called by same(), two in grew() called by same(), one in the kernel
+ * entered from fell() (its "[kernel]" frame innermost), one in a JIT
+ * function whose name holds the format's separator.  One stack each,
+ * with its count; the counts add up to the samples. */
+static void test_folded_stacks(void **state)
+{
+	static const char map[] = "1000 100 fell\n2000 100 grew\n3000 100 same\n4000 100 a;b\n";
+	struct mmp_perf_map pm = { .pid = 7, .path = "/tmp/perf-7.map", .text = (char *)map,
+				   .len = sizeof(map) - 1 };
+	uint64_t chain[] = { 0x2008, 0x3008, 0x3008, 0x1008, 0x2008 };
+	struct mmp_sample one[7];
+	for (int i = 0; i < 7; i++)
+		one[i] = (struct mmp_sample){ .ip = 0x1008, .pid = 7, .tid = 7,
+					      .kind = MMP_SAMPLE_CPU, .chain = 0, .nchain = 2 };
+	one[3].ip = one[4].ip = 0x2008;
+	one[3].chain = one[4].chain = 2;
+	one[3].nchain = one[4].nchain = 1;
+	one[5] = (struct mmp_sample){ .ip = 0xffffffff81000000u, .pid = 7, .tid = 7,
+				      .kind = MMP_SAMPLE_CPU, .kernel = 1, .chain = 3,
+				      .nchain = 2 };
+	one[6] = (struct mmp_sample){ .ip = 0x4008, .pid = 7, .tid = 7, .kind = MMP_SAMPLE_CPU };
+	struct mmp_samples s = { .s = one, .n = 7, .cap = 7, .chain = chain, .nchain = 5,
+				 .period_ns = 1000000, .pid = 7, .perf_map = &pm, .nperf_map = 1 };
+	struct mmp_symbols *sy;
+	struct mmp_profile p;
+	char line[512];
+	static const struct {
+		const char *stack;
+		double n;
+	} want[] = { { "same;grew;fell", 3 }, { "same;grew", 2 }, { "grew;fell;[kernel]", 1 },
+		     { "a:b", 1 } };
+	(void)state;
+	assert_int_equal(mmp_symbols_new(&sy), 0);
+	mmp_profile_init(&p);
+	assert_int_equal(mmp_profile_add(&p, sy, &s, 0), 0);
+	assert_int_equal(p.nstacks, 4);
+	double sum = 0;
+	for (size_t i = 0; i < p.nstacks; i++) {
+		folded_line(&p, &p.stack[i], line, sizeof(line));
+		print_message("# %s %.0f\n", line, p.stack[i].total);
+		size_t w = 0;
+		while (w < 4 && strcmp(want[w].stack, line) != 0)
+			w++;
+		assert_true(w < 4);
+		assert_true(p.stack[i].total == want[w].n);
+		sum += p.stack[i].total;
+	}
+	assert_true(sum == mmp_profile_samples(&p, 0));
+	mmp_profile_free(&p);
+	mmp_symbols_free(sy);
+}
+
 /* A where: line names rows until half of what the control took away is
  * named: three functions grow 40, 35 and 30 samples, so the first two
  * (38% and 33%) are said, the third is not. */
@@ -528,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_faults_by_mapping),
 		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_growth_moved),
+		cmocka_unit_test(test_folded_stacks),
 		cmocka_unit_test(test_where_names_half),
 		cmocka_unit_test(test_inclusive),
 		cmocka_unit_test(test_where_jit),
