@@ -69,13 +69,14 @@ UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 all: $(BIN) $(MAN) $(PRELOAD) repro
 
-# The preload library the prefault and huge controls run real programs
+# The preload library the prefault, touch, huge and bulk controls run real programs
 # with (preload/mmprof_preload.c, docs/exec.md): not part of libmmprof.a,
 # it defines mmap() for the program it is loaded into.  mmprof finds it
 # in the build tree, or installed under LIBDIR (src/run/preload.c).
-$(PRELOAD): preload/mmprof_preload.c
+PRELOAD_SRC = preload/mmprof_preload.c preload/bulk_reads.c preload/bulk_calls.c
+$(PRELOAD): $(PRELOAD_SRC) preload/report_line.h preload/bulk_reads.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) $(OPT) -fPIC -shared -o $@ $<
+	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) $(OPT) -fPIC -shared -o $@ $(PRELOAD_SRC) -ldl
 $(BUILD)/src/run/preload.o: CPPFLAGS += -DMMPROF_LIBDIR='"$(LIBDIR)"' \
 	-DMMPROF_PRELOAD_BUILT='"$(abspath $(PRELOAD))"'
 
@@ -133,7 +134,7 @@ $(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
 unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/numa_refused $(BUILD)/tests/planted \
 	$(BUILD)/tests/hot $(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf $(BUILD)/tests/hold_pmu \
-	$(BUILD)/tests/jit
+	$(BUILD)/tests/jit $(BUILD)/tests/percall
 
 # Programs with one cause planted each (false sharing with plain
 # increments, true sharing, page faults, bandwidth, plainly parallel):
@@ -141,6 +142,14 @@ unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/numa_refused $
 $(BUILD)/tests/planted: tests/helpers/planted.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -pthread
+
+# A program that reads a file a byte a call (per-call overhead planted),
+# or in 1 MiB calls, and one that checks the bulk rung keeps every
+# position exact: tests/integration/exec_percall.sh, test_preload_bulk.
+$(BUILD)/tests/percall: tests/helpers/percall.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
+$(BUILD)/tests/test_preload_bulk: $(BUILD)/tests/percall $(PRELOAD)
 
 # A program with known hot functions and lines for the sampling profile's
 # tests: -g and frame pointers (the kernel unwinds user stacks by them),

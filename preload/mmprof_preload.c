@@ -53,6 +53,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "report_line.h"
+
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22
 #define MADV_POPULATE_WRITE 23
@@ -89,43 +91,14 @@ static long raw_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t 
 #endif
 }
 
-/* Line building without stdio: words and decimal numbers. */
-struct line {
-	char buf[160];
-	size_t n;
-};
-
-static void put_str(struct line *l, const char *s)
-{
-	while (*s && l->n + 2 < sizeof(l->buf))
-		l->buf[l->n++] = *s++;
-}
-
-static void put_u64(struct line *l, uint64_t v)
-{
-	char d[24];
-	int k = 0;
-	do
-		d[k++] = (char)('0' + v % 10);
-	while ((v /= 10) && k < 24);
-	if (l->n)
-		put_str(l, " ");
-	while (k && l->n + 2 < sizeof(l->buf))
-		l->buf[l->n++] = d[--k];
-}
-
 static void emit(struct line *l)
 {
-	if (report_fd < 0)
-		return;
-	l->buf[l->n++] = '\n';
-	ssize_t ignored = write(report_fd, l->buf, l->n);
-	(void)ignored;
+	line_write(report_fd, l);
 }
 
 static uint64_t pid(void)
 {
-	return (uint64_t)syscall(SYS_getpid);
+	return line_pid();
 }
 
 /* Bytes of [start, start+len) with a present (or swapped) page table

@@ -202,6 +202,12 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 		p->advised = rep->preload.advised > p->advised ? rep->preload.advised : p->advised;
 		p->huge = rep->preload.huge > p->huge ? rep->preload.huge : p->huge;
 		p->touched = rep->preload.touched > p->touched ? rep->preload.touched : p->touched;
+		p->calls = rep->preload.calls > p->calls ? rep->preload.calls : p->calls;
+		p->served = rep->preload.served > p->served ? rep->preload.served : p->served;
+		p->syscalls = rep->preload.syscalls > p->syscalls ? rep->preload.syscalls : p->syscalls;
+		for (size_t k = 0; k < MMP_ASIDE_N; k++)
+			if (rep->preload.aside[k] > p->aside[k])
+				p->aside[k] = rep->preload.aside[k];
 		if (rep->preload_note && !r->preload_note[0])
 			snprintf(r->preload_note, sizeof(r->preload_note), "%s", rep->preload_note);
 	}
