@@ -2,7 +2,9 @@
  * program mmprof cannot recompile (probe = exec, docs/exec.md).  mmprof
  * sets LD_PRELOAD to this library and
  *
- *   MMPROF_PRELOAD_MODE    "prefault", "touch", "huge", or a list of them
+ *   MMPROF_PRELOAD_MODE    "prefault", "touch", "huge", "bulk", or a list
+ *                          of them (bulk: small reads served from a buffer
+ *                          of the library's, preload/bulk_reads.c)
  *   MMPROF_PRELOAD_REPORT  a file the library appends what it changed to
  *
  * prefault: every mmap() of the program that can be read (not PROT_NONE,
