@@ -293,8 +293,11 @@ int ftruncate64(int fd, off_t len)
 }
 
 /* Children share the descriptors' positions: each served one steps
- * aside before (fork's prepare handler; vfork runs as fork, which POSIX
- * allows), and none not yet read is taken after. */
+ * aside before (fork's prepare handler), and none not yet read is taken
+ * after.  vfork is left alone -- a wrapper's frame would not survive the
+ * child returning through it -- and needs nothing: its child shares this
+ * memory, so the exec or _exit it calls steps the parent's descriptors
+ * aside too. */
 static void before_fork(void)
 {
 	bulk_before_child("fork");
@@ -305,11 +308,6 @@ static void before_fork(void)
 __attribute__((constructor)) static void bulk_calls_start(void)
 {
 	pthread_atfork(before_fork, NULL, NULL);
-}
-
-pid_t vfork(void)
-{
-	return fork();
 }
 
 int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
