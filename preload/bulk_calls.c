@@ -127,12 +127,15 @@ int dup2(int fd, int to)
 	return dup3(fd, to, 0);
 }
 
-/* fcntl's third argument is an int or a pointer: passed on as one. */
+/* fcntl's third argument is an int or a pointer: passed on as one, to
+ * libc's fcntl (it turns F_GETOWN into F_GETOWN_EX, whose process-group
+ * answer a raw call's negative value would lose). */
 static int fcntl_any(int fd, int cmd, void *arg)
 {
+	REAL(fcntl);
 	if (cmd == F_SETFL && ((long)arg & O_DIRECT))
 		bulk_step_aside(fd, "odirect");
-	int r = (int)syscall(SYS_fcntl, fd, cmd, arg);
+	int r = real_fcntl ? real_fcntl(fd, cmd, arg) : (int)syscall(SYS_fcntl, fd, cmd, arg);
 	if (r >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC))
 		bulk_duplicated(fd, r);
 	return r;
