@@ -116,16 +116,20 @@ static void unnamed(FILE *out, const struct mmp_profile *p)
 		none += (double)p->unnamed[w];
 	if (all <= 0 || none <= 0)
 		return;
-	fprintf(out, "  not named: %.1f%% of the samples:", 100 * none / all);
+	/* One line, wrapped: three reasons take it past 160 characters. */
+	char line[1024];
+	size_t used = (size_t)snprintf(line, sizeof(line), "  not named: %.1f%% of the samples:",
+				       100 * none / all);
 	const char *sep = " ";
-	for (int w = 0; w < MMP_UNNAMED_COUNT; w++) {
+	for (int w = 0; w < MMP_UNNAMED_COUNT && used < sizeof(line); w++) {
 		if (!p->unnamed[w])
 			continue;
-		fprintf(out, "%s%.1f%% %s", sep, 100 * (double)p->unnamed[w] / all,
-			mmp_unnamed_why((enum mmp_unnamed)w));
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%.1f%% %s", sep,
+					 100 * (double)p->unnamed[w] / all,
+					 mmp_unnamed_why((enum mmp_unnamed)w));
 		sep = ", ";
 	}
-	fprintf(out, "\n");
+	mmp_fprintf_wrapped(out, "%s\n", line);
 	jit_advice(out, p);
 }
 
