@@ -134,7 +134,7 @@ $(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
 unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/numa_refused $(BUILD)/tests/planted \
 	$(BUILD)/tests/hot $(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf $(BUILD)/tests/hold_pmu \
-	$(BUILD)/tests/jit $(BUILD)/tests/percall
+	$(BUILD)/tests/jit $(BUILD)/tests/malloc_touch $(BUILD)/tests/percall
 
 # Programs with one cause planted each (false sharing with plain
 # increments, true sharing, page faults, bandwidth, plainly parallel):
@@ -143,6 +143,12 @@ $(BUILD)/tests/planted: tests/helpers/planted.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -pthread
 
+# A program whose page faults are in a block it mallocs (glibc maps it
+# with its own mmap), and one with none: what the prefault and huge rungs
+# reach through the allocator (tests/integration/exec_malloc.sh).
+$(BUILD)/tests/malloc_touch: tests/helpers/malloc_touch.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 # A program that reads a file a byte a call (per-call overhead planted),
 # or in 1 MiB calls, and one that checks the bulk rung keeps every
 # position exact: tests/integration/exec_percall.sh, test_preload_bulk.

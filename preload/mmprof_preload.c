@@ -20,6 +20,17 @@
  * populated (MADV_POPULATE_READ/WRITE), since MAP_POPULATE would fill them
  * with small pages before the advice.
  *
+ * The allocator (glibc): malloc, calloc, realloc, reallocarray,
+ * posix_memalign, aligned_alloc, memalign, valloc and pvalloc are
+ * interposed and served by glibc's own (__libc_malloc, ...), since glibc
+ * maps a large block with its internal mmap, which the mmap() here never
+ * sees.  A block of ALLOC_MIN or more gets, on its page-aligned interior
+ * (the pages no other block shares), what a mapping gets: huge advice
+ * from 4 MiB, MADV_POPULATE_WRITE (Linux 5.14+; refused elsewhere, and
+ * said so), the touch; of a realloc'd block only the grown part, the
+ * rest holding the program's data already.  free() is interposed only to
+ * read an advised block's huge bytes before glibc unmaps it.
+ *
  * It reports what really changed, measured, one line per event, each line
  * one write() on an O_APPEND descriptor (so processes the program starts
  * add their own lines without tearing):
@@ -30,6 +41,13 @@
  *                           the bytes /proc/self/pagemap shows present after
  *                           the call, the bytes advised MADV_HUGEPAGE, the
  *                           bytes whose pages were read once (touch)
+ *   alloc PID LEN PRESENT ADVISED TOUCHED REFUSED   a malloc'd block
+ *                           changed: the length of its interior, as for
+ *                           map, and the errno with which the kernel
+ *                           refused to populate it (0: it did not)
+ *   noalloc PID WHY         the allocator is not reached (WHY: "libc", a C
+ *                           library other than glibc; "own", the program's
+ *                           malloc is another allocator's)
  *   huge PID BYTES          huge-page bytes the kernel gave an advised
  *                           mapping (smaps AnonHugePages, FilePmdMapped,
  *                           ShmemPmdMapped), read before it is unmapped or at
@@ -320,6 +338,204 @@ int munmap(void *addr, size_t len)
 	return 0;
 }
 
+#ifdef __GLIBC__
+#include <dlfcn.h>
+#include <malloc.h>
+
+/* glibc's allocator under its own names: dlsym(RTLD_NEXT, "malloc") would
+ * do too, but dlsym allocates (calloc) and so calls back in here before
+ * it has an answer. */
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t k, size_t n);
+extern void *__libc_realloc(void *p, size_t n);
+extern void *__libc_memalign(size_t align, size_t n);
+extern void *__libc_valloc(size_t n);
+extern void *__libc_pvalloc(size_t n);
+extern void __libc_free(void *p);
+
+/* Blocks from 1 MiB: glibc maps a block with its own mmap from 128 KiB
+ * (M_MMAP_THRESHOLD), raised up to 32 MiB as the program frees such
+ * blocks, so the threshold says nothing fixed about where a block comes
+ * from; a size does say what it can save.  The library spends ~37 us on
+ * a block (measured on a paravirtualised guest, docs/exec.md: a madvise
+ * walk, a pagemap read, a report line) even when glibc reuses it from its
+ * heap with every page present and there is nothing to save, as it does
+ * for a program that mallocs and frees a buffer in a loop (0.06-0.24 us
+ * a block without the library).  The smaller the blocks reached, the more
+ * such calls pay it; a 1 MiB block has 256 pages to fault, ~5 ms at the
+ * ~20 us a fault measured there, so the first one reached pays for many
+ * reuses. */
+#define ALLOC_MIN (1ull << 20)
+
+static int alloc_on; /* a mode asks for it and the allocator is reached */
+
+/* The pages of [p, p+n) no other allocation shares: glibc keeps its chunk
+ * header in the first page, and the page of the block's last byte may
+ * hold the next chunk.  Advice and populating change no byte, but they
+ * split the mapping there and report bytes that are not the block's. */
+static int interior(const void *p, size_t n, uintptr_t *start, size_t *len)
+{
+	uintptr_t psz = (uintptr_t)(sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096);
+	uintptr_t a = ((uintptr_t)p + psz - 1) & ~(psz - 1), b = ((uintptr_t)p + n) & ~(psz - 1);
+	if (!p || b <= a)
+		return 0;
+	*start = a;
+	*len = b - a;
+	return 1;
+}
+
+/* What a new block (or the grown part of one) gets: advised before its
+ * first touch, then populated for a write (the program is about to write
+ * it: a read would map the shared zero page and fault again on the
+ * write), then read once a page (touch).  One report line. */
+static void reach(const void *p, size_t n)
+{
+	uintptr_t start;
+	size_t len;
+	if (!alloc_on || n < ALLOC_MIN || !interior(p, n, &start, &len))
+		return;
+	int adv = huge && len >= HUGE_MIN;
+	if (!populate && !adv)
+		return; /* huge alone, under 4 MiB: nothing to change, nothing to say */
+	int err = errno; /* the program sees the allocator's errno, not ours */
+	uint64_t advised_len = 0, refused = 0;
+	if (adv && syscall(SYS_madvise, start, len, MADV_HUGEPAGE) == 0) {
+		advised_len = len;
+		remember(start, len);
+	}
+	if (populate && syscall(SYS_madvise, start, len, MADV_POPULATE_WRITE) != 0)
+		refused = (uint64_t)errno;
+	struct line l = { .n = 0 };
+	put_str(&l, "alloc");
+	put_u64(&l, pid());
+	put_u64(&l, len);
+	put_u64(&l, populate ? present_bytes(start, len) : 0);
+	put_u64(&l, advised_len);
+	put_u64(&l, populate && !refused ? touch_pages(start, len, PROT_READ) : 0);
+	put_u64(&l, refused);
+	emit(&l);
+	errno = err;
+}
+
+/* An advised block about to be freed or moved: its huge bytes read now,
+ * before glibc unmaps it with its internal munmap. */
+static void leaving(void *p)
+{
+	uintptr_t start;
+	size_t len, n;
+	if (!p || !alloc_on || !huge || (n = malloc_usable_size(p)) < HUGE_MIN ||
+	    !interior(p, n, &start, &len))
+		return;
+	int err = errno;
+	unmapping(start, len);
+	errno = err;
+}
+
+void *malloc(size_t n)
+{
+	void *p = __libc_malloc(n);
+	reach(p, n);
+	return p;
+}
+
+void *calloc(size_t k, size_t n)
+{
+	void *p = __libc_calloc(k, n);
+	reach(p, k * n); /* a product that overflows was refused above */
+	return p;
+}
+
+void *realloc(void *old, size_t n)
+{
+	size_t had = old ? malloc_usable_size(old) : 0;
+	leaving(old);
+	void *p = __libc_realloc(old, n);
+	/* Only the grown part is new: the rest is the program's data, moved
+	 * with its pages (mremap) or copied, and present already. */
+	if (p && n > had)
+		reach((char *)p + had, n - had);
+	return p;
+}
+
+void *reallocarray(void *old, size_t k, size_t n)
+{
+	if (n && k > SIZE_MAX / n) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(old, k * n);
+}
+
+void free(void *p)
+{
+	leaving(p);
+	__libc_free(p);
+}
+
+void *memalign(size_t align, size_t n)
+{
+	void *p = __libc_memalign(align, n);
+	reach(p, n);
+	return p;
+}
+
+/* glibc before 2.38 takes any alignment here (an alias of memalign);
+ * this is that glibc's behaviour, not C17's. */
+void *aligned_alloc(size_t align, size_t n)
+{
+	return memalign(align, n);
+}
+
+int posix_memalign(void **out, size_t align, size_t n)
+{
+	if (align % sizeof(void *) || (align & (align - 1)) || !align)
+		return EINVAL;
+	int err = errno;
+	void *p = memalign(align, n);
+	if (!p && n) {
+		errno = err;
+		return ENOMEM;
+	}
+	*out = p;
+	return 0;
+}
+
+void *valloc(size_t n)
+{
+	void *p = __libc_valloc(n);
+	reach(p, n);
+	return p;
+}
+
+void *pvalloc(size_t n)
+{
+	void *p = __libc_pvalloc(n);
+	reach(p, n);
+	return p;
+}
+
+/* Whether the program's malloc is this one: an executable (or a library
+ * preloaded before this one) that defines its own allocator is found
+ * first, and the blocks it hands out are not glibc's. */
+static const char *alloc_unreached(void)
+{
+	/* Compared by the object that defines it: malloc's address taken here
+	 * goes through the GOT, to whichever malloc the program has. */
+	Dl_info mine, found;
+	void *first = dlsym(RTLD_DEFAULT, "malloc");
+	if (!first || !dladdr((void *)interior, &mine) || !dladdr(first, &found))
+		return "own";
+	return mine.dli_fbase == found.dli_fbase ? NULL : "own";
+}
+#else
+static int alloc_on;
+
+static const char *alloc_unreached(void)
+{
+	return "libc"; /* another C library's allocator: not interposed */
+}
+#endif
+
 __attribute__((constructor)) static void preload_start(void)
 {
 	const char *mode = getenv("MMPROF_PRELOAD_MODE");
@@ -337,6 +553,16 @@ __attribute__((constructor)) static void preload_start(void)
 	put_str(&l, " ");
 	put_str(&l, mode);
 	emit(&l);
+	const char *why = populate || huge ? alloc_unreached() : NULL;
+	if (why) {
+		struct line n = { .n = 0 };
+		put_str(&n, "noalloc");
+		put_u64(&n, pid());
+		put_str(&n, " ");
+		put_str(&n, why);
+		emit(&n);
+	}
+	alloc_on = (populate || huge) && !why;
 }
 
 __attribute__((destructor)) static void preload_end(void)

@@ -99,7 +99,8 @@ struct mmp_cause {
 
 /* A rung left out: its control changed nothing in the program (the
  * preload library not loaded, or no mapping it could change, no small
- * read it could serve). */
+ * read it could serve); or, in reached, a preload rung used and what it
+ * reached in the program's malloc'd blocks. */
 struct mmp_unused {
 	const struct mmp_control_info *control;
 	const struct mmp_run_result *rung;
@@ -123,6 +124,8 @@ struct mmp_attribution {
 	char order[160];   /* the ladder's order: "prefault, tally, bulk, limit" */
 	struct mmp_unused unused[4];
 	size_t nunused;
+	struct mmp_unused reached[4];
+	size_t nreached;
 };
 
 /* Attribute job point i of results (its rungs follow it).  -ENODATA when

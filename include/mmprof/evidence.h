@@ -42,8 +42,9 @@ size_t mmp_evidence_where(const struct mmp_run_result *a, const struct mmp_run_r
 /* Whether the total grew: its interval wholly above 0. */
 int mmp_evidence_grew(const struct mmp_interval *total);
 /* "95% [90, 99] of the growth from threads=1 to threads=2 is at hot.c:58
- * in bump()"; with no growth, "no growth from ... (CPU +0.01 [-0.02,
- * 0.04] ns/byte)". */
+ * in bump()"; with no growth, "no growth of the CPU time from ... to
+ * attribute: its interval is not above 0" (the figures are the growth
+ * line's, printed before it). */
 const char *mmp_evidence_text(const struct mmp_growth *top, const struct mmp_interval *total,
 			      const char *from, const char *to, char *buf, size_t len);
 

@@ -5,8 +5,9 @@
  * The prefault, touch, huge and bulk controls (controls.h) change a
  * program mmprof cannot recompile through LD_PRELOAD: MAP_POPULATE on its
  * mappings (and with touch, a load from each of their pages),
- * MADV_HUGEPAGE on its large ones, its small read()s of regular files
- * served from a buffer of the library's.  The library appends what it really
+ * MADV_HUGEPAGE on its large ones; the same on the blocks of 1 MiB and
+ * more its allocator (glibc's malloc) hands out; its small read()s of
+ * regular files served from a buffer of the library's.  The library appends what it really
  * changed to a report file per process started; mmprof sums it per
  * repetition.  A rung whose library changed nothing (never loaded: a
  * static or setuid binary; or no mapping it could change, no small read
@@ -37,6 +38,14 @@ struct mmp_preload_report {
 	uint64_t advised;    /* bytes advised MADV_HUGEPAGE (huge) */
 	uint64_t touched;    /* bytes whose pages were read once after populating (touch) */
 	uint64_t huge;       /* huge-page bytes the kernel gave advised mappings */
+	/* Of the above, malloc'd blocks (their page-aligned interiors): */
+	uint64_t blocks;        /* blocks changed */
+	uint64_t block_present; /* of present, bytes in blocks */
+	uint64_t block_advised; /* of advised, bytes in blocks */
+	uint64_t refused;       /* blocks the kernel refused to populate */
+	int refused_errno;      /* the errno it gave (MADV_POPULATE_WRITE: Linux 5.14+) */
+	unsigned noalloc;       /* processes whose allocator the library did not reach */
+	char noalloc_why[8];    /* "libc": not glibc; "own": the program brings its own */
 	/* bulk: the program's read()/pread() calls the library answered, of
 	 * them those answered from its buffer alone, the system calls it
 	 * made for them (read, pread, lseek), and the descriptors it

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,26 +344,61 @@ static void unserved(const struct mmp_preload_report *p, char *buf, size_t len)
 			 (unsigned long long)p->calls, asides[0] ? "; stepped aside: " : "", asides);
 }
 
+static int preload_rung(const struct mmp_run_result *r, unsigned added)
+{
+	return r->preload_asked && (added == MMP_CONTROL_PREFAULT || added == MMP_CONTROL_HUGE ||
+				    added == MMP_CONTROL_TOUCH);
+}
+
+/* Why the library reached no malloc'd block, when it says: "" else. */
+static const char *allocator_note(const struct mmp_preload_report *p, char *buf, size_t len)
+{
+	if (p->refused)
+		snprintf(buf, len, "; the kernel refused to populate its %llu malloc'd block%s "
+				   "(MADV_POPULATE_WRITE: %s; Linux 5.14 and later have it)",
+			 (unsigned long long)p->refused, p->refused == 1 ? "" : "s",
+			 strerror(p->refused_errno));
+	else if (p->noalloc)
+		snprintf(buf, len, "; its allocator is not reached (%s)",
+			 strcmp(p->noalloc_why, "own") == 0
+				 ? "the program brings its own malloc"
+				 : "a C library other than glibc");
+	else
+		snprintf(buf, len, "%s", "");
+	return buf;
+}
+
+/* "2 mappings, 1 block changed" */
+static const char *changed(const struct mmp_preload_report *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu mapping%s, %llu block%s changed", (unsigned long long)p->mappings,
+		 p->mappings == 1 ? "" : "s", (unsigned long long)p->blocks,
+		 p->blocks == 1 ? "" : "s");
+	return buf;
+}
+
 /* A preload rung (prefault, touch, huge, bulk) that changed nothing in
  * any repetition: why, or NULL when it changed something. */
 static const char *unchanged(const struct mmp_run_result *r, unsigned added, char *buf,
 			     size_t len)
 {
 	const struct mmp_preload_report *p = &r->preload;
-	if (!r->preload_asked || (added != MMP_CONTROL_PREFAULT && added != MMP_CONTROL_HUGE &&
-				  added != MMP_CONTROL_TOUCH && added != MMP_CONTROL_BULK))
+	char note[200], counts[64];
+	/* bulk too, which reaches no mapping or block (reached() is not its) */
+	if (!preload_rung(r, added) && !(r->preload_asked && added == MMP_CONTROL_BULK))
 		return NULL;
 	if (!p->loaded)
 		snprintf(buf, len, "the preload library was not loaded into the program (%s)",
 			 r->preload_note[0] ? r->preload_note
 					    : "a static or setuid program started by it?");
 	else if (added == MMP_CONTROL_PREFAULT && !p->present)
-		snprintf(buf, len, "no mapping of the program's took MAP_POPULATE (%llu changed)",
-			 (unsigned long long)p->mappings);
+		snprintf(buf, len,
+			 "no mapping or malloc'd block of the program's was populated (%s%s)",
+			 changed(p, counts, sizeof(counts)), allocator_note(p, note, sizeof(note)));
 	else if (added == MMP_CONTROL_TOUCH && !p->touched)
-		snprintf(buf, len, "no mapping of the program's was populated and readable to "
-				   "touch (%llu changed)",
-			 (unsigned long long)p->mappings);
+		snprintf(buf, len, "no mapping or malloc'd block of the program's was populated "
+				   "and readable to touch (%s%s)",
+			 changed(p, counts, sizeof(counts)), allocator_note(p, note, sizeof(note)));
 	else if (added == MMP_CONTROL_BULK && !p->served)
 		unserved(p, buf, len);
 	else if (added == MMP_CONTROL_HUGE && !p->huge)
@@ -373,6 +410,57 @@ static const char *unchanged(const struct mmp_run_result *r, unsigned added, cha
 	else
 		return NULL;
 	return buf;
+}
+
+static const char *mib(uint64_t bytes, char *buf, size_t len)
+{
+	double m = (double)bytes / 1048576.0;
+	snprintf(buf, len, m >= 10 || m == floor(m) ? "%.0f MiB" : "%.1f MiB", m);
+	return buf;
+}
+
+/* What a used preload rung reached in the program's malloc'd blocks
+ * ("256 MiB in 1 malloc'd block populated"), with its mappings beside,
+ * or why it reached none when the library said (a populate refused, an
+ * allocator not reached); NULL when it reached no block and said nothing
+ * (its mappings are the CSV's). */
+static const char *reached(const struct mmp_run_result *r, unsigned added, char *buf,
+			   size_t len)
+{
+	const struct mmp_preload_report *p = &r->preload;
+	char a[32], b[32], note[200];
+	int hugely = added == MMP_CONTROL_HUGE;
+	uint64_t in_blocks = hugely ? p->block_advised : p->block_present;
+	uint64_t in_maps = (hugely ? p->advised : p->present) - in_blocks;
+	if (!preload_rung(r, added))
+		return NULL;
+	if (!in_blocks && (p->noalloc || (p->refused && !hugely))) {
+		snprintf(buf, len, "no malloc'd block%s", allocator_note(p, note, sizeof(note)));
+		return buf;
+	}
+	if (!p->blocks || !in_blocks)
+		return NULL;
+	snprintf(buf, len, "%s in %llu malloc'd block%s %s%s%s%s", mib(in_blocks, a, sizeof(a)),
+		 (unsigned long long)p->blocks, p->blocks == 1 ? "" : "s",
+		 hugely ? "advised MADV_HUGEPAGE" :
+		 added == MMP_CONTROL_TOUCH ? "populated and read once a page" : "populated",
+		 in_maps ? ", " : "", in_maps ? mib(in_maps, b, sizeof(b)) : "",
+		 in_maps ? " in its mappings" : "");
+	if (hugely)
+		snprintf(buf + strlen(buf), len - strlen(buf), "; %s on huge pages",
+			 mib(p->huge, a, sizeof(a)));
+	return buf;
+}
+
+static void note_rung(struct mmp_unused *list, size_t *n, size_t max, unsigned added,
+		      const struct mmp_run_result *rung, const char *why)
+{
+	if (*n >= max)
+		return;
+	struct mmp_unused *u = &list[(*n)++];
+	u->control = mmp_control_by_bit(added);
+	u->rung = rung;
+	snprintf(u->why, sizeof(u->why), "%s", why);
 }
 
 /* The ladder's times where a rung's wall time is not its time in the
@@ -388,14 +476,13 @@ static void adjust_rungs(const struct mmp_results *res, size_t i,
 		char why[320];
 		if (unchanged(runs[r], added, why, sizeof(why))) {
 			memcpy(t, below, lt->m * sizeof(double));
-			if (out->nunused < sizeof(out->unused) / sizeof(out->unused[0])) {
-				struct mmp_unused *u = &out->unused[out->nunused++];
-				u->control = mmp_control_by_bit(added);
-				u->rung = runs[r];
-				snprintf(u->why, sizeof(u->why), "%s", why);
-			}
+			note_rung(out->unused, &out->nunused,
+				  sizeof(out->unused) / sizeof(out->unused[0]), added, runs[r], why);
 			continue;
 		}
+		if (reached(runs[r], added, why, sizeof(why)))
+			note_rung(out->reached, &out->nreached,
+				  sizeof(out->reached) / sizeof(out->reached[0]), added, runs[r], why);
 		if (added != MMP_CONTROL_ONEPU)
 			continue;
 		for (size_t j = 0; j < lt->m; j++) {

@@ -101,10 +101,11 @@ const char *mmp_evidence_text(const struct mmp_growth *top, const struct mmp_int
 {
 	char name[320];
 	if (!mmp_evidence_grew(total) || !top || !top->share.valid) {
+		/* The figures are the growth line's, just above: said once. */
 		snprintf(buf, len,
-			 "no growth of the CPU time from %s to %s to attribute (CPU %+.3g [%.3g, "
-			 "%.3g] ns per unit of work, %zu rounds)",
-			 from, to, total->estimate, total->low, total->high, total->n);
+			 "no growth of the CPU time from %s to %s to attribute: its interval is "
+			 "not above 0",
+			 from, to);
 		return buf;
 	}
 	snprintf(buf, len, "%.0f%% [%.0f, %.0f] of the growth from %s to %s is at %s",

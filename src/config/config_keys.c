@@ -162,14 +162,15 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.group = "where",
 		.help = "data = anon: back the copy with huge pages (reserved ones if there are "
 			"enough, else transparent ones; the CSV says how much it got); exec: "
-			"MADV_HUGEPAGE on the program's large mappings (the preload library)",
+			"MADV_HUGEPAGE on the program's large mappings and malloc'd blocks (the "
+			"preload library)",
 	},
 	[MMP_KEY_PREFAULT] = {
 		.name = "prefault", .id = MMP_KEY_PREFAULT, .type = &mmp_key_bool,
 		FIELD(prefault), .def = "no", .roles = CONDITION_KEY,
 		.group = "how",
 		.help = "map the pages in before timing (MAP_POPULATE); exec: on the program's "
-			"mappings, through the preload library",
+			"mappings and malloc'd blocks of 1 MiB and more, through the preload library",
 	},
 	[MMP_KEY_TOUCH] = {
 		.name = "touch", .id = MMP_KEY_TOUCH, .type = &mmp_key_bool,
@@ -178,7 +179,7 @@ const struct mmp_key mmp_keys[MMP_KEY_COUNT] = {
 		.help = "map the pages in and read one byte of each before timing: the first "
 			"touch of a fresh mapping, which a hypervisor's page tables charge and no "
 			"counter of the guest sees, is paid outside the loop; exec: on the "
-			"program's mappings, through the preload library",
+			"program's mappings and malloc'd blocks, through the preload library",
 	},
 	[MMP_KEY_ADVICE] = {
 		.name = "advice", .id = MMP_KEY_ADVICE, .type = &mmp_key_enum, FIELD(advice),

@@ -457,8 +457,10 @@ static const char *fix_fit(const char *d)
 static const char *fix_prefault(const char *d)
 {
 	(void)d;
-	return "map the pages in before the loop (MAP_POPULATE, prefault) or read them with "
-	       "read()";
+	/* A program's faults are as often in its malloc'd buffers (lz4 -d:
+	 * 19% of its time, in two 4 MiB blocks) as in its mappings. */
+	return "map the pages in before the loop (MAP_POPULATE, prefault; a malloc'd buffer: "
+	       "MADV_POPULATE_WRITE, or reuse it) or read them with read()";
 }
 
 /* Without prefault below it, touching the pages maps them in too. */
@@ -602,7 +604,8 @@ static const struct mmp_control_info table[] = {
 	{ MMP_CONTROL_PREFAULT, "prefault", "page faults",
 	  "pages mapped in before timing (MAP_POPULATE)",
 	  "a mapping probe reading the page cache (not data = anon) without prefault; a "
-	  "program (exec: MAP_POPULATE on its mappings, the preload library)",
+	  "program (exec: MAP_POPULATE on its mappings, MADV_POPULATE_WRITE on its malloc'd "
+	  "blocks, the preload library)",
 	  apply_prefault, NULL, fix_prefault, EV(ev_faults), 0, NULL, 0 },
 	{ MMP_CONTROL_TOUCH, "touch", "first touch",
 	  "every page of the mapping read once after it is mapped in, before timing (one load "
@@ -612,8 +615,8 @@ static const struct mmp_control_info table[] = {
 	  apply_touch, touch_detail, fix_touch, EV(ev_faults), 0, NULL, 0 },
 	{ MMP_CONTROL_HUGE, "huge", "TLB reach", "the data on huge pages (hugepages = yes)",
 	  "data = anon, or chase, without hugepages; a program (exec: MADV_HUGEPAGE on its "
-	  "large mappings, the preload library)", apply_huge, NULL, fix_huge, EV(ev_tlb),
-	  0, &huge_either, 0 },
+	  "large mappings and malloc'd blocks, the preload library)",
+	  apply_huge, NULL, fix_huge, EV(ev_tlb), 0, &huge_either, 0 },
 	{ MMP_CONTROL_REMOTE, "remote", "remote memory",
 	  "data and shared state bound to each thread's node (membind = local)",
 	  "membind = node:N or interleave on 2+ NUMA nodes, memory the run binds (data = "

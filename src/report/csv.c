@@ -122,6 +122,13 @@ static void col_prefaulted(const void *row, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.present);
 }
 
+static void col_preload_blocks(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->preload_asked)
+		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.blocks);
+}
+
 static void col_touched(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
@@ -628,7 +635,7 @@ static const struct mmp_csv_column columns[] = {
 	{ "huge_bytes", col_huge_bytes, "of the copy, bytes the kernel really backed with huge pages (exec: of the program's advised mappings, as the preload library read them)" },
 	{ "preload_loaded", col_preload_loaded, "exec with prefault or hugepages: processes the preload library was loaded in (0: none, a static or setuid program)" },
 	{ "preload_mappings", col_preload_mappings, "exec with prefault or hugepages: the program's mappings the preload library changed" },
-	{ "prefaulted_bytes", col_prefaulted, "exec with prefault: bytes of its mappings present right after MAP_POPULATE (pagemap)" },
+	{ "prefaulted_bytes", col_prefaulted, "exec with prefault: bytes of its mappings present right after MAP_POPULATE, and of its malloc'd blocks after MADV_POPULATE_WRITE (pagemap)" },
 	{ "data_nodes", col_data_nodes, "pages of the data found on each NUMA node, as node:pages, of those examined (after the run's first repetition); unknown where the process may not read page locations (move_pages refused)" },
 	{ "data_pages", col_data_pages, "pages the data covers" },
 	{ "data_examined", col_data_examined, "pages examined (an even sample of at most 4096)" },
@@ -653,7 +660,8 @@ static const struct mmp_csv_column columns[] = {
 	{ "first_touch_low_ns", col_first_touch_low, "the calibration's lowest first-touch cost" },
 	{ "first_touch_high_ns", col_first_touch_high, "the calibration's highest first-touch cost" },
 	{ "scan_gbs", col_scan_gbs, "calibration: GB/s of limit's scan of the touched mapping, one thread (median)" },
-	{ "touched_bytes", col_touched, "exec with touch: bytes of its populated, readable mappings whose pages the preload library read once" },
+	{ "touched_bytes", col_touched, "exec with touch: bytes of its populated, readable mappings (and malloc'd blocks) whose pages the preload library read once" },
+	{ "preload_blocks", col_preload_blocks, "exec with prefault, touch or hugepages: the program's malloc'd blocks of 1 MiB and more the preload library changed (glibc's allocator; their bytes are in prefaulted_bytes, touched_bytes)" },
 	{ "bulk_calls", col_bulk_calls, "exec with bulk: the program's read() and pread() calls under 16 KiB of regular files opened read-only that the preload library answered" },
 	{ "bulk_served", col_bulk_served, "exec with bulk: of them, answered from its 128 KiB buffer without a system call" },
 	{ "bulk_syscalls", col_bulk_syscalls, "exec with bulk: the system calls (read, pread, lseek) the library made for them" },

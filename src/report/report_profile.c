@@ -11,6 +11,7 @@
 #include "mmprof/config.h"
 #include "mmprof/evidence.h"
 #include "mmprof/report.h"
+#include "mmprof/units.h"
 
 #define TOP 5
 #define NAME_W 44
@@ -116,13 +117,13 @@ static void unnamed(FILE *out, const struct mmp_profile *p)
 		none += (double)p->unnamed[w];
 	if (all <= 0 || none <= 0)
 		return;
-	/* One line, wrapped: three reasons take it past 160 characters. */
 	char line[1024];
 	size_t used = (size_t)snprintf(line, sizeof(line), "  not named: %.1f%% of the samples:",
 				       100 * none / all);
 	const char *sep = " ";
 	for (int w = 0; w < MMP_UNNAMED_COUNT && used < sizeof(line); w++) {
-		if (!p->unnamed[w])
+		/* A reason below 0.05% would print as "0.0%": left out. */
+		if (1000 * (double)p->unnamed[w] < 0.5 * all)
 			continue;
 		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%.1f%% %s", sep,
 					 100 * (double)p->unnamed[w] / all,
@@ -152,8 +153,17 @@ static void growth(FILE *out, const struct mmp_results *res, const struct mmp_ru
 		fprintf(out, "  growth from %s: no round profiled in both\n", from);
 		return;
 	}
-	fprintf(out, "  growth from %s to %s: CPU %+.4g %s [%.4g, %.4g] over %zu rounds\n", from,
-		to, total.estimate, unit, total.low, total.high, total.n);
+	if (r->bytes) {
+		fprintf(out, "  growth from %s to %s: CPU %+.4g %s [%.4g, %.4g] over %zu rounds\n",
+			from, to, total.estimate, unit, total.low, total.high, total.n);
+	} else { /* a program's run: millions of ns read as a time */
+		char e[32], lo[32], hi[32];
+		fprintf(out, "  growth from %s to %s: CPU %s%s a run [%s, %s] over %zu rounds\n", from,
+			to, total.estimate >= 0 ? "+" : "",
+			mmp_format_ns(total.estimate, e, sizeof(e)),
+			mmp_format_ns(total.low, lo, sizeof(lo)),
+			mmp_format_ns(total.high, hi, sizeof(hi)), total.n);
+	}
 	/* Time moved, not only added: say so, or the shares read as of the net. */
 	if (n && mmp_evidence_grew(&total) && g[0].grew > 1.25 * total.estimate)
 		fprintf(out, "    (time moved between %s: %+.4g where it grew, %+.4g where it fell; "

@@ -313,6 +313,9 @@ void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v)
 		mmp_fprintf_wrapped(out, "  not used: %s (%s) changed nothing: %s\n",
 				    a->unused[u].control->name, a->unused[u].control->cause,
 				    a->unused[u].why);
+	for (size_t u = 0; u < a->nreached; u++)
+		mmp_fprintf_wrapped(out, "  %s reached: %s\n", a->reached[u].control->name,
+				    a->reached[u].why);
 	/* The programs' profiles: where the time the top cause's control took
 	 * away was (evidence.h). */
 	if (a->top && mmp_evidence_cause(a->top, line, sizeof(line)))

@@ -202,6 +202,21 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 		p->advised = rep->preload.advised > p->advised ? rep->preload.advised : p->advised;
 		p->huge = rep->preload.huge > p->huge ? rep->preload.huge : p->huge;
 		p->touched = rep->preload.touched > p->touched ? rep->preload.touched : p->touched;
+		p->blocks = rep->preload.blocks > p->blocks ? rep->preload.blocks : p->blocks;
+		p->block_present = rep->preload.block_present > p->block_present
+					   ? rep->preload.block_present
+					   : p->block_present;
+		p->block_advised = rep->preload.block_advised > p->block_advised
+					   ? rep->preload.block_advised
+					   : p->block_advised;
+		if (rep->preload.refused > p->refused) {
+			p->refused = rep->preload.refused;
+			p->refused_errno = rep->preload.refused_errno;
+		}
+		if (rep->preload.noalloc > p->noalloc) {
+			p->noalloc = rep->preload.noalloc;
+			memcpy(p->noalloc_why, rep->preload.noalloc_why, sizeof(p->noalloc_why));
+		}
 		p->calls = rep->preload.calls > p->calls ? rep->preload.calls : p->calls;
 		p->served = rep->preload.served > p->served ? rep->preload.served : p->served;
 		p->syscalls = rep->preload.syscalls > p->syscalls ? rep->preload.syscalls : p->syscalls;

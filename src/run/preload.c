@@ -152,19 +152,43 @@ void mmp_preload_asides(const struct mmp_preload_report *r, char *buf, size_t le
 						 (unsigned long long)r->aside[k]);
 }
 
+/* An alloc line: a malloc'd block, counted in the totals as a mapping's
+ * bytes are, and apart. */
+static void add_block(struct mmp_preload_report *r, int got, const unsigned long long *v)
+{
+	r->blocks++;
+	r->present += v[1];
+	r->advised += v[2];
+	r->touched += v[3];
+	r->block_present += v[1];
+	r->block_advised += v[2];
+	if (got == 7 && v[4]) {
+		r->refused++;
+		r->refused_errno = (int)v[4];
+	}
+}
+
 int mmp_preload_read(const char *path, struct mmp_preload_report *r)
 {
-	char line[256], word[16];
+	char line[256], word[16], why[8];
 	memset(r, 0, sizeof(*r));
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long pid, a = 0, b = 0, c = 0, d = 0;
+		unsigned long long pid, a = 0, b = 0, c = 0, d = 0, v[5] = { 0 };
 		int got = sscanf(line, "%15s %llu %llu %llu %llu %llu", word, &pid, &a, &b, &c, &d);
 		if (got < 2)
 			continue;
-		if (strcmp(word, "load") == 0) {
+		if (strcmp(word, "alloc") == 0) {
+			got = sscanf(line, "%*s %llu %llu %llu %llu %llu %llu", &pid, &v[0], &v[1],
+				     &v[2], &v[3], &v[4]);
+			if (got >= 6)
+				add_block(r, got + 1, v);
+		} else if (strcmp(word, "noalloc") == 0 && sscanf(line, "%*s %*u %7s", why) == 1) {
+			r->noalloc++;
+			snprintf(r->noalloc_why, sizeof(r->noalloc_why), "%s", why);
+		} else if (strcmp(word, "load") == 0) {
 			r->loaded++;
 		} else if (strcmp(word, "exit") == 0) {
 			r->exited++;

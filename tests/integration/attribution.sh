@@ -182,7 +182,7 @@ check "--explain: runs" test "$rc" -eq 0
 check "--explain: the job's block alone" test "$(grep -c '^\[' <<<"$out")" -eq 1
 check "--explain: the steps, the job first" grep -Eq '^    the job +[0-9.]+$' <<<"$out"
 check "--explain: each step with its change" grep -Eq '^    \+bulk +[0-9.]+ +[-+][0-9]+%( slower)? +per-call$' <<<"$out"
-rows=$(awk '/^  cause  / { on = 1; next } on && /^  (fix|largest cause|steps):/ { exit } on { n++ } END { print n + 0 }' <<<"$out")
+rows=$(awk '/^  cause  / { on = 1; next } on && /^  (fix:|largest cause:|steps:|the shares add to )/ { exit } on { n++ } END { print n + 0 }' <<<"$out")
 check "--explain: every cause a row, the unmeasurable ones too ($rows)" \
 	test "$rows" -eq "$(csv_rows "$TMP/explain.attribution.csv" job cause | grep -c '^per_call|')"
 run_mmprof --config "$TMP/explain.ini" --csv "$TMP/explain.csv" --quiet --brief

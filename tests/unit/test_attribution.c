@@ -752,6 +752,89 @@ static void test_huge_in_the_kernel_is_page_faults(void **state)
 		}
 }
 
+/* A program under prefault, huge (the job, +prefault, +huge) whose
+ * preload library reported, in every repetition of both rungs, what r
+ * says. */
+static void synth_preload(struct synthetic *s, const struct mmp_preload_report *r)
+{
+	static const double ns[] = { 10.0, 5.0, 1.0 };
+	synth_load(s, "[global]\nsize = 1M\ncontrols = prefault, huge\n"
+		      "[j]\nprobe = exec\ncommand = prog {file}\nthreads = 1\n");
+	assert_int_equal(s->plan.nruns, 3);
+	for (unsigned k = 0; k < 6; k++)
+		for (size_t i = 0; i < s->plan.nruns; i++) {
+			struct mmp_rep rep = { .index = k, .result_ok = 1, .preload_asked = i > 0 };
+			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * (1 + 0.01 * (k % 3)));
+			rep.cpu_ns = rep.elapsed_ns;
+			rep.dist.overlap = -1;
+			if (i)
+				rep.preload = *r;
+			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
+		}
+	synth_compute(s);
+}
+
+/* What the rungs reached in malloc'd blocks is said with them; a rung
+ * that reached none says why, the allocator's part included. */
+static void test_preload_blocks(void **state)
+{
+	struct synthetic s;
+	(void)state;
+	struct mmp_preload_report r = { .loaded = 1, .exited = 1, .mappings = 2,
+					.present = (256u << 20) + (2u << 20), .advised = 256u << 20,
+					.huge = 254u << 20, .blocks = 1,
+					.block_present = 256u << 20, .block_advised = 256u << 20 };
+	synth_preload(&s, &r);
+	const struct mmp_attribution *a = &s.an.attr[0];
+	assert_int_equal(a->nunused, 0);
+	assert_int_equal(a->nreached, 2);
+	assert_string_equal(a->reached[0].control->name, "prefault");
+	assert_string_equal(a->reached[0].why,
+			    "256 MiB in 1 malloc'd block populated, 2 MiB in its mappings");
+	assert_string_equal(a->reached[1].control->name, "huge");
+	assert_string_equal(a->reached[1].why,
+			    "256 MiB in 1 malloc'd block advised MADV_HUGEPAGE; 254 MiB on huge pages");
+	synth_free(&s);
+
+	/* The kernel refused to populate the block (before Linux 5.14). */
+	struct mmp_preload_report refused = { .loaded = 1, .exited = 1, .blocks = 1,
+					      .refused = 1, .refused_errno = EINVAL };
+	synth_preload(&s, &refused);
+	a = &s.an.attr[0];
+	assert_int_equal(a->nreached, 0);
+	assert_int_equal(a->nunused, 2);
+	assert_string_equal(a->unused[0].control->name, "prefault");
+	assert_non_null(strstr(a->unused[0].why, "(0 mappings, 1 block changed; the kernel refused "
+						 "to populate its 1 malloc'd block (MADV_POPULATE_WRITE: "));
+	assert_non_null(strstr(a->unused[0].why, "Linux 5.14 and later have it)"));
+	synth_free(&s);
+
+	/* Its mappings populated, its blocks refused: the rung is used, and
+	 * says what it did not reach. */
+	refused.mappings = 3;
+	refused.present = 4u << 20;
+	synth_preload(&s, &refused);
+	a = &s.an.attr[0];
+	assert_int_equal(a->nunused, 1); /* huge: no huge pages given */
+	assert_int_equal(a->nreached, 1);
+	assert_string_equal(a->reached[0].control->name, "prefault");
+	assert_non_null(strstr(a->reached[0].why, "no malloc'd block; the kernel refused to populate "
+						  "its 1 malloc'd block (MADV_POPULATE_WRITE: "));
+	synth_free(&s);
+
+	/* The program's own malloc: not reached, and said so. */
+	struct mmp_preload_report own = { .loaded = 1, .exited = 1, .noalloc = 1,
+					  .noalloc_why = "own" };
+	synth_preload(&s, &own);
+	a = &s.an.attr[0];
+	assert_int_equal(a->nunused, 2);
+	assert_string_equal(a->unused[0].why,
+			    "no mapping or malloc'd block of the program's was populated (0 mappings, "
+			    "0 blocks changed; its allocator is not reached (the program brings its own "
+			    "malloc))");
+	synth_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -769,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_disturbed_names_no_fix),
 		cmocka_unit_test(test_disturbed_answer_inconclusive),
 		cmocka_unit_test(test_huge_in_the_kernel_is_page_faults),
+		cmocka_unit_test(test_preload_blocks),
 	};
 	return cmocka_run_group_tests_name("attribution", tests, NULL, NULL);
 }

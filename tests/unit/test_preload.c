@@ -49,6 +49,40 @@ static void test_report(void **state)
 	assert_int_equal(r.loaded, 0);
 }
 
+/* malloc'd blocks: counted apart and in the totals; a refused populate
+ * and an allocator not reached are kept with what the kernel said. */
+static void test_report_blocks(void **state)
+{
+	char path[] = "/tmp/mmprof-preload-XXXXXX";
+	struct mmp_preload_report r;
+	(void)state;
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path,
+		   "load 20 prefault,touch,huge\nmap 20 8388608 8388608 0 8388608\n"
+		   "alloc 20 268431360 268431360 268431360 268431360 0\n"
+		   "alloc 20 1044480 1044480 0 1044480 0\nhuge 20 266338304\nexit 20\n"
+		   "load 21 prefault\nalloc 21 2093056 0 0 0 22\nexit 21\n"
+		   "load 22 prefault\nnoalloc 22 own\nexit 22\nalloc 23 5\n",
+		   0644);
+	assert_int_equal(mmp_preload_read(path, &r), 0);
+	assert_int_equal(r.loaded, 3);
+	assert_int_equal(r.mappings, 1);
+	assert_int_equal(r.blocks, 3);
+	assert_int_equal(r.block_present, 268431360 + 1044480);
+	assert_int_equal(r.present, 8388608 + 268431360 + 1044480);
+	assert_int_equal(r.block_advised, 268431360);
+	assert_int_equal(r.advised, 268431360);
+	assert_int_equal(r.touched, 8388608 + 268431360 + 1044480);
+	assert_int_equal(r.huge, 266338304);
+	assert_int_equal(r.refused, 1);
+	assert_int_equal(r.refused_errno, 22);
+	assert_int_equal(r.noalloc, 1);
+	assert_string_equal(r.noalloc_why, "own");
+	unlink(path);
+}
+
 static void test_env(void **state)
 {
 	(void)state;
@@ -114,6 +148,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_report_blocks),
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_why_not),
 	};
