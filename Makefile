@@ -69,13 +69,14 @@ UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 all: $(BIN) $(MAN) $(PRELOAD) repro
 
-# The preload library the prefault and huge controls run real programs
+# The preload library the prefault, touch, huge and bulk controls run real programs
 # with (preload/mmprof_preload.c, docs/exec.md): not part of libmmprof.a,
 # it defines mmap() for the program it is loaded into.  mmprof finds it
 # in the build tree, or installed under LIBDIR (src/run/preload.c).
-$(PRELOAD): preload/mmprof_preload.c
+PRELOAD_SRC = preload/mmprof_preload.c preload/bulk_reads.c preload/bulk_calls.c
+$(PRELOAD): $(PRELOAD_SRC) preload/report_line.h preload/bulk_reads.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) $(OPT) -fPIC -shared -o $@ $< -ldl
+	$(CC) $(CPPFLAGS) $(CSTD) $(WARN) $(OPT) -fPIC -shared -o $@ $(PRELOAD_SRC) -ldl
 $(BUILD)/src/run/preload.o: CPPFLAGS += -DMMPROF_LIBDIR='"$(LIBDIR)"' \
 	-DMMPROF_PRELOAD_BUILT='"$(abspath $(PRELOAD))"'
 
@@ -133,7 +134,7 @@ $(BUILD)/tests/test_session: $(BUILD)/src/cli/say.o
 
 unit-tests: $(UNIT_BIN) $(BUILD)/tests/exec_helper $(BUILD)/tests/numa_refused $(BUILD)/tests/planted \
 	$(BUILD)/tests/hot $(BUILD)/tests/hot-stripped $(BUILD)/tests/no_perf $(BUILD)/tests/hold_pmu \
-	$(BUILD)/tests/jit $(BUILD)/tests/malloc_touch
+	$(BUILD)/tests/jit $(BUILD)/tests/malloc_touch $(BUILD)/tests/percall
 
 # Programs with one cause planted each (false sharing with plain
 # increments, true sharing, page faults, bandwidth, plainly parallel):
@@ -148,6 +149,13 @@ $(BUILD)/tests/planted: tests/helpers/planted.c
 $(BUILD)/tests/malloc_touch: tests/helpers/malloc_touch.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
+# A program that reads a file a byte a call (per-call overhead planted),
+# or in 1 MiB calls, and one that checks the bulk rung keeps every
+# position exact: tests/integration/exec_percall.sh, test_preload_bulk.
+$(BUILD)/tests/percall: tests/helpers/percall.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
+$(BUILD)/tests/test_preload_bulk: $(BUILD)/tests/percall $(PRELOAD)
 
 # A program that fsyncs after every small record: the kernel's journaling
 # and I/O completion work for it (tests/integration/exec_fsync.sh).

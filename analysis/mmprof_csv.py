@@ -65,7 +65,8 @@ _COLUMNS = {
         npus:num pus_planned pus_seen pus_ran thread_ns_min:num thread_ns_max:num unit ops:num
         ns_per_op:num transfer limit_run:num jitnames:bool env touch:bool platform
         first_touch_ns:num first_touch_low_ns:num first_touch_high_ns:num scan_gbs:num
-        touched_bytes:num preload_blocks:num""",
+        touched_bytes:num preload_blocks:num bulk_calls:num bulk_served:num bulk_syscalls:num
+        bulk_aside""",
     # thread is empty on the rows that sum the run's threads: NaN there.
     "events": """schema_version:id run_id run:id rep:id thread:num event value:num raw:num
         enabled_ns:num running_ns:num state host""",

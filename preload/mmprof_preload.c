@@ -2,7 +2,9 @@
  * program mmprof cannot recompile (probe = exec, docs/exec.md).  mmprof
  * sets LD_PRELOAD to this library and
  *
- *   MMPROF_PRELOAD_MODE    "prefault", "touch", "huge", or a list of them
+ *   MMPROF_PRELOAD_MODE    "prefault", "touch", "huge", "bulk", or a list
+ *                          of them (bulk: small reads served from a buffer
+ *                          of the library's, preload/bulk_reads.c)
  *   MMPROF_PRELOAD_REPORT  a file the library appends what it changed to
  *
  * prefault: every mmap() of the program that can be read (not PROT_NONE,
@@ -71,6 +73,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "report_line.h"
+
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22
 #define MADV_POPULATE_WRITE 23
@@ -107,43 +111,14 @@ static long raw_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t 
 #endif
 }
 
-/* Line building without stdio: words and decimal numbers. */
-struct line {
-	char buf[160];
-	size_t n;
-};
-
-static void put_str(struct line *l, const char *s)
-{
-	while (*s && l->n + 2 < sizeof(l->buf))
-		l->buf[l->n++] = *s++;
-}
-
-static void put_u64(struct line *l, uint64_t v)
-{
-	char d[24];
-	int k = 0;
-	do
-		d[k++] = (char)('0' + v % 10);
-	while ((v /= 10) && k < 24);
-	if (l->n)
-		put_str(l, " ");
-	while (k && l->n + 2 < sizeof(l->buf))
-		l->buf[l->n++] = d[--k];
-}
-
 static void emit(struct line *l)
 {
-	if (report_fd < 0)
-		return;
-	l->buf[l->n++] = '\n';
-	ssize_t ignored = write(report_fd, l->buf, l->n);
-	(void)ignored;
+	line_write(report_fd, l);
 }
 
 static uint64_t pid(void)
 {
-	return (uint64_t)syscall(SYS_getpid);
+	return line_pid();
 }
 
 /* Bytes of [start, start+len) with a present (or swapped) page table

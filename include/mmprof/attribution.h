@@ -27,8 +27,9 @@
  * below another cause's, that other cause is not named the largest: a
  * cost taken for the program's own loop may be sharing that the rounds
  * hid.
- * A preload rung (prefault, huge) that changed nothing in any repetition
- * is left out (unused), its time taken as the rung below's.
+ * A preload rung (prefault, touch, huge, bulk) that changed nothing in
+ * any repetition is left out (unused), its time taken as the rung
+ * below's.
  */
 #ifndef MMPROF_ATTRIBUTION_H
 #define MMPROF_ATTRIBUTION_H
@@ -97,9 +98,9 @@ struct mmp_cause {
 #define MMP_TOUCH_NO_FAULTS 1.0
 
 /* A rung left out: its control changed nothing in the program (the
- * preload library not loaded, or no mapping it could change); or, in
- * reached, a preload rung used and what it reached in the program's
- * malloc'd blocks. */
+ * preload library not loaded, or no mapping it could change, no small
+ * read it could serve); or, in reached, a preload rung used and what it
+ * reached in the program's malloc'd blocks. */
 struct mmp_unused {
 	const struct mmp_control_info *control;
 	const struct mmp_run_result *rung;

@@ -7,7 +7,8 @@
  * and attribution all derive from that table.
  *
  * The controls form a ladder: each rung is the job with every control up
- * to it applied, in the table's order, skipping the ones that do not apply,
+ * to it applied, in the table's order (a program's moves a row whose
+ * program_before says so), skipping the ones that do not apply,
  * so the costs add up to the job's time.  The last rung, `limit`, reads the
  * same bytes with the fastest honest scan: what is left after it is what
  * the memory system itself costs.
@@ -92,6 +93,9 @@ struct mmp_control_info {
 	int sharing; /* a cause threads running together create: understated
 			when they did not (a disturbed run) */
 	const struct mmp_cause_either *either; /* a program's, uncounted; NULL: cause */
+	/* In a program's ladder, this control's rung goes just below that
+	 * control's (its bit), not at its row; 0: at its row. */
+	unsigned program_before;
 };
 
 /* The table, in ladder order. */

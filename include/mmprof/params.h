@@ -211,6 +211,9 @@ struct mmp_params {
 	/* how */
 	bool prefault;
 	bool touch; /* every page of the mapping read once before timing */
+	/* exec: its small read()s of regular files served from a buffer of
+	 * the preload library's (the bulk control; no key sets it) */
+	bool bulkreads;
 	enum mmp_advice advice;
 	enum mmp_cache cache;
 	uint32_t repeat;     /* 0: auto */

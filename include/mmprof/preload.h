@@ -2,21 +2,32 @@
  * library): finding it, the environment a program runs with it in, reading
  * back what it changed, and saying why it could not load.
  *
- * The prefault and huge controls (controls.h) change a program mmprof
- * cannot recompile through LD_PRELOAD: MAP_POPULATE on its mappings (and
- * with touch, a load from each of their pages), MADV_HUGEPAGE on its
- * large ones; the same on the blocks of 1 MiB and more its allocator
- * (glibc's malloc) hands out.  The library appends what it really
+ * The prefault, touch, huge and bulk controls (controls.h) change a
+ * program mmprof cannot recompile through LD_PRELOAD: MAP_POPULATE on its
+ * mappings (and with touch, a load from each of their pages),
+ * MADV_HUGEPAGE on its large ones; the same on the blocks of 1 MiB and
+ * more its allocator (glibc's malloc) hands out; its small read()s of
+ * regular files served from a buffer of the library's.  The library appends what it really
  * changed to a report file per process started; mmprof sums it per
  * repetition.  A rung whose library changed nothing (never loaded: a
- * static or setuid binary; or no mapping it could change) is said so and
- * left out of the attribution.
+ * static or setuid binary; or no mapping it could change, no small read
+ * it could serve) is said so and left out of the attribution.
  */
 #ifndef MMPROF_PRELOAD_H
 #define MMPROF_PRELOAD_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Why the library stepped aside for a descriptor it served or would
+ * have (bulk): the words of its report (preload/bulk_reads.c), in this
+ * order, and "other" for a word this mmprof does not know. */
+enum {
+	MMP_ASIDE_DUP, MMP_ASIDE_FORK, MMP_ASIDE_SPAWN, MMP_ASIDE_EXEC, MMP_ASIDE_WRITE,
+	MMP_ASIDE_READV, MMP_ASIDE_SENDFILE, MMP_ASIDE_FDOPEN, MMP_ASIDE_ODIRECT,
+	MMP_ASIDE_FULL, MMP_ASIDE_OTHER, MMP_ASIDE_N
+};
+extern const char *const mmp_preload_aside_names[MMP_ASIDE_N];
 
 /* What one repetition's processes reported. */
 struct mmp_preload_report {
@@ -35,7 +46,16 @@ struct mmp_preload_report {
 	int refused_errno;      /* the errno it gave (MADV_POPULATE_WRITE: Linux 5.14+) */
 	unsigned noalloc;       /* processes whose allocator the library did not reach */
 	char noalloc_why[8];    /* "libc": not glibc; "own": the program brings its own */
+	/* bulk: the program's read()/pread() calls the library answered, of
+	 * them those answered from its buffer alone, the system calls it
+	 * made for them (read, pread, lseek), and the descriptors it
+	 * stepped aside for, by why */
+	uint64_t calls, served, syscalls;
+	uint64_t aside[MMP_ASIDE_N];
 };
+
+/* "fork 1, dup 2": the descriptors stepped aside, by why ("" when none). */
+void mmp_preload_asides(const struct mmp_preload_report *r, char *buf, size_t len);
 
 /* The library: $MMPROF_PRELOAD when set, else ../lib/mmprof/ from the
  * executable (an install, staged or not), else the build tree's, else

@@ -47,8 +47,8 @@ struct mmp_rep {
 	/* CPU time of all its threads: task-clock when counted, else wait4's
 	 * rusage (the one-PU control's evidence); 0: not known. */
 	uint64_t cpu_ns;
-	/* prefault or huge: the preload library was asked for, and what it
-	 * reported it changed (preload.h); preload_note says why it could
+	/* prefault, touch, huge or bulk: the preload library was asked for,
+	 * and what it reported it changed (preload.h); preload_note says why it could
 	 * change nothing when that is known ("a static binary"). */
 	int preload_asked;
 	struct mmp_preload_report preload;

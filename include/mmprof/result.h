@@ -64,8 +64,9 @@ struct mmp_run_result {
 	unsigned nescaped;
 	cpu_set_t pus_ran;
 	int pus_ran_seen;
-	/* prefault, huge on a program: the most the preload library changed
-	 * in any recorded repetition, and why it could not, when known. */
+	/* prefault, touch, huge, bulk on a program: the most the preload
+	 * library changed in any recorded repetition, and why it could not,
+	 * when known. */
 	int preload_asked;
 	struct mmp_preload_report preload;
 	char preload_note[256];

@@ -328,6 +328,22 @@ static void find_top(struct mmp_attribution *a, size_t m)
 	}
 }
 
+/* The bulk rung that served no read from the library's buffer: why. */
+static void unserved(const struct mmp_preload_report *p, char *buf, size_t len)
+{
+	char asides[96];
+	mmp_preload_asides(p, asides, sizeof(asides));
+	if (!p->calls)
+		snprintf(buf, len, "no read() under 16 KiB of a regular file opened read-only "
+				   "reached its buffer (larger reads, a mapping or libc's fread need "
+				   "none)%s%.96s",
+			 asides[0] ? "; stepped aside: " : "", asides);
+	else
+		snprintf(buf, len, "none of its %llu small reads was served without a system "
+				   "call%s%.96s",
+			 (unsigned long long)p->calls, asides[0] ? "; stepped aside: " : "", asides);
+}
+
 static int preload_rung(const struct mmp_run_result *r, unsigned added)
 {
 	return r->preload_asked && (added == MMP_CONTROL_PREFAULT || added == MMP_CONTROL_HUGE ||
@@ -361,14 +377,15 @@ static const char *changed(const struct mmp_preload_report *p, char *buf, size_t
 	return buf;
 }
 
-/* A preload rung (prefault, touch, huge) that changed nothing in any
- * repetition: why, or NULL when it changed something. */
+/* A preload rung (prefault, touch, huge, bulk) that changed nothing in
+ * any repetition: why, or NULL when it changed something. */
 static const char *unchanged(const struct mmp_run_result *r, unsigned added, char *buf,
 			     size_t len)
 {
 	const struct mmp_preload_report *p = &r->preload;
 	char note[200], counts[64];
-	if (!preload_rung(r, added))
+	/* bulk too, which reaches no mapping or block (reached() is not its) */
+	if (!preload_rung(r, added) && !(r->preload_asked && added == MMP_CONTROL_BULK))
 		return NULL;
 	if (!p->loaded)
 		snprintf(buf, len, "the preload library was not loaded into the program (%s)",
@@ -382,6 +399,8 @@ static const char *unchanged(const struct mmp_run_result *r, unsigned added, cha
 		snprintf(buf, len, "no mapping or malloc'd block of the program's was populated "
 				   "and readable to touch (%s%s)",
 			 changed(p, counts, sizeof(counts)), allocator_note(p, note, sizeof(note)));
+	else if (added == MMP_CONTROL_BULK && !p->served)
+		unserved(p, buf, len);
 	else if (added == MMP_CONTROL_HUGE && !p->huge)
 		snprintf(buf, len, "the kernel backed none of the %.1f MiB it advised "
 				   "MADV_HUGEPAGE with huge pages%s",

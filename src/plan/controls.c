@@ -298,8 +298,19 @@ static int apply_tally(struct mmp_rung *r, struct mmp_control_ctx *c)
 	return 1;
 }
 
+/* A program's small reads of regular files served from a buffer of the
+ * preload library's, one read() of 128 KiB for thousands of calls: what
+ * its calls cost beyond the bytes, since the same bytes reach it at the
+ * same offsets.  Below onepu in its ladder: per-call overhead is a
+ * thread's own, and onepu compares CPU times better without it. */
 static int apply_bulk(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
+	if (program(r)) {
+		if (r->run.p.bulkreads)
+			return not_here(c, "its reads are served in bulk already");
+		r->run.p.bulkreads = true;
+		return 1;
+	}
 	const char *name = r->run.p.probe->bulk;
 	const struct mmp_probe *bulk = name ? mmp_probe_find(name) : NULL;
 	if (!bulk)
@@ -589,60 +600,63 @@ static const struct mmp_cause_either huge_either = {
 
 static const struct mmp_control_info table[] = {
 	{ MMP_CONTROL_FIT, "fit", "oversubscription", "threads = the placement's PUs",
-	  "more threads than PUs", apply_fit, NULL, fix_fit, EV(ev_switches), 0, NULL },
+	  "more threads than PUs", apply_fit, NULL, fix_fit, EV(ev_switches), 0, NULL, 0 },
 	{ MMP_CONTROL_PREFAULT, "prefault", "page faults",
 	  "pages mapped in before timing (MAP_POPULATE)",
 	  "a mapping probe reading the page cache (not data = anon) without prefault; a "
 	  "program (exec: MAP_POPULATE on its mappings, MADV_POPULATE_WRITE on its malloc'd "
 	  "blocks, the preload library)",
-	  apply_prefault, NULL, fix_prefault, EV(ev_faults), 0, NULL },
+	  apply_prefault, NULL, fix_prefault, EV(ev_faults), 0, NULL, 0 },
 	{ MMP_CONTROL_TOUCH, "touch", "first touch",
 	  "every page of the mapping read once after it is mapped in, before timing (one load "
 	  "a page; exec: after MAP_POPULATE, through the preload library)",
 	  "a mapping probe reading the page cache (not data = anon) without touch; a program "
 	  "(exec)",
-	  apply_touch, touch_detail, fix_touch, EV(ev_faults), 0, NULL },
+	  apply_touch, touch_detail, fix_touch, EV(ev_faults), 0, NULL, 0 },
 	{ MMP_CONTROL_HUGE, "huge", "TLB reach", "the data on huge pages (hugepages = yes)",
 	  "data = anon, or chase, without hugepages; a program (exec: MADV_HUGEPAGE on its "
 	  "large mappings and malloc'd blocks, the preload library)",
-	  apply_huge, NULL, fix_huge, EV(ev_tlb), 0, &huge_either },
+	  apply_huge, NULL, fix_huge, EV(ev_tlb), 0, &huge_either, 0 },
 	{ MMP_CONTROL_REMOTE, "remote", "remote memory",
 	  "data and shared state bound to each thread's node (membind = local)",
 	  "membind = node:N or interleave on 2+ NUMA nodes, memory the run binds (data = "
 	  "anon, chase, shared state)",
-	  apply_remote, remote_detail, fix_remote, EV(ev_remote), 0, NULL },
+	  apply_remote, remote_detail, fix_remote, EV(ev_remote), 0, NULL, 0 },
 	{ MMP_CONTROL_NEAR, "near", "cross-domain sharing",
 	  "the threads packed into the first thread's L3 domain (placement = l3:N)",
 	  "threads sharing lines across L3 domains that fit in one", apply_near, near_detail,
-	  fix_near, EV(ev_near), 1, NULL },
+	  fix_near, EV(ev_near), 1, NULL, 0 },
 	{ MMP_CONTROL_ONEPU, "onepu", "cross-core sharing",
 	  "every thread of the program on the first PU of its placement; its CPU time "
 	  "(task-clock, all threads) is what is compared",
 	  "a program (exec) bound to 2+ PUs", apply_onepu, onepu_detail, fix_onepu, EV(ev_cpu),
-	  1, NULL },
+	  1, NULL, 0 },
 	{ MMP_CONTROL_PADDED, "padded", "false sharing",
 	  "a packed per-thread tally padded 128 bytes apart (packed -> padded, plain -> "
 	  "plain-padded)",
 	  "tally = packed or plain, 2+ threads",
-	  apply_padded, padded_detail, fix_padded, EV(ev_sharing), 1, NULL },
+	  apply_padded, padded_detail, fix_padded, EV(ev_sharing), 1, NULL, 0 },
 	{ MMP_CONTROL_PRIVATE, "private", "true sharing",
 	  "shared state per thread and padded (the refcount word, an atomic tally)",
 	  "refcount = shared or tally = atomic, 2+ threads", apply_private, private_detail,
-	  fix_private, EV(ev_sharing), 1, NULL },
+	  fix_private, EV(ev_sharing), 1, NULL, 0 },
 	{ MMP_CONTROL_TALLY, "tally", "tally in memory",
 	  "hits counted in a register instead of in memory per hit (an atomic add: "
 	  "Interlocked.Increment; or plain: c[t]++)",
 	  "tally = atomic, packed, padded, plain or plain-padded", apply_tally, tally_detail, fix_tally,
-	  EV(ev_tally), 0, NULL },
+	  EV(ev_tally), 0, NULL, 0 },
 	{ MMP_CONTROL_BULK, "bulk", "per-call",
-	  "the same bytes through the probe's bulk path (4 KiB calls)",
-	  "mmap_byte, accessor_byte", apply_bulk, NULL, fix_bulk, EV(ev_per_call), 0, NULL },
+	  "the same bytes through the probe's bulk path (4 KiB calls); exec: its read()s and "
+	  "pread()s under 16 KiB of regular files opened read-only served from a 128 KiB buffer "
+	  "(the preload library)",
+	  "mmap_byte, accessor_byte; a program (exec: below onepu in its ladder)", apply_bulk, NULL,
+	  fix_bulk, EV(ev_per_call), 0, NULL, MMP_CONTROL_ONEPU },
 	{ MMP_CONTROL_SOLO, "solo", "scaling", "one thread over the first thread's slice",
-	  "2+ threads (not a program)", apply_solo, NULL, fix_solo, EV(ev_scaling), 0, NULL },
+	  "2+ threads (not a program)", apply_solo, NULL, fix_solo, EV(ev_scaling), 0, NULL, 0 },
 	{ MMP_CONTROL_LIMIT, "limit", "loop",
 	  "the same bytes through limit's vectorised scan, pages mapped in and touched: what is "
 	  "left is the memory system's",
-	  "every job reading the data file but limit itself", apply_limit, limit_detail, fix_limit, EV(ev_loop), 0, NULL },
+	  "every job reading the data file but limit itself", apply_limit, limit_detail, fix_limit, EV(ev_loop), 0, NULL, 0 },
 };
 #define NCONTROLS (sizeof(table) / sizeof(table[0]))
 _Static_assert(NCONTROLS <= MMP_CONTROLS_MAX, "MMP_CONTROLS_ALL has 16 bits");
@@ -738,6 +752,21 @@ static int copy_pins(struct mmp_pin_plan *dst, const struct mmp_pin_plan *src)
 	return 0;
 }
 
+/* The rows in ladder order: the table's, with a program's rows that say
+ * program_before moved just below that row. */
+static void ladder_order(int is_program, size_t *order)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < NCONTROLS; i++) {
+		if (is_program && table[i].program_before)
+			continue;
+		for (size_t k = 0; is_program && k < NCONTROLS; k++)
+			if (table[k].program_before == table[i].bit)
+				order[n++] = k;
+		order[n++] = i;
+	}
+}
+
 int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_pins,
 		     const struct mmp_topology *topo, struct mmp_ladder *out,
 		     struct mmp_error *err)
@@ -758,7 +787,10 @@ int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_p
 	if (copy_pins(&out->rung[0].pins, job_pins))
 		goto nomem;
 	out->n = 1;
-	for (size_t i = 0; i < NCONTROLS && wanted; i++) {
+	size_t order[NCONTROLS];
+	ladder_order(program(&out->rung[0]), order);
+	for (size_t o = 0; o < NCONTROLS && wanted; o++) {
+		size_t i = order[o];
 		if (!(wanted & table[i].bit))
 			continue;
 		struct mmp_rung *below = &out->rung[out->n - 1], *r = &out->rung[out->n];

@@ -136,6 +136,35 @@ static void col_touched(const void *row, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.touched);
 }
 
+/* What the bulk rung's library answered in a program (p.bulkreads). */
+static void col_bulk_calls(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->preload_asked && r->info->run->p.bulkreads)
+		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.calls);
+}
+
+static void col_bulk_served(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->preload_asked && r->info->run->p.bulkreads)
+		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.served);
+}
+
+static void col_bulk_syscalls(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->preload_asked && r->info->run->p.bulkreads)
+		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.syscalls);
+}
+
+static void col_bulk_aside(const void *row, char *buf, size_t len)
+{
+	const struct row *r = row;
+	if (r->rep->preload_asked && r->info->run->p.bulkreads)
+		mmp_preload_asides(&r->rep->preload, buf, len);
+}
+
 static void col_huge_bytes(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
@@ -671,6 +700,10 @@ static const struct mmp_csv_column columns[] = {
 	{ "scan_gbs", col_scan_gbs, "calibration: GB/s of limit's scan of the touched mapping, one thread (median)" },
 	{ "touched_bytes", col_touched, "exec with touch: bytes of its populated, readable mappings (and malloc'd blocks) whose pages the preload library read once" },
 	{ "preload_blocks", col_preload_blocks, "exec with prefault, touch or hugepages: the program's malloc'd blocks of 1 MiB and more the preload library changed (glibc's allocator; their bytes are in prefaulted_bytes, touched_bytes)" },
+	{ "bulk_calls", col_bulk_calls, "exec with bulk: the program's read() and pread() calls under 16 KiB of regular files opened read-only that the preload library answered" },
+	{ "bulk_served", col_bulk_served, "exec with bulk: of them, answered from its 128 KiB buffer without a system call" },
+	{ "bulk_syscalls", col_bulk_syscalls, "exec with bulk: the system calls (read, pread, lseek) the library made for them" },
+	{ "bulk_aside", col_bulk_aside, "exec with bulk: descriptors the library stepped aside for, by why (\"fork 1, dup 2\"; docs/exec.md); empty: none" },
 };
 
 static const struct mmp_csv_table main_table = MMP_CSV_TABLE(NULL, columns, MMP_CSV_CELL_MAX);

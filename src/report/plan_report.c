@@ -84,6 +84,9 @@ static void print_rung(const struct mmp_planned *r, const struct mmp_planned *be
 	}
 	if (r->end != below->end)
 		fprintf(out, " reads bytes 0-%llu", (unsigned long long)r->end);
+	/* no key: the program's small reads, through the preload library */
+	if (r->run.p.bulkreads && !below->run.p.bulkreads)
+		fprintf(out, " small read()s served from a 128 KiB buffer (preload library)");
 	/* fit and solo change the threads, onepu where they go */
 	if (r->pins.nthreads != below->pins.nthreads ||
 	    memcmp(r->pins.pu, below->pins.pu, r->pins.nthreads * sizeof(*r->pins.pu)) != 0)

@@ -171,7 +171,10 @@ static void growth(FILE *out, const struct mmp_results *res, const struct mmp_ru
 			g[0].row->kind == MMP_PROF_LINE ? "lines" : "functions", g[0].grew,
 			total.estimate - g[0].grew, g[0].grew);
 	if (!mmp_evidence_grew(&total)) {
-		fprintf(out, "    %s\n", mmp_evidence_text(NULL, &total, from, to, text, sizeof(text)));
+		/* Wrapped: a program's rung names grow with its ladder
+		 * ("prefault+touch+huge+bulk+onepu") and the figures with noise. */
+		mmp_fprintf_wrapped(out, "    %s\n",
+				    mmp_evidence_text(NULL, &total, from, to, text, sizeof(text)));
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {

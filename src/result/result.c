@@ -231,6 +231,12 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 			p->noalloc = rep->preload.noalloc;
 			memcpy(p->noalloc_why, rep->preload.noalloc_why, sizeof(p->noalloc_why));
 		}
+		p->calls = rep->preload.calls > p->calls ? rep->preload.calls : p->calls;
+		p->served = rep->preload.served > p->served ? rep->preload.served : p->served;
+		p->syscalls = rep->preload.syscalls > p->syscalls ? rep->preload.syscalls : p->syscalls;
+		for (size_t k = 0; k < MMP_ASIDE_N; k++)
+			if (rep->preload.aside[k] > p->aside[k])
+				p->aside[k] = rep->preload.aside[k];
 		if (rep->preload_note && !r->preload_note[0])
 			snprintf(r->preload_note, sizeof(r->preload_note), "%s", rep->preload_note);
 	}

@@ -119,6 +119,39 @@ void mmp_preload_env_free(char **env)
 	free(env);
 }
 
+const char *const mmp_preload_aside_names[MMP_ASIDE_N] = {
+	[MMP_ASIDE_DUP] = "dup",	 [MMP_ASIDE_FORK] = "fork",
+	[MMP_ASIDE_SPAWN] = "spawn",	 [MMP_ASIDE_EXEC] = "exec",
+	[MMP_ASIDE_WRITE] = "write",	 [MMP_ASIDE_READV] = "readv",
+	[MMP_ASIDE_SENDFILE] = "sendfile", [MMP_ASIDE_FDOPEN] = "fdopen",
+	[MMP_ASIDE_ODIRECT] = "odirect", [MMP_ASIDE_FULL] = "full",
+	[MMP_ASIDE_OTHER] = "other",
+};
+
+/* "aside PID FD WHY": one descriptor more stepped aside for why. */
+static void read_aside(const char *line, struct mmp_preload_report *r)
+{
+	char why[32];
+	unsigned long long pid, fd;
+	size_t k = 0;
+	if (sscanf(line, "aside %llu %llu %31s", &pid, &fd, why) != 3)
+		return;
+	while (k < MMP_ASIDE_OTHER && strcmp(why, mmp_preload_aside_names[k]) != 0)
+		k++;
+	r->aside[k]++;
+}
+
+void mmp_preload_asides(const struct mmp_preload_report *r, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t k = 0; k < MMP_ASIDE_N; k++)
+		if (r->aside[k] && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s %llu", used ? ", " : "",
+						 mmp_preload_aside_names[k],
+						 (unsigned long long)r->aside[k]);
+}
+
 /* An alloc line: a malloc'd block, counted in the totals as a mapping's
  * bytes are, and apart. */
 static void add_block(struct mmp_preload_report *r, int got, const unsigned long long *v)
@@ -166,6 +199,12 @@ int mmp_preload_read(const char *path, struct mmp_preload_report *r)
 			r->touched += got == 6 ? d : 0;
 		} else if (strcmp(word, "huge") == 0 && got >= 3) {
 			r->huge += a;
+		} else if (strcmp(word, "bulk") == 0 && got == 6) { /* bulk PID FD CALLS SERVED SYSCALLS */
+			r->calls += b;
+			r->served += c;
+			r->syscalls += d;
+		} else if (strcmp(word, "aside") == 0) {
+			read_aside(line, r);
 		}
 	}
 	fclose(f);

@@ -43,8 +43,8 @@ struct mmp_process_run {
 	unsigned long nodemask[MMP_NODEMASK_BITS / (8 * sizeof(unsigned long))];
 	int *open_error;
 	int pressure_fd;
-	/* prefault, huge: the preload library and its mode ("" when not
-	 * asked); why it cannot change anything, when known before it runs */
+	/* prefault, touch, huge, bulk: the preload library and its mode
+	 * ("" when not asked); why it cannot change anything, when known before it runs */
 	char preload_lib[4096];
 	char preload_mode[32];
 	char preload_why[4352];
@@ -160,10 +160,10 @@ int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_i
 		rc = mmp_error_set(err, rc, "time = %s: %s", par->time, msg);
 		goto fail;
 	}
-	if (par->prefault || par->touch || par->hugepages) {
+	if (par->prefault || par->touch || par->hugepages || par->bulkreads) {
 		snprintf(p->preload_mode, sizeof(p->preload_mode), "%s%s%s%s",
 			 par->prefault ? "prefault," : "", par->touch ? "touch," : "",
-			 par->hugepages ? "huge," : "", "");
+			 par->hugepages ? "huge," : "", par->bulkreads ? "bulk," : "");
 		p->preload_mode[strlen(p->preload_mode) - 1] = '\0'; /* the last comma */
 		/* A library not there is a rung that changes nothing, said so,
 		 * not a run that fails: the program itself still runs. */

@@ -85,13 +85,13 @@ not_sharing() {
 }
 # apart_said LABEL JOB CSV: a verdict that says the threads did not run at
 # the same time has the rounds that show it -- the rung below onepu (the
-# job's with prefault, touch and huge) disturbed, its threads overlapping < 80%.
+# job's with prefault, touch, huge and bulk) disturbed, its threads overlapping < 80%.
 apart_said() {
 	local line n
 	line=$(verdict "$2")
 	grep -Eq "$APART" <<<"$line" || return 0
 	n=$(csv_rows "${3%.attribution.csv}.csv" job control disturbed overlap | awk -F'|' -v j="$2" '
-		$1 == j && $2 == "prefault+touch+huge" && $3 == "true" && $4 != "" && $4 < 0.8' | wc -l)
+		$1 == j && $2 == "prefault+touch+huge+bulk" && $3 == "true" && $4 != "" && $4 < 0.8' | wc -l)
 	check "$1: $2 says its threads did not run at the same time, and $n of its rounds show it" \
 		test "$n" -ge 1
 }
@@ -113,7 +113,7 @@ judge_all() { # LABEL CSV
 	local rows
 	rows=$(csv_rows "${2%.attribution.csv}.csv" job control overlap | awk -F'|' '$1 != "faults" && $2 !~ /onepu/')
 	check "$1: the overlap of every 2-PU repetition is measured ($(wc -l <<<"$rows") of them)" \
-		test "$(wc -l <<<"$rows")" -eq 120 -a -z "$(awk -F'|' '$3 == ""' <<<"$rows")"
+		test "$(wc -l <<<"$rows")" -eq 150 -a -z "$(awk -F'|' '$3 == ""' <<<"$rows")"
 }
 
 # One CPU kept busy by another process for the whole run.
@@ -133,7 +133,7 @@ check "idle: no line over 160 characters (the longest: $(longest))" test "$(long
 judge_all idle "$TMP/idle.attribution.csv"
 csv=$TMP/idle.csv
 check "the profile's growth of a 2-thread program is from its one-PU rung (where sharing shows), not its first rung" \
-	test "$(csv_rows "${csv%.csv}.profile.csv" job kind from | awk -F'|' '$1 == "plain" && $2 ~ /^growth/ { print $3 }' | sort -u)" = "prefault+touch+huge+onepu"
+	test "$(csv_rows "${csv%.csv}.profile.csv" job kind from | awk -F'|' '$1 == "plain" && $2 ~ /^growth/ { print $3 }' | sort -u)" = "prefault+touch+huge+bulk+onepu"
 check "the onepu rung binds every thread to one PU" \
 	test "$(csv_rows "$csv" job control pus_planned | awk -F'|' '$1 == "plain" && $2 ~ /onepu$/ { print $3 }' | sort -u)" = "0 0"
 check "prefault: the library reports the 128 MiB it populated" \

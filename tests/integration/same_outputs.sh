@@ -19,7 +19,9 @@ ref_dir=build/ref-$REF
 # (the reference has none of them, apart from JSON members of the same
 # name, which go from both; the companions' host goes from both sides with
 # NAME.csv's and the JSON's, which are the same host on both).
-ADDED="limit_run log_max escaped pus_ran jitnames env notes profile_faults host preload_blocks unexplained_busy kernel_busy kernel_tasks other_tasks mmprof_busy"
+ADDED="limit_run log_max escaped pus_ran jitnames env notes profile_faults host preload_blocks
+	unexplained_busy kernel_busy kernel_tasks other_tasks mmprof_busy
+	bulk_calls bulk_served bulk_syscalls bulk_aside"
 
 if ! git rev-parse -q --verify "$REF^{commit}" >/dev/null 2>&1; then
 	skip_rest "reference revision $REF is not in this checkout (a tarball, or a shallow clone)"

@@ -201,6 +201,35 @@ static void test_ladders(void **state)
 	unload(&f);
 }
 
+/* A program's ladder: bulk serves its small reads through the preload
+ * library, just below onepu (at its own row for probes: test_ladders). */
+static void test_program_ladder(void **state)
+{
+	struct fixture f;
+	struct mmp_ladder l;
+	(void)state;
+	load(&f, "[global]\nsize = 1M\ncontrols = auto\nprobe = exec\n"
+		 "[two]\ncommand = prog {file}\nthreads = 2\n"
+		 "[one]\ncommand = prog {file}\n");
+	static const char *const two[] = {
+		"prefault", "prefault+touch", "prefault+touch+huge", "prefault+touch+huge+bulk",
+		"prefault+touch+huge+bulk+onepu", "prefault+touch+huge+bulk+onepu+limit",
+	};
+	ladder_is(&f, 0, two, 6, &l);
+	assert_false(l.rung[3].run.p.bulkreads);
+	assert_true(l.rung[4].run.p.bulkreads);
+	assert_true(l.rung[5].run.p.bulkreads); /* and every rung above it */
+	assert_false(l.rung[0].run.p.bulkreads);
+	mmp_ladder_free(&l);
+	/* One thread: no onepu, bulk still below limit. */
+	static const char *const one[] = { "prefault", "prefault+touch", "prefault+touch+huge",
+					   "prefault+touch+huge+bulk",
+					   "prefault+touch+huge+bulk+limit" };
+	ladder_is(&f, 1, one, 5, &l);
+	mmp_ladder_free(&l);
+	unload(&f);
+}
+
 /* A job point and its rungs, planned for real (a 2-PU synthetic machine),
  * with synthetic times per round. */
 struct synthetic {
@@ -811,6 +840,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_ladders),
+		cmocka_unit_test(test_program_ladder),
 		cmocka_unit_test(test_arithmetic),
 		cmocka_unit_test(test_interaction_merged),
 		cmocka_unit_test(test_noise_decides_nothing),
