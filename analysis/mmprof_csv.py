@@ -58,7 +58,8 @@ _COLUMNS = {
         remote_fwd_per_kib:num remote_dram_share:num cross_ccx_per_kib:num
         dtlb_misses_per_kib:num oversubscribed:bool disturbed:bool
         disturbed_why overlap:num wait_max:num busy:num cpu_pressure:num nivcsw:num
-        others_busy:num escaped:bool run_id host cpu_model kernel_release mmprof_version started_at:time
+        others_busy:num escaped:bool unexplained_busy:num kernel_busy:num kernel_tasks other_tasks
+        mmprof_busy:num run_id host cpu_model kernel_release mmprof_version started_at:time
         order_seed file log wall_ns:num fill seed prefault:bool advice cache membind bind data hugepages:bool huge_bytes:num
         preload_loaded:num preload_mappings:num prefaulted_bytes:num
         data_nodes data_pages:num data_examined:num data_absent:num state_node:num

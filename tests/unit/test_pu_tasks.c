@@ -147,7 +147,10 @@ static void test_records_who_ran(void **state)
 	 * program's would be 180.  Named among the largest three, unless a
 	 * busy machine's tasks took more than it. */
 	assert_true(seen.ns[MMP_TASK_PROGRAM] >= 118 * MS && seen.ns[MMP_TASK_PROGRAM] < 170 * MS);
-	assert_true(seen.ns[MMP_TASK_OTHER] >= 58 * MS);
+	/* The hog's 60 ms by its own CPU clock; the switch records saw
+	 * 57.5 of them once in CI (its first slice, before its name and
+	 * affinity were set, can be elsewhere): another task's, not 0. */
+	assert_true(seen.ns[MMP_TASK_OTHER] >= 50 * MS);
 	const char *comma = strchr(seen.other, ',');
 	assert_true(strstr(seen.other, "hog ") || (comma && strchr(comma + 1, ',')));
 	assert_null(strstr(seen.other, "prog"));
