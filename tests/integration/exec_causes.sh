@@ -66,12 +66,7 @@ APART="^  $SHARING: its threads did not run at the same time \(in [0-9]+ of the 
 
 # top JOB CSV: the largest significant cause shown (the remainder aside),
 # what judge (tap.bash) holds the verdict against.
-top() {
-	csv_rows "$2" job cause significant ns_per_byte not_shown used | awk -F'|' -v job="$1" '
-		$1 == job && $3 == "true" && $5 == "" && $6 == "true" && $2 != "limit" &&
-		$2 != "remaining" && ($4 + 0 > best || !found) { best = $4 + 0; cause = $2; found = 1 }
-		END { print cause }'
-}
+top() { shown_top "$@"; }
 # not_sharing LABEL JOB CSV: whatever it says, it does not blame sharing.
 not_sharing() {
 	local line
@@ -124,12 +119,12 @@ run_mmprof --config "$TMP/planted.ini" --csv "$TMP/busy.csv" --quiet
 kill $hog 2>/dev/null
 wait $hog 2>/dev/null
 check "busy: runs" test "$rc" -eq 0
-check "busy: no line over 160 characters (the longest: $(longest))" test "$(longest)" -le 160
+lines_fit busy
 judge_all busy "$TMP/busy.attribution.csv"
 
 run_mmprof --config "$TMP/planted.ini" --csv "$TMP/idle.csv" --quiet
 check "idle: runs" test "$rc" -eq 0
-check "idle: no line over 160 characters (the longest: $(longest))" test "$(longest)" -le 160
+lines_fit idle
 judge_all idle "$TMP/idle.attribution.csv"
 csv=$TMP/idle.csv
 check "the profile's growth of a 2-thread program is from its one-PU rung (where sharing shows), not its first rung" \

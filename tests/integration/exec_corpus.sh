@@ -72,13 +72,8 @@ if have sqlite3; then
 	sqlite3 "$TMP/t.db" 'create table t (id integer, name text);'
 fi
 
-# top JOB CSV: the largest significant cause shown, as exec_causes.sh's.
-top() {
-	csv_rows "$2" job cause significant ns_per_byte not_shown used | awk -F'|' -v job="$1" '
-		$1 == job && $3 == "true" && $5 == "" && $6 == "true" && $2 != "limit" &&
-		$2 != "remaining" && ($4 + 0 > best || !found) { best = $4 + 0; cause = $2; found = 1 }
-		END { print cause }'
-}
+# top JOB CSV: the largest significant cause shown (tap.bash's shown_top).
+top() { shown_top "$@"; }
 # not_wrong LABEL JOB WRONG CSV: decided with a fix, the cause is not one
 # WRONG (an extended regex) names; inconclusive is right.
 not_wrong() {
@@ -99,12 +94,7 @@ judge_corpus() { # LABEL JOB...
 	shift
 	check "$label: runs, every program exits 0 (rc $rc)" test "$rc" -eq 0
 	check "$label: no run failed" eval '! grep -qE "FAILED|error: \[" <<<"$out$err"'
-	if [ "$(longest)" -le 160 ]; then
-		ok "$label: no line over 160 characters (the longest: $(longest))"
-	else
-		fail "$label: no line over 160 characters (the longest: $(longest))" \
-			"$(printf '%s\n%s\n' "$out" "$err" | awk 'length > 160')"
-	fi
+	lines_fit "$label"
 	for job in "$@"; do
 		case $job in
 		lz4_d | sqlite_fsync) not_wrong "$label" "$job" "$SHARING|per-call" "${csv%.csv}.attribution.csv" ;;

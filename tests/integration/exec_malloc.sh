@@ -37,12 +37,7 @@ command = $PROG none 64
 INI
 
 # top JOB CSV: the largest significant cause shown (the remainder aside).
-top() {
-	csv_rows "$2" job cause significant ns_per_byte not_shown used | awk -F'|' -v job="$1" '
-		$1 == job && $3 == "true" && $5 == "" && $6 == "true" && $2 != "limit" &&
-		$2 != "remaining" && ($4 + 0 > best || !found) { best = $4 + 0; cause = $2; found = 1 }
-		END { print cause }'
-}
+top() { shown_top "$@"; }
 PAGES='page faults|page setup \(faults or TLB\)|first touch'
 judge_all() { # LABEL CSV
 	local line t
@@ -68,12 +63,12 @@ run_mmprof --config "$TMP/malloc.ini" --csv "$TMP/busy.csv" --quiet
 kill $hog 2>/dev/null
 wait $hog 2>/dev/null
 check "busy: runs" test "$rc" -eq 0
-check "busy: no line over 160 characters (the longest: $(longest))" test "$(longest)" -le 160
+lines_fit busy
 judge_all busy "$TMP/busy.attribution.csv"
 
 run_mmprof --config "$TMP/malloc.ini" --csv "$TMP/idle.csv" --quiet
 check "idle: runs" test "$rc" -eq 0
-check "idle: no line over 160 characters (the longest: $(longest))" test "$(longest)" -le 160
+lines_fit idle
 judge_all idle "$TMP/idle.attribution.csv"
 csv=$TMP/idle.csv
 check "prefault: 1 block and its 64 MiB interior (less its 2 partial pages) in every repetition" \

@@ -44,12 +44,7 @@ INI
 
 # top JOB CSV: the largest significant cause shown (the remainder aside),
 # what judge (tap.bash) holds the verdict against.
-top() {
-	csv_rows "$2" job cause significant ns_per_byte not_shown used | awk -F'|' -v job="$1" '
-		$1 == job && $3 == "true" && $5 == "" && $6 == "true" && $2 != "limit" &&
-		$2 != "remaining" && ($4 + 0 > best || !found) { best = $4 + 0; cause = $2; found = 1 }
-		END { print cause }'
-}
+top() { shown_top "$@"; }
 # cause_row JOB CAUSE CSV: "share|significant|evidence_before|evidence_after"
 cause_row() {
 	csv_rows "$3" job cause share significant evidence_before evidence_after |
@@ -110,12 +105,12 @@ run_mmprof --config "$TMP/percall.ini" --csv "$TMP/busy.csv" --quiet
 kill $hog 2>/dev/null
 wait $hog 2>/dev/null
 check "busy: runs" test "$rc" -eq 0
-check "busy: no line over 160 characters (the longest: $(longest))" test "$(longest)" -le 160
+lines_fit busy
 judge_all busy "$TMP/busy.csv"
 
 run_mmprof --config "$TMP/percall.ini" --csv "$TMP/idle.csv" --quiet
 check "idle: runs" test "$rc" -eq 0
-check "idle: no line over 160 characters (the longest: $(longest))" test "$(longest)" -le 160
+lines_fit idle
 judge_all idle "$TMP/idle.csv"
 # The plan says what the rung changes, before anything runs.
 run_mmprof --config "$TMP/percall.ini" --dry-run

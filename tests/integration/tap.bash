@@ -65,6 +65,25 @@ unwrap() {
 verdict() { awk -v h="[$1] " 'index($0, h) == 1 { on = 1 } on && /^$/ { exit } on' <<<"$out" | unwrap; }
 # longest OUT: the length of the longest line of stdout and stderr.
 longest() { printf '%s\n%s\n' "$out" "$err" | awk '{ if (length > m) m = length } END { print m + 0 }'; }
+# lines_fit LABEL: no line of the last run's stdout and stderr over 160
+# characters; the ones over it shown when not.
+lines_fit() {
+	if [ "$(longest)" -le 160 ]; then
+		ok "$1: no line over 160 characters (the longest: $(longest))"
+	else
+		fail "$1: no line over 160 characters (the longest: $(longest))" \
+			"$(printf '%s\n%s\n' "$out" "$err" | awk 'length > 160')"
+	fi
+}
+# shown_top JOB ATTRIBUTION_CSV: a program's largest significant cause
+# shown (not left out of the table, its rung used), the remainder aside:
+# what the exec tests' `top` holds judge's verdict against.
+shown_top() {
+	csv_rows "$2" job cause significant ns_per_byte not_shown used | awk -F'|' -v job="$1" '
+		$1 == job && $3 == "true" && $5 == "" && $6 == "true" && $2 != "limit" &&
+		$2 != "remaining" && ($4 + 0 > best || !found) { best = $4 + 0; cause = $2; found = 1 }
+		END { print cause }'
+}
 # judge LABEL JOB CAUSE CSV: the planted cause on top (the script's own
 # `top JOB CSV` names the largest) and decided, or an inconclusive verdict
 # that says why -- a fix for another cause is wrong.  CAUSE is an
