@@ -425,17 +425,24 @@ void bulk_step_aside(int fd, const char *why)
 	}
 }
 
-void bulk_before_child(const char *why)
+/* Every buffered descriptor's position put back, each left in state
+ * NEXT (why: the step aside reported, or NULL). */
+static void release_all(int next, const char *why)
 {
-	if (!bulk_active)
-		return;
 	for (int i = 0; i < BULK_SLOTS; i++) {
 		struct slot *s = &slots[i];
 		take(&s->lock);
 		if (s->fd >= 0)
-			release(s, FD_ASIDE, why);
+			release(s, next, why);
 		give(&s->lock);
 	}
+}
+
+void bulk_before_child(const char *why)
+{
+	if (!bulk_active)
+		return;
+	release_all(FD_ASIDE, why);
 	/* Descriptors not read yet are the child's too: never taken now. */
 	for (int fd = 0; fd < FD_MAX; fd++) {
 		int unseen = FD_UNSEEN;
@@ -520,15 +527,8 @@ void bulk_writing(int fd)
 
 void bulk_sync_all(void)
 {
-	if (!bulk_active)
-		return;
-	for (int i = 0; i < BULK_SLOTS; i++) {
-		struct slot *s = &slots[i];
-		take(&s->lock);
-		if (s->fd >= 0)
-			release(s, FD_UNSEEN, NULL);
-		give(&s->lock);
-	}
+	if (bulk_active)
+		release_all(FD_UNSEEN, NULL);
 }
 
 /* At exit, after the program's own exit handlers: a descriptor it shares
