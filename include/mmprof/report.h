@@ -78,6 +78,11 @@ void mmp_report_answer_list(FILE *out, const struct mmp_answer *a, size_t n);
 /* fprintf, each line of the text wrapped at MMP_LINE_MAX (a word longer
  * than that stays whole). */
 void mmp_fprintf_wrapped(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* n bytes of s (no newline in them) printed after lead columns already
+ * on the line, cut at spaces to stay within MMP_LINE_MAX, each
+ * continuation indented cont; no cut at or before byte keep of a piece
+ * (the line's own indent).  No newline after the last piece. */
+void mmp_wrap_text(FILE *out, const char *s, size_t n, size_t lead, size_t cont, size_t keep);
 
 /* "14.42x [13.90, 15.00]" */
 const char *mmp_format_interval(const struct mmp_interval *iv, const char *unit, char *buf,

@@ -56,37 +56,6 @@ int mmp_grid_shown(const struct mmp_grid *t, size_t c)
 	return t->nrows == 0;
 }
 
-/* A line wider than MMP_LINE_MAX whose last column is text (a cause's
- * evidence): that column's words go on under it, each line within the
- * limit, so a table stays readable in a terminal of that width. */
-static void wrap_last(FILE *out, const char *line, size_t at, size_t used)
-{
-	size_t room = MMP_LINE_MAX - at, lead = 0;
-	const char *s = line + at;
-	size_t n = used - at;
-	fprintf(out, "%.*s", (int)at, line);
-	while (n > room) {
-		size_t cut = room;
-		while (cut > 0 && s[cut] != ' ')
-			cut--;
-		if (cut == 0) { /* one word longer than the room: kept whole */
-			cut = room;
-			while (cut < n && s[cut] != ' ')
-				cut++;
-			if (cut >= n)
-				break;
-		}
-		fprintf(out, "%.*s\n%*s", (int)cut, s, (int)(at + 2), "");
-		while (cut < n && s[cut] == ' ')
-			cut++;
-		s += cut;
-		n -= cut;
-		lead = 2;
-		room = MMP_LINE_MAX - at - lead;
-	}
-	fprintf(out, "%.*s\n", (int)n, s);
-}
-
 /* One line of cells, without trailing blanks. */
 static void print_line(FILE *out, const struct mmp_grid *t, const char *const *cells,
 		       const size_t *width, const int *shown)
@@ -107,7 +76,11 @@ static void print_line(FILE *out, const struct mmp_grid *t, const char *const *c
 		used--;
 	if (used > MMP_LINE_MAX && last != SIZE_MAX && !t->right[last] &&
 	    last_at + 40 < MMP_LINE_MAX) {
-		wrap_last(out, line, last_at, used);
+		/* The last column is text (a cause's evidence): its words go on
+		 * under it, so the table stays readable at that width. */
+		fprintf(out, "%.*s", (int)last_at, line);
+		mmp_wrap_text(out, line + last_at, used - last_at, last_at, last_at + 2, 0);
+		fputc('\n', out);
 		return;
 	}
 	fprintf(out, "%.*s\n", (int)used, line);

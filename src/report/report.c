@@ -101,31 +101,38 @@ static void fill_row(char (*c)[MMP_GRID_CELL], const struct mmp_results *res,
 		 r->state == MMP_RUN_INTERRUPTED ? " (partial)" : "");
 }
 
-/* One line (no newline in it) of n bytes, wrapped. */
-static void wrap_line(FILE *out, const char *s, size_t n)
+void mmp_wrap_text(FILE *out, const char *s, size_t n, size_t lead, size_t cont, size_t keep)
 {
-	size_t indent = strspn(s, " "), width = MMP_LINE_MAX, lead = 0;
-	if (indent + 4 + 20 > width)
-		indent = 0; /* no room to indent further: flush left */
+	const size_t width = MMP_LINE_MAX;
 	while (lead + n > width) {
 		size_t cut = width - lead;
-		while (cut > indent && s[cut] != ' ')
+		while (cut > keep && s[cut] != ' ')
 			cut--;
-		if (cut <= indent) { /* one long word: keep it whole */
+		if (cut <= keep) { /* one long word: keep it whole */
 			cut = width - lead;
 			while (cut < n && s[cut] != ' ')
 				cut++;
 			if (cut >= n)
 				break;
 		}
-		fprintf(out, "%.*s\n%*s", (int)cut, s, (int)(indent + 4), "");
+		fprintf(out, "%.*s\n%*s", (int)cut, s, (int)cont, "");
 		while (cut < n && s[cut] == ' ')
 			cut++;
 		s += cut;
 		n -= cut;
-		lead = indent + 4;
+		lead = cont;
 	}
 	fprintf(out, "%.*s", (int)n, s);
+}
+
+/* One line (no newline in it) of n bytes, wrapped: its continuations 4
+ * deeper than its own indent. */
+static void wrap_line(FILE *out, const char *s, size_t n)
+{
+	size_t indent = strspn(s, " ");
+	if (indent + 4 + 20 > MMP_LINE_MAX)
+		indent = 0; /* no room to indent further: flush left */
+	mmp_wrap_text(out, s, n, 0, indent + 4, indent);
 }
 
 void mmp_fprintf_wrapped(FILE *out, const char *fmt, ...)
