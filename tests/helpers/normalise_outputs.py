@@ -34,7 +34,7 @@ MEASURED_COLUMNS = {
     "dtlb_misses_per_kib", "disturbed", "disturbed_why", "overlap", "wait_max",
     "busy", "cpu_pressure", "nivcsw", "others_busy", "run_id", "started_at",
     "order_seed", "wall_ns", "huge_bytes", "data_nodes", "data_absent",
-    "state_node", "pus_seen", "thread_ns_min", "thread_ns_max",
+    "state_node", "pus_seen", "pus_ran", "thread_ns_min", "thread_ns_max",
     # the calibration (firsttouch.h), measured before the first round
     "first_touch_ns", "first_touch_low_ns", "first_touch_high_ns", "scan_gbs",
     "touched_bytes",
@@ -48,6 +48,11 @@ MEASURED_COLUMNS = {
     "share_high", "significant", "understated", "interacting",
     "evidence_before", "evidence_after", "page_ns", "page_ns_low", "page_ns_high",
     "below_kernel",
+    # what the program's PUs did beside it, and what the preload library
+    # reached (exec rows)
+    "unexplained_busy", "kernel_busy", "kernel_tasks", "other_tasks",
+    "mmprof_busy", "preload_blocks", "bulk_calls", "bulk_served",
+    "bulk_syscalls", "bulk_aside",
 }
 # Columns that name a file under the invocation's run id (logdir.h).
 RUN_ID_DIR = re.compile(r"/[0-9a-f]{16}/")
