@@ -670,7 +670,7 @@ int mmp_compare_pair(struct mmp_cmp_pair *p, const struct mmp_cmp_run *a,
 		p->outcome = MMP_COMPARE_INCONCLUSIVE;
 	/* A result that differs from the reference is not the time of a probe
 	 * that read the data: it is no faster or slower than anything, and
-	 * must not pass a gate as "faster" (main_compare fails it). */
+	 * must not pass a gate as "faster" (mmprof compare fails it). */
 	if (a->wrong || b->wrong)
 		p->outcome = MMP_COMPARE_INCONCLUSIVE;
 	free(x);

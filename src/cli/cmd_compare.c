@@ -211,7 +211,7 @@ static size_t wrong_in_b(const struct mmp_comparison *c)
 	return n;
 }
 
-int mmp_cli_compare(int argc, char **argv)
+int mmp_cli_cmd_compare(int argc, char **argv)
 {
 	struct compare_cli cc;
 	struct mmp_comparison c;

@@ -1,0 +1,494 @@
+/* What mmprof --config and mmprof exec share once their options are
+ * parsed: config -> job points -> plan -> session -> report, and the exit
+ * status of it. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "say.h"
+#include "mmprof/hypervisor.h"
+#include "mmprof/config.h"
+#include "mmprof/exec_child.h"
+#include "mmprof/meta.h"
+#include "mmprof/paths.h"
+#include "mmprof/plan.h"
+#include "mmprof/plan_report.h"
+#include "mmprof/report.h"
+#include "mmprof/session.h"
+#include "mmprof/sweep_data.h"
+#include "mmprof/topology.h"
+#include "mmprof/units.h"
+
+static volatile sig_atomic_t stop_requested;
+/* The run's CSV while it is being written: a second Ctrl-C renames its
+ * temporary into place before leaving, so the rows measured stay. */
+static struct mmp_session_out *volatile running;
+
+static void on_sigint(int sig)
+{
+	static const char msg[] = "\nmmprof: stopping after the current repetition "
+				  "(Ctrl-C again to abandon it)\n";
+	(void)sig;
+	if (stop_requested) {
+		static char said[4 * 4096 + 512];
+		struct mmp_session_out *so = running;
+		/* A program of the exec probe must not outlive us. */
+		mmp_exec_child_kill_running();
+		/* One run's set, said: the CSV with its events and threads
+		 * (rows already written are flushed), and none of an earlier
+		 * run's companions beside it. */
+		if (so && so->csv.f) {
+			const struct mmp_outfile *open[] = { &so->csv.out, &so->csv.events,
+							     &so->csv.threads };
+			mmp_outset_rescue(so->csv.out.set, open, 3, so->csv.rows, said,
+					  sizeof(said));
+			ssize_t w = write(STDERR_FILENO, said, strlen(said));
+			(void)w;
+		}
+		_exit(EXIT_INTERRUPTED);
+	}
+	stop_requested = 1;
+	ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)ignored;
+}
+
+/* Which platform this is, where the machine is this one: a described
+ * machine has no hypervisor of its own to name. */
+void mmp_cli_print_platform(const struct mmp_topology *topo, const char *then)
+{
+	struct mmp_platform p;
+	if (mmp_topology_is_described(topo))
+		return;
+	mmp_platform_identify(&p);
+	printf("platform: %s%s\n", p.name, then);
+}
+
+static int print_diags(struct mmp_config *cfg)
+{
+	char line[1400];
+	mmp_config_sort_diags(cfg);
+	for (size_t i = 0; i < cfg->ndiags; i++)
+		fprintf(stderr, "%s\n", cfg->diags[i]);
+	fprintf(stderr, "mmprof: %s\n", mmp_config_summary(cfg, line, sizeof(line)));
+	return EXIT_USAGE;
+}
+
+/* What the plan left out of what the config asks for, with the line that
+ * asks (plan.h), before anything runs: a control that applies to none of
+ * a job's points (for one reason or several), so that naming it changed
+ * nothing.  One that applies at some points only (one thread of a sweep
+ * over threads) is --dry-run's to list, beside each point's rungs. */
+static void tell_plan_notes(const struct mmp_plan *plan, const struct mmp_config *cfg,
+			    const struct mmp_observer *obs)
+{
+	char where[600];
+	for (size_t i = 0; i < plan->nnotes; i++) {
+		const struct mmp_plan_note *n = &plan->notes[i];
+		if (!n->nowhere)
+			continue;
+		mmp_observer_tell(obs, &(struct mmp_told){
+			.what = MMP_TELL_CONTROL_UNAPPLIED,
+			.unapplied = { .where = mmp_config_where(cfg, n->line, n->section, where,
+								 sizeof(where)),
+				       .control = n->control, .job = n->job, .why = n->why,
+				       .points = n->points, .of = n->of } });
+	}
+}
+
+static void print_topology(const struct mmp_topology *topo, const struct mmp_plan *plan)
+{
+	char where[4096], label[320], place[MMP_PLACEMENT_SPEC_MAX];
+	mmp_topology_print(topo, stdout);
+	mmp_cli_print_platform(topo, "");
+	printf("\nplacements (each run's threads: PU, NUMA node, L3 domain):\n");
+	for (size_t i = 0; i < plan->nruns; i++) {
+		const struct mmp_planned *r = &plan->runs[i];
+		printf("run %zu %s placement=%s%s\n    %s\n", i + 1,
+		       mmp_planned_label(r, label, sizeof(label)),
+		       mmp_planned_format(r, MMP_KEY_PLACEMENT, place, sizeof(place)),
+		       r->pins.oversubscribed ? " (oversubscribed)" : "",
+		       mmp_topology_format_placement(topo, &r->pins, where, sizeof(where)));
+	}
+}
+
+/* NAME.csv's path (and --json's) with {host} filled in: --csv's, the csv
+ * key's, or results/NAME.csv (name: the config, or "exec").  Returns -1 to
+ * go on, or the exit status:
+ * a bad placeholder is a usage error, said with the file and line of a
+ * csv key. */
+static int result_paths(struct cli *cli, struct mmp_config *cfg, const struct mmp_sweep *sweep,
+			const char *name, char csv_path[4096], char json_path[4096])
+{
+	struct mmp_error err = { 0 };
+	char host[256];
+	const char *key = sweep->nruns ? sweep->runs[0].p.csv : NULL;
+
+	mmp_meta_short_host(host, sizeof(host));
+	if (!cli->csv && !key) {
+		mmp_default_csv_path(name, csv_path, 4096);
+	} else if (mmp_path_fill(cli->csv ? cli->csv : key, host, csv_path, 4096, &err)) {
+		if (!cli->csv) {
+			mmp_config_diag(cfg, cfg->global.set[MMP_KEY_CSV].line, "global", "csv: %s",
+					err.msg);
+			return print_diags(cfg);
+		}
+		fprintf(stderr, "mmprof: --csv %s: %s\n", cli->csv, err.msg);
+		return EXIT_USAGE;
+	}
+	if (cli->json) {
+		if (mmp_path_fill(cli->json, host, json_path, 4096, &err)) {
+			fprintf(stderr, "mmprof: --json %s: %s\n", cli->json, err.msg);
+			return EXIT_USAGE;
+		}
+		cli->json = json_path;
+	}
+	return -1;
+}
+
+/* --explain JOB names a job of the config (mmprof exec's one job): said
+ * before anything runs. */
+static int check_explain(const struct cli *cli, const struct mmp_config *cfg, int exec)
+{
+	char job[160];
+	size_t n = strcspn(cli->explain, " ");
+	snprintf(job, sizeof(job), "%.*s", (int)n, cli->explain);
+	for (size_t i = 0; i < cfg->njobs; i++)
+		if (strcmp(cfg->jobs[i].name, job) == 0)
+			return -1;
+	if (exec && cfg->njobs == 1) {
+		fprintf(stderr, "mmprof exec: --explain %s: the job is [%s] (the program's name, "
+				"or --job's)\n",
+			cli->explain, cfg->jobs[0].name);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "mmprof: --explain %s: %s has no job [%s]; its jobs:", cli->explain,
+		cfg->path, job);
+	for (size_t i = 0; i < cfg->njobs; i++)
+		fprintf(stderr, " %s", cfg->jobs[i].name);
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
+/* The report, from the results the session computed: --explain's job
+ * points alone, --brief's lines and answers, or everything. */
+static void report(const struct cli *cli, const struct mmp_session_out *so,
+		   enum mmp_table table, const struct mmp_topology *topo)
+{
+	const struct mmp_results *res = &so->res;
+	const struct mmp_analysis *an = &so->an;
+	if (cli->explain) {
+		if (!mmp_report_explain(stdout, an, cli->explain))
+			fprintf(stderr, "mmprof: --explain %s: no job point of it was split into "
+					"causes (it needs controls and every step measured)\n",
+				cli->explain);
+		return;
+	}
+	if (cli->brief) {
+		mmp_report_brief(stdout, an);
+		return;
+	}
+	mmp_report_machine(stdout, &so->meta);
+	if (table != MMP_TABLE_SIZES)
+		mmp_report_table(stdout, res);
+	if (table != MMP_TABLE_SIZES)
+		mmp_report_pus(stdout, res);
+	if (table != MMP_TABLE_RUNS)
+		mmp_report_sizes(stdout, an);
+	mmp_report_matrices(stdout, res, topo);
+	mmp_report_ratios(stdout, an);
+	mmp_report_models(stdout, an);
+	mmp_report_metrics(stdout, res);
+	mmp_report_profiles(stdout, res);
+	mmp_report_verdicts(stdout, an);
+}
+
+/* NAME.csv was not written by this run: say what is there instead. */
+static void not_written(const struct mmp_session *s, const struct mmp_session_out *so,
+			const char *lead)
+{
+	struct stat st;
+	int earlier = stat(s->files->target, &st) == 0 && S_ISREG(st.st_mode);
+	const char *there = s->files->special ? "nothing went to it"
+			    : earlier	      ? "an earlier run's file stays there as it was"
+					      : "there is no such file";
+	if (so->rows)
+		fprintf(stderr, "mmprof: %s the %lu row(s) measured could not be kept: %s was "
+				"not written (%s)\n",
+			lead, so->rows, s->files->path, there);
+	else
+		fprintf(stderr, "mmprof: %s no row was measured: %s was not written (%s)\n", lead,
+			s->files->path, there);
+	/* The logs go with the rows (logdir.h): an earlier run's stay with
+	 * its file; this run's are where its messages said. */
+	if (so->logs_path[0] && !s->files->special)
+		fprintf(stderr, "mmprof: this run's program logs are in %s%s\n", so->logs_path,
+			earlier ? " (the earlier file's rows name its own, which stay)" : "");
+}
+
+static void summary(const struct mmp_session *s, const struct mmp_session_out *so, int quiet)
+{
+	const struct mmp_answers *a = &so->an.answers;
+	size_t yes = 0, no = 0, open = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		yes += a->a[i].outcome == MMP_OUTCOME_YES;
+		no += a->a[i].outcome == MMP_OUTCOME_NO;
+		open += a->a[i].outcome == MMP_OUTCOME_INCONCLUSIVE;
+	}
+	if (so->interrupted || so->changed) {
+		const char *lead = so->interrupted ? "interrupted:" : "stopped: a data file changed;";
+		if (so->wrote_csv)
+			fprintf(stderr, "mmprof: %s the %lu row(s) measured %s are in %s%s%s\n", lead,
+				so->rows, so->interrupted ? "so far" : "before", s->files->path,
+				so->wrote_json ? " and " : "", so->wrote_json ? so->json_path : "");
+		else
+			not_written(s, so, lead);
+		return;
+	}
+	if (quiet)
+		return;
+	if (!so->wrote_csv) {
+		char lead[64];
+		snprintf(lead, sizeof(lead), "%zu run(s) in %.1f s,", s->plan->nruns, so->seconds);
+		not_written(s, so, lead);
+		return;
+	}
+	/* One line, wrapped at MMP_LINE_MAX: the files' paths alone can be
+	 * longer. */
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+	if (!f)
+		f = stderr;
+	fprintf(f, "mmprof: %zu run(s), %lu row(s) in %s", s->plan->nruns, so->rows,
+		s->files->path);
+	if (so->wrote_attribution)
+		fprintf(f, ", %s", so->attribution_path);
+	if (so->wrote_answers)
+		fprintf(f, ", %s", so->answers_path);
+	if (so->wrote_profile)
+		fprintf(f, ", %s", so->profile_path);
+	if (so->wrote_folded)
+		fprintf(f, ", %s", so->folded_path);
+	if (s->per_thread)
+		fprintf(f, ", %s", so->threads_path);
+	if (so->wrote_json)
+		fprintf(f, ", %s", so->json_path);
+	fprintf(f, "; %.1f s", so->seconds);
+	/* Every question's answer, the ratio tables' rows among them: more
+	 * than the answers block shows, so said as the CSV's. */
+	if (a->n)
+		fprintf(f, "; %zu answer(s)%s%s: %zu yes, %zu no, %zu inconclusive", a->n,
+			so->wrote_answers ? " in " : "", so->wrote_answers ? so->answers_path : "",
+			yes, no, open);
+	fprintf(f, "\n");
+	if (f != stderr && fclose(f) == 0 && line)
+		mmp_fprintf_wrapped(stderr, "%s", line);
+	free(line);
+}
+
+int mmp_cli_run_config(struct cli *cli_in, struct mmp_config *cfg_in, int exec)
+{
+	struct cli cli = *cli_in;
+	struct mmp_config own = { 0 };
+	struct mmp_config *cfg = cfg_in ? cfg_in : &own;
+	struct mmp_sweep sweep = { 0 };
+	struct mmp_plan plan = { 0 };
+	struct mmp_topology *topo = NULL;
+	struct mmp_error err = { 0 };
+	char csv_path[4096], json_path[4096];
+	int status;
+
+	int rc = exec ? (cfg->ndiags ? -EINVAL : 0) : mmp_config_load(cli.config, cfg);
+	/* Every error in one pass: a config with errors still goes through
+	 * the stages below (each leaves out what was wrong before it), so
+	 * that a bad value in one job does not hide a bad plan in another. */
+	int bad = rc == -EINVAL;
+	if (bad)
+		rc = 0;
+	if (rc && cfg->ndiags) { /* not a config: a directory, a device, too big */
+		fprintf(stderr, "mmprof: %s\n", cfg->diags[0]);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (rc) {
+		fprintf(stderr, "mmprof: cannot read %s: %s\n", cli.config, strerror(-rc));
+		status = EXIT_USAGE;
+		goto out;
+	}
+	rc = mmp_config_expand(cfg, &sweep);
+	bad |= rc == -EINVAL;
+	if (rc == 0 || rc == -EINVAL) {
+		rc = mmp_sweep_check_data(cfg, &sweep, mmp_data_dir());
+		bad |= rc == -EINVAL;
+	}
+	if (rc && rc != -EINVAL) {
+		status = EXIT_RUN_FAILED;
+		goto out;
+	}
+	for (size_t i = 0; cli.repeat && i < sweep.nruns; i++)
+		sweep.runs[i].p.repeat = (uint32_t)cli.repeat;
+
+	if (mmp_topology_load(&topo, cli.topology_from, &err)) {
+		if (bad)
+			print_diags(cfg);
+		fprintf(stderr, "mmprof: %s\n", err.msg);
+		status = cli.topology_from || bad ? EXIT_USAGE : EXIT_RUN_FAILED;
+		goto out;
+	}
+	rc = mmp_plan_build(cfg, &sweep, topo, &plan);
+	bad |= rc == -EINVAL;
+	if (bad) {
+		status = print_diags(cfg);
+		goto out;
+	}
+	if (rc) {
+		status = EXIT_RUN_FAILED;
+		goto out;
+	}
+	/* mmprof exec's default is named from its job (the program's name,
+	 * or --job's): one program's results do not replace another's, and
+	 * a rerun keeps the previous set as NAME.old.csv. */
+	char exec_name[96];
+	snprintf(exec_name, sizeof(exec_name), "exec-%s", cfg->njobs ? cfg->jobs[0].name : "");
+	int keep_previous = exec && !cli.csv;
+	status = result_paths(&cli, cfg, &sweep, exec ? exec_name : cli.config, csv_path,
+			      json_path);
+	if (status >= 0)
+		goto out;
+	status = cli.explain ? check_explain(&cli, cfg, exec) : -1;
+	if (status >= 0)
+		goto out;
+
+	struct mmp_say say = { .out = stderr, .quiet = cli.quiet,
+			       .progress = !cli.quiet && isatty(STDERR_FILENO) };
+	struct mmp_observer obs;
+	mmp_say_observer(&say, &obs);
+	if (!cli.dry_run) /* the dry run lists them all */
+		tell_plan_notes(&plan, cfg, &obs);
+
+	if (cli.topology || cli.dry_run) {
+		if (cli.topology)
+			print_topology(topo, &plan);
+		if (cli.dry_run) {
+			mmp_report_plan(&plan, cfg, stdout);
+			mmp_cli_print_platform(topo, " (a run measures its first-touch cost and scan speed "
+					     "before the first round)");
+			printf("\nCSV: %s\n", csv_path);
+			if (cli.json)
+				printf("JSON: %s\n", cli.json);
+		}
+		status = EXIT_DONE;
+		goto out;
+	}
+
+	/* A described machine's PU numbers are not this machine's: binding
+	 * threads to them would measure something else and call it that. */
+	if (mmp_topology_is_described(topo)) {
+		fprintf(stderr,
+			"mmprof: the machine is described (%s): it plans (--dry-run, --topology) "
+			"but runs no probe; unset HWLOC_SYNTHETIC / HWLOC_XMLFILE or drop "
+			"--topology-from to measure this one\n",
+			mmp_topology_source(topo));
+		status = EXIT_USAGE;
+		goto out;
+	}
+
+	/* The result files: never over an input, one mmprof at a time. */
+	char **inputs = NULL;
+	size_t ninputs = 0;
+	struct mmp_outset files;
+	if (mmp_sweep_inputs(cfg, &sweep, mmp_data_dir(), &inputs, &ninputs)) {
+		fprintf(stderr, "mmprof: error: out of memory\n");
+		status = EXIT_RUN_FAILED;
+		goto out;
+	}
+	rc = mmp_outset_open(&files, csv_path, (const char *const *)inputs, ninputs, &err);
+	if (rc) {
+		mmp_sweep_inputs_free(inputs, ninputs);
+		fprintf(stderr, "mmprof: error: %s; nothing was run\n", err.msg);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	/* --json: NAME.json joins the set; any other file of the set is not
+	 * JSON's to replace, and a path elsewhere is checked as NAME.csv was. */
+	int kind = cli.json ? mmp_outset_kind_of(&files, cli.json) : -1;
+	if (kind >= 0 && kind != MMP_OUT_JSON)
+		rc = mmp_error_set(&err, -EEXIST, "--json %s is this run's %s: name another file",
+				   cli.json, kind == MMP_OUT_CSV ? "CSV" : mmp_out_suffix(kind) + 1);
+	else if (cli.json && kind < 0)
+		rc = mmp_outfile_check_alone(cli.json, (const char *const *)inputs, ninputs, &err);
+	/* Elsewhere, it is locked as NAME.csv is: two runs with one --json
+	 * both exited 0, and the file held one of them. */
+	if (!rc && cli.json && kind < 0)
+		rc = mmp_outset_lock_other(&files, cli.json, &err);
+	mmp_sweep_inputs_free(inputs, ninputs);
+	if (rc) {
+		mmp_outset_close(&files);
+		fprintf(stderr, "mmprof: error: %s; nothing was run\n", err.msg);
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (files.note[0] && !cli.quiet)
+		mmp_fprintf_wrapped(stderr, "mmprof: note: %s\n", files.note);
+	files.note[0] = '\0'; /* said: the note after the run is what committing adds */
+	if (keep_previous)
+		(void)mmp_outset_keep_previous(&files); /* not a link's target: replaced then */
+
+	struct mmp_session s = {
+		.cfg = cfg,
+		.plan = &plan,
+		.topo = topo,
+		.files = &files,
+		.obs = &obs,
+		.per_thread = cli.per_thread,
+		.json = cli.json,
+		.stop = &stop_requested,
+	};
+	struct mmp_session_out so;
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	running = &so;
+	rc = mmp_session_run(&s, &so);
+	running = NULL;
+	mmp_say_end_progress(&say);
+	if (files.note[0] && !cli.quiet) /* what committing NAME.csv removed */
+		mmp_fprintf_wrapped(stderr, "mmprof: note: %s\n", files.note);
+	mmp_outset_close(&files);
+	if (rc) {
+		status = EXIT_RUN_FAILED;
+	} else {
+		report(&cli, &so, plan.table, topo); /* interrupted: what ran, marked partial */
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "mmprof: error: writing the report to stdout: %s\n",
+				strerror(errno));
+			so.failed = 1;
+		}
+		summary(&s, &so, cli.quiet);
+		if (so.wrong)
+			fprintf(stderr, "mmprof: error: some results differ from the reference "
+					"(result_ok = false in the CSV)\n");
+		status = so.interrupted		  ? EXIT_INTERRUPTED
+			 : so.failed || so.wrong ? EXIT_RUN_FAILED
+			 : cli.fail_on_regression && mmp_answers_regressed(&so.an.answers)
+				 ? EXIT_REGRESSED
+				 : EXIT_DONE;
+		if (status == EXIT_REGRESSED)
+			fprintf(stderr, "mmprof: an answer says a fix regressed "
+					"(--fail-on-regression): exit 3\n");
+	}
+	mmp_session_out_free(&so);
+out:
+	mmp_plan_free(&plan);
+	mmp_sweep_free(&sweep);
+	mmp_topology_free(topo);
+	mmp_config_free(cfg);
+	return status;
+}
