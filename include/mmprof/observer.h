@@ -12,6 +12,7 @@
 enum mmp_tell {
 	/* notes: what the reader may want to know */
 	MMP_TELL_NOTE,         /* text: a note made where it was found (a data file's) */
+	MMP_TELL_FILES_NOTE,   /* text: what opening or committing the result files did */
 	MMP_TELL_DATA_CREATED, /* created */
 	MMP_TELL_CONTROL_UNAPPLIED, /* unapplied: a control a job names applies to none of its points */
 	MMP_TELL_EVENT_GROUPS, /* groups: more hardware events than counters */
@@ -35,6 +36,14 @@ enum mmp_tell {
 	MMP_TELL_LOGS_FAILED,    /* text: the programs' log directory */
 	MMP_TELL_OUT_OF_MEMORY,
 	MMP_TELL_ERRNO, /* err */
+	/* errors before anything runs: the config or an option is wrong */
+	MMP_TELL_NOT_A_CONFIG,     /* text: why the file is none (a directory, too big) */
+	MMP_TELL_CONFIG_UNREADABLE, /* text: its path, err */
+	MMP_TELL_CONFIG_WRONG,     /* diags, text: the config's diagnostics and their summary */
+	MMP_TELL_NO_MACHINE,       /* text: the topology could not be loaded */
+	MMP_TELL_BAD_PATH,         /* bad_path, text: --csv's or --json's PATH */
+	MMP_TELL_DESCRIBED,        /* text: the described machine's source; it runs nothing */
+	MMP_TELL_NOTHING_RUN,      /* text: a result file refused */
 };
 
 /* One message's facts; which fields are set depends on what. */
@@ -71,6 +80,13 @@ struct mmp_told {
 			const char *control, *job, *why;
 			size_t points, of;   /* the job's points it gives why for, of all */
 		} unapplied;
+		struct {
+			char *const *lines; /* "FILE:LINE: [section] message", sorted */
+			size_t n;
+		} diags;
+		struct {
+			const char *option, *path;
+		} bad_path;
 		struct {
 			int warmup;
 			unsigned index;

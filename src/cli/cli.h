@@ -108,7 +108,7 @@ struct cli {
 /* A config run as cli asks (run_config.c): cli->config's file, or
  * mmprof exec's config built in memory (exec set, cfg filled; it is freed
  * here either way).  Returns the exit status. */
-int mmp_cli_run_config(struct cli *cli, struct mmp_config *cfg, int exec);
+int mmp_cli_run_config(const struct cli *cli, struct mmp_config *cfg, int exec);
 
 struct mmp_topology;
 /* "platform: NAME" and then, where the machine is this one. */

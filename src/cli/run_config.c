@@ -1,6 +1,8 @@
 /* What mmprof --config and mmprof exec share once their options are
- * parsed: config -> job points -> plan -> session -> report, and the exit
- * status of it. */
+ * parsed: the config run by the pipeline (src/session/pipeline.c), with
+ * what the options ask between its plan and its run (--explain checked,
+ * --dry-run and --topology printed), then its results turned into the
+ * report, the summary and the exit status; Ctrl-C while it runs. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,16 +13,13 @@
 
 #include "cli.h"
 #include "say.h"
-#include "mmprof/hypervisor.h"
 #include "mmprof/config.h"
 #include "mmprof/exec_child.h"
-#include "mmprof/meta.h"
-#include "mmprof/paths.h"
+#include "mmprof/hypervisor.h"
+#include "mmprof/pipeline.h"
 #include "mmprof/plan.h"
 #include "mmprof/plan_report.h"
 #include "mmprof/report.h"
-#include "mmprof/session.h"
-#include "mmprof/sweep_data.h"
 #include "mmprof/topology.h"
 #include "mmprof/units.h"
 
@@ -68,16 +67,6 @@ void mmp_cli_print_platform(const struct mmp_topology *topo, const char *then)
 	printf("platform: %s%s\n", p.name, then);
 }
 
-static int print_diags(struct mmp_config *cfg)
-{
-	char line[1400];
-	mmp_config_sort_diags(cfg);
-	for (size_t i = 0; i < cfg->ndiags; i++)
-		fprintf(stderr, "%s\n", cfg->diags[i]);
-	fprintf(stderr, "mmprof: %s\n", mmp_config_summary(cfg, line, sizeof(line)));
-	return EXIT_USAGE;
-}
-
 /* What the plan left out of what the config asks for, with the line that
  * asks (plan.h), before anything runs: a control that applies to none of
  * a job's points (for one reason or several), so that naming it changed
@@ -114,40 +103,6 @@ static void print_topology(const struct mmp_topology *topo, const struct mmp_pla
 		       r->pins.oversubscribed ? " (oversubscribed)" : "",
 		       mmp_topology_format_placement(topo, &r->pins, where, sizeof(where)));
 	}
-}
-
-/* NAME.csv's path (and --json's) with {host} filled in: --csv's, the csv
- * key's, or results/NAME.csv (name: the config, or "exec").  Returns -1 to
- * go on, or the exit status:
- * a bad placeholder is a usage error, said with the file and line of a
- * csv key. */
-static int result_paths(struct cli *cli, struct mmp_config *cfg, const struct mmp_sweep *sweep,
-			const char *name, char csv_path[4096], char json_path[4096])
-{
-	struct mmp_error err = { 0 };
-	char host[256];
-	const char *key = sweep->nruns ? sweep->runs[0].p.csv : NULL;
-
-	mmp_meta_short_host(host, sizeof(host));
-	if (!cli->csv && !key) {
-		mmp_default_csv_path(name, csv_path, 4096);
-	} else if (mmp_path_fill(cli->csv ? cli->csv : key, host, csv_path, 4096, &err)) {
-		if (!cli->csv) {
-			mmp_config_diag(cfg, cfg->global.set[MMP_KEY_CSV].line, "global", "csv: %s",
-					err.msg);
-			return print_diags(cfg);
-		}
-		fprintf(stderr, "mmprof: --csv %s: %s\n", cli->csv, err.msg);
-		return EXIT_USAGE;
-	}
-	if (cli->json) {
-		if (mmp_path_fill(cli->json, host, json_path, 4096, &err)) {
-			fprintf(stderr, "mmprof: --json %s: %s\n", cli->json, err.msg);
-			return EXIT_USAGE;
-		}
-		cli->json = json_path;
-	}
-	return -1;
 }
 
 /* --explain JOB names a job of the config (mmprof exec's one job): said
@@ -291,204 +246,95 @@ static void summary(const struct mmp_session *s, const struct mmp_session_out *s
 	free(line);
 }
 
-int mmp_cli_run_config(struct cli *cli_in, struct mmp_config *cfg_in, int exec)
+/* The run's end, said: the report (interrupted: what ran, marked
+ * partial), the summary, and the exit status. */
+static int outcome(const struct cli *cli, struct mmp_pipeline *p)
 {
-	struct cli cli = *cli_in;
-	struct mmp_config own = { 0 };
-	struct mmp_config *cfg = cfg_in ? cfg_in : &own;
-	struct mmp_sweep sweep = { 0 };
-	struct mmp_plan plan = { 0 };
-	struct mmp_topology *topo = NULL;
-	struct mmp_error err = { 0 };
-	char csv_path[4096], json_path[4096];
-	int status;
+	struct mmp_session_out *so = &p->out;
+	report(cli, so, p->plan.table, p->topo);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "mmprof: error: writing the report to stdout: %s\n",
+			strerror(errno));
+		so->failed = 1;
+	}
+	summary(&p->session, so, cli->quiet);
+	if (so->wrong)
+		fprintf(stderr, "mmprof: error: some results differ from the reference "
+				"(result_ok = false in the CSV)\n");
+	int status = so->interrupted		  ? EXIT_INTERRUPTED
+		     : so->failed || so->wrong ? EXIT_RUN_FAILED
+		     : cli->fail_on_regression && mmp_answers_regressed(&so->an.answers)
+			     ? EXIT_REGRESSED
+			     : EXIT_DONE;
+	if (status == EXIT_REGRESSED)
+		fprintf(stderr, "mmprof: an answer says a fix regressed "
+				"(--fail-on-regression): exit 3\n");
+	return status;
+}
 
-	int rc = exec ? (cfg->ndiags ? -EINVAL : 0) : mmp_config_load(cli.config, cfg);
-	/* Every error in one pass: a config with errors still goes through
-	 * the stages below (each leaves out what was wrong before it), so
-	 * that a bad value in one job does not hide a bad plan in another. */
-	int bad = rc == -EINVAL;
-	if (bad)
-		rc = 0;
-	if (rc && cfg->ndiags) { /* not a config: a directory, a device, too big */
-		fprintf(stderr, "mmprof: %s\n", cfg->diags[0]);
-		status = EXIT_USAGE;
-		goto out;
+/* Ctrl-C stops the session after the current repetition from the moment
+ * it starts (before, nothing is measured that could be kept). */
+static void on_running(void *ctx, struct mmp_session_out *so)
+{
+	(void)ctx;
+	if (so) {
+		struct sigaction sa = { .sa_handler = on_sigint };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
 	}
-	if (rc) {
-		fprintf(stderr, "mmprof: cannot read %s: %s\n", cli.config, strerror(-rc));
-		status = EXIT_USAGE;
-		goto out;
-	}
-	rc = mmp_config_expand(cfg, &sweep);
-	bad |= rc == -EINVAL;
-	if (rc == 0 || rc == -EINVAL) {
-		rc = mmp_sweep_check_data(cfg, &sweep, mmp_data_dir());
-		bad |= rc == -EINVAL;
-	}
-	if (rc && rc != -EINVAL) {
-		status = EXIT_RUN_FAILED;
-		goto out;
-	}
-	for (size_t i = 0; cli.repeat && i < sweep.nruns; i++)
-		sweep.runs[i].p.repeat = (uint32_t)cli.repeat;
+	running = so;
+}
 
-	if (mmp_topology_load(&topo, cli.topology_from, &err)) {
-		if (bad)
-			print_diags(cfg);
-		fprintf(stderr, "mmprof: %s\n", err.msg);
-		status = cli.topology_from || bad ? EXIT_USAGE : EXIT_RUN_FAILED;
-		goto out;
-	}
-	rc = mmp_plan_build(cfg, &sweep, topo, &plan);
-	bad |= rc == -EINVAL;
-	if (bad) {
-		status = print_diags(cfg);
-		goto out;
-	}
-	if (rc) {
-		status = EXIT_RUN_FAILED;
-		goto out;
-	}
-	/* mmprof exec's default is named from its job (the program's name,
-	 * or --job's): one program's results do not replace another's, and
-	 * a rerun keeps the previous set as NAME.old.csv. */
-	char exec_name[96];
-	snprintf(exec_name, sizeof(exec_name), "exec-%s", cfg->njobs ? cfg->jobs[0].name : "");
-	int keep_previous = exec && !cli.csv;
-	status = result_paths(&cli, cfg, &sweep, exec ? exec_name : cli.config, csv_path,
-			      json_path);
+/* What was planned, checked against --explain and printed for --dry-run
+ * and --topology.  Returns -1 to go on and run it, or the exit status. */
+static int planned(const struct cli *cli, const struct mmp_pipeline *p,
+		   const struct mmp_observer *obs, int exec)
+{
+	int status = cli->explain ? check_explain(cli, p->cfg, exec) : -1;
 	if (status >= 0)
-		goto out;
-	status = cli.explain ? check_explain(&cli, cfg, exec) : -1;
-	if (status >= 0)
-		goto out;
+		return status;
+	if (!cli->dry_run) /* the dry run lists them all */
+		tell_plan_notes(&p->plan, p->cfg, obs);
+	if (!cli->topology && !cli->dry_run)
+		return -1;
+	if (cli->topology)
+		print_topology(p->topo, &p->plan);
+	if (cli->dry_run) {
+		mmp_report_plan(&p->plan, p->cfg, stdout);
+		mmp_cli_print_platform(p->topo, " (a run measures its first-touch cost and scan "
+						"speed before the first round)");
+		printf("\nCSV: %s\n", p->csv_path);
+		if (p->json)
+			printf("JSON: %s\n", p->json);
+	}
+	return EXIT_DONE;
+}
 
-	struct mmp_say say = { .out = stderr, .quiet = cli.quiet,
-			       .progress = !cli.quiet && isatty(STDERR_FILENO) };
+int mmp_cli_run_config(const struct cli *cli, struct mmp_config *cfg, int exec)
+{
+	struct mmp_pipeline p;
+	struct mmp_say say = { .out = stderr, .quiet = cli->quiet,
+			       .progress = !cli->quiet && isatty(STDERR_FILENO) };
 	struct mmp_observer obs;
-	mmp_say_observer(&say, &obs);
-	if (!cli.dry_run) /* the dry run lists them all */
-		tell_plan_notes(&plan, cfg, &obs);
-
-	if (cli.topology || cli.dry_run) {
-		if (cli.topology)
-			print_topology(topo, &plan);
-		if (cli.dry_run) {
-			mmp_report_plan(&plan, cfg, stdout);
-			mmp_cli_print_platform(topo, " (a run measures its first-touch cost and scan speed "
-					     "before the first round)");
-			printf("\nCSV: %s\n", csv_path);
-			if (cli.json)
-				printf("JSON: %s\n", cli.json);
-		}
-		status = EXIT_DONE;
-		goto out;
-	}
-
-	/* A described machine's PU numbers are not this machine's: binding
-	 * threads to them would measure something else and call it that. */
-	if (mmp_topology_is_described(topo)) {
-		fprintf(stderr,
-			"mmprof: the machine is described (%s): it plans (--dry-run, --topology) "
-			"but runs no probe; unset HWLOC_SYNTHETIC / HWLOC_XMLFILE or drop "
-			"--topology-from to measure this one\n",
-			mmp_topology_source(topo));
-		status = EXIT_USAGE;
-		goto out;
-	}
-
-	/* The result files: never over an input, one mmprof at a time. */
-	char **inputs = NULL;
-	size_t ninputs = 0;
-	struct mmp_outset files;
-	if (mmp_sweep_inputs(cfg, &sweep, mmp_data_dir(), &inputs, &ninputs)) {
-		fprintf(stderr, "mmprof: error: out of memory\n");
-		status = EXIT_RUN_FAILED;
-		goto out;
-	}
-	rc = mmp_outset_open(&files, csv_path, (const char *const *)inputs, ninputs, &err);
-	if (rc) {
-		mmp_sweep_inputs_free(inputs, ninputs);
-		fprintf(stderr, "mmprof: error: %s; nothing was run\n", err.msg);
-		status = EXIT_USAGE;
-		goto out;
-	}
-	/* --json: NAME.json joins the set; any other file of the set is not
-	 * JSON's to replace, and a path elsewhere is checked as NAME.csv was. */
-	int kind = cli.json ? mmp_outset_kind_of(&files, cli.json) : -1;
-	if (kind >= 0 && kind != MMP_OUT_JSON)
-		rc = mmp_error_set(&err, -EEXIST, "--json %s is this run's %s: name another file",
-				   cli.json, kind == MMP_OUT_CSV ? "CSV" : mmp_out_suffix(kind) + 1);
-	else if (cli.json && kind < 0)
-		rc = mmp_outfile_check_alone(cli.json, (const char *const *)inputs, ninputs, &err);
-	/* Elsewhere, it is locked as NAME.csv is: two runs with one --json
-	 * both exited 0, and the file held one of them. */
-	if (!rc && cli.json && kind < 0)
-		rc = mmp_outset_lock_other(&files, cli.json, &err);
-	mmp_sweep_inputs_free(inputs, ninputs);
-	if (rc) {
-		mmp_outset_close(&files);
-		fprintf(stderr, "mmprof: error: %s; nothing was run\n", err.msg);
-		status = EXIT_USAGE;
-		goto out;
-	}
-	if (files.note[0] && !cli.quiet)
-		mmp_fprintf_wrapped(stderr, "mmprof: note: %s\n", files.note);
-	files.note[0] = '\0'; /* said: the note after the run is what committing adds */
-	if (keep_previous)
-		(void)mmp_outset_keep_previous(&files); /* not a link's target: replaced then */
-
-	struct mmp_session s = {
-		.cfg = cfg,
-		.plan = &plan,
-		.topo = topo,
-		.files = &files,
-		.obs = &obs,
-		.per_thread = cli.per_thread,
-		.json = cli.json,
-		.stop = &stop_requested,
+	const struct mmp_pipeline_opts o = {
+		.config = cli->config, .cfg = cfg, .csv = cli->csv, .json = cli->json,
+		.topology_from = cli->topology_from, .repeat = cli->repeat,
+		.per_thread = cli->per_thread, .exec = exec, .stop = &stop_requested,
+		.running = on_running,
 	};
-	struct mmp_session_out so;
-	struct sigaction sa = { .sa_handler = on_sigint };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	running = &so;
-	rc = mmp_session_run(&s, &so);
-	running = NULL;
-	mmp_say_end_progress(&say);
-	if (files.note[0] && !cli.quiet) /* what committing NAME.csv removed */
-		mmp_fprintf_wrapped(stderr, "mmprof: note: %s\n", files.note);
-	mmp_outset_close(&files);
-	if (rc) {
-		status = EXIT_RUN_FAILED;
-	} else {
-		report(&cli, &so, plan.table, topo); /* interrupted: what ran, marked partial */
-		if (fflush(stdout) || ferror(stdout)) {
-			fprintf(stderr, "mmprof: error: writing the report to stdout: %s\n",
-				strerror(errno));
-			so.failed = 1;
-		}
-		summary(&s, &so, cli.quiet);
-		if (so.wrong)
-			fprintf(stderr, "mmprof: error: some results differ from the reference "
-					"(result_ok = false in the CSV)\n");
-		status = so.interrupted		  ? EXIT_INTERRUPTED
-			 : so.failed || so.wrong ? EXIT_RUN_FAILED
-			 : cli.fail_on_regression && mmp_answers_regressed(&so.an.answers)
-				 ? EXIT_REGRESSED
-				 : EXIT_DONE;
-		if (status == EXIT_REGRESSED)
-			fprintf(stderr, "mmprof: an answer says a fix regressed "
-					"(--fail-on-regression): exit 3\n");
+	mmp_say_observer(&say, &obs);
+	int rc = mmp_pipeline_plan(&p, &o, &obs);
+	int status = rc ? -1 : planned(cli, &p, &obs, exec);
+	if (!rc && status < 0) {
+		rc = mmp_pipeline_run(&p, &o, &obs);
+		mmp_say_end_progress(&say);
 	}
-	mmp_session_out_free(&so);
-out:
-	mmp_plan_free(&plan);
-	mmp_sweep_free(&sweep);
-	mmp_topology_free(topo);
-	mmp_config_free(cfg);
+	if (rc)
+		status = p.refused ? EXIT_USAGE : EXIT_RUN_FAILED;
+	else if (status < 0)
+		status = outcome(cli, &p);
+	mmp_pipeline_free(&p);
 	return status;
 }

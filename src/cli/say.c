@@ -21,6 +21,12 @@ static void w_note(FILE *f, const struct mmp_told *t)
 	fprintf(f, "mmprof: note: %s\n", t->text);
 }
 
+/* Wrapped: a result file's path can be longer than a line. */
+static void w_files_note(FILE *f, const struct mmp_told *t)
+{
+	mmp_fprintf_wrapped(f, "mmprof: note: %s\n", t->text);
+}
+
 static void w_created(FILE *f, const struct mmp_told *t)
 {
 	char size[32];
@@ -182,9 +188,46 @@ static void w_errno(FILE *f, const struct mmp_told *t)
 	fprintf(f, "mmprof: error: %s\n", strerror(t->err));
 }
 
+static void w_plain(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f, "mmprof: %s\n", t->text);
+}
+
+static void w_config_unreadable(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f, "mmprof: cannot read %s: %s\n", t->text, strerror(t->err));
+}
+
+static void w_config_wrong(FILE *f, const struct mmp_told *t)
+{
+	for (size_t i = 0; i < t->diags.n; i++)
+		fprintf(f, "%s\n", t->diags.lines[i]);
+	fprintf(f, "mmprof: %s\n", t->text);
+}
+
+static void w_bad_path(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f, "mmprof: %s %s: %s\n", t->bad_path.option, t->bad_path.path, t->text);
+}
+
+static void w_described(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f,
+		"mmprof: the machine is described (%s): it plans (--dry-run, --topology) "
+		"but runs no probe; unset HWLOC_SYNTHETIC / HWLOC_XMLFILE or drop "
+		"--topology-from to measure this one\n",
+		t->text);
+}
+
+static void w_nothing_run(FILE *f, const struct mmp_told *t)
+{
+	fprintf(f, "mmprof: error: %s; nothing was run\n", t->text);
+}
+
 /* The words of each kind, by its enum value. */
 static void (*const words[])(FILE *, const struct mmp_told *) = {
 	[MMP_TELL_NOTE] = w_note,
+	[MMP_TELL_FILES_NOTE] = w_files_note,
 	[MMP_TELL_DATA_CREATED] = w_created,
 	[MMP_TELL_CONTROL_UNAPPLIED] = w_unapplied,
 	[MMP_TELL_EVENT_GROUPS] = w_groups,
@@ -206,6 +249,13 @@ static void (*const words[])(FILE *, const struct mmp_told *) = {
 	[MMP_TELL_LOGS_FAILED] = w_logs_failed,
 	[MMP_TELL_OUT_OF_MEMORY] = w_out_of_memory,
 	[MMP_TELL_ERRNO] = w_errno,
+	[MMP_TELL_NOT_A_CONFIG] = w_plain,
+	[MMP_TELL_CONFIG_UNREADABLE] = w_config_unreadable,
+	[MMP_TELL_CONFIG_WRONG] = w_config_wrong,
+	[MMP_TELL_NO_MACHINE] = w_plain,
+	[MMP_TELL_BAD_PATH] = w_bad_path,
+	[MMP_TELL_DESCRIBED] = w_described,
+	[MMP_TELL_NOTHING_RUN] = w_nothing_run,
 };
 
 void mmp_say_told(FILE *f, const struct mmp_told *t)
