@@ -278,6 +278,38 @@ static const char *resource_advice(int rc)
 	return NULL;
 }
 
+/* A repetition whose probe failed or whose result is wrong, said as
+ * what went wrong: a probe's error, a program's output, a count. */
+static void tell_wrong(struct set_ctx *c, size_t k, const struct mmp_rep *rep,
+		       const struct mmp_run_info *info)
+{
+	struct mmp_results *res = &c->out->res;
+	char label[320];
+	struct mmp_told t = {
+		.run = mmp_result_label(res, &res->run[c->cs->runs[k]], label, sizeof(label)),
+		.err = -rep->probe_rc,
+		.rep = { .warmup = rep->warmup, .index = rep->index, .got = rep->result,
+			 .kernel = mmp_kernel_names[info->run->p.kernel],
+			 .path = info->data ? info->data->path : NULL, .log = rep->log },
+	};
+	if (rep->probe_rc) {
+		t.what = MMP_TELL_PROBE_FAILED;
+	} else if (rep->log && rep->result_text[0]) {
+		t.what = MMP_TELL_OUTPUT_WRONG;
+		t.text = rep->result_text;
+	} else if (rep->log) {
+		t.what = MMP_TELL_OUTPUT_DIFFERS;
+	} else if (!info->data) {
+		t.what = MMP_TELL_COUNT_WRONG;
+		t.rep.unit = info->run->p.probe->unit;
+		t.rep.expected = info->run->p.probe->expected(&info->run->p, info->plan->nthreads);
+	} else {
+		t.what = MMP_TELL_RESULT_DIFFERS;
+	}
+	tell(c->s, &t);
+	c->out->wrong = 1;
+}
+
 /* A repetition's result, checked, shown and recorded. */
 static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, struct mmp_rep *rep,
 		  const struct mmp_run_info *info)
@@ -300,32 +332,8 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 		fail_run(c, k, msg);
 		return 0;
 	}
-	if (rep->probe_rc || !rep->result_ok) {
-		struct mmp_told t = {
-			.run = mmp_result_label(res, &res->run[i], label, sizeof(label)),
-			.err = -rep->probe_rc,
-			.rep = { .warmup = rep->warmup, .index = rep->index, .got = rep->result,
-				 .kernel = mmp_kernel_names[info->run->p.kernel],
-				 .path = info->data ? info->data->path : NULL, .log = rep->log },
-		};
-		if (rep->probe_rc) {
-			t.what = MMP_TELL_PROBE_FAILED;
-		} else if (rep->log && rep->result_text[0]) {
-			t.what = MMP_TELL_OUTPUT_WRONG;
-			t.text = rep->result_text;
-		} else if (rep->log) {
-			t.what = MMP_TELL_OUTPUT_DIFFERS;
-		} else if (!info->data) {
-			t.what = MMP_TELL_COUNT_WRONG;
-			t.rep.unit = info->run->p.probe->unit;
-			t.rep.expected = info->run->p.probe->expected(&info->run->p,
-								       info->plan->nthreads);
-		} else {
-			t.what = MMP_TELL_RESULT_DIFFERS;
-		}
-		tell(s, &t);
-		c->out->wrong = 1;
-	}
+	if (rep->probe_rc || !rep->result_ok)
+		tell_wrong(c, k, rep, info);
 	if (rep->escaped && !c->escaped[k]++)
 		tell(s, &(struct mmp_told){
 				.what = MMP_TELL_ESCAPED,
