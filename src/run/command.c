@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/lists.h"
+
 /* One row per placeholder: its name, what it stands for, and its text. */
 struct placeholder {
 	const char *name;
@@ -64,16 +66,14 @@ static const struct placeholder placeholders[] = {
 };
 #define NPLACEHOLDERS (sizeof(placeholders) / sizeof(placeholders[0]))
 
-const char *mmp_command_placeholders(void)
+int mmp_command_placeholders(char *buf, size_t len)
 {
-	static char names[256];
-	if (!names[0]) {
-		size_t used = 0;
-		for (size_t i = 0; i < NPLACEHOLDERS && used < sizeof(names); i++)
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s{%s}",
-						 i ? " " : "", placeholders[i].name);
-	}
-	return names;
+	int rc = 0;
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < NPLACEHOLDERS && !rc; i++)
+		rc = mmp_list_addf(buf, len, " ", "{%s}", placeholders[i].name);
+	return rc;
 }
 
 void mmp_command_print_placeholders(FILE *out)
@@ -161,10 +161,11 @@ static int placeholder(const char **p, const struct mmp_command_vars *vars, stru
 	}
 	const struct placeholder *ph = find_placeholder(name, (size_t)(close - name));
 	if (!ph) {
+		char names[MMP_COMMAND_PLACEHOLDERS_LEN];
+		mmp_command_placeholders(names, sizeof(names));
 		snprintf(err, errlen, "unknown placeholder {%.*s} (one of %s; {{ and }} are "
 				      "literal braces)",
-			 (int)(close - name > 64 ? 64 : close - name), name,
-			 mmp_command_placeholders());
+			 (int)(close - name > 64 ? 64 : close - name), name, names);
 		return -EINVAL;
 	}
 	*p = close + 1;
