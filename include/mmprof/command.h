@@ -53,8 +53,11 @@ int mmp_command_uses(const char *text, const char *name);
  * placeholders in argv stay placeholders).  -ENOSPC when len is short. */
 int mmp_command_quote(char *const *argv, size_t argc, char *buf, size_t len);
 
-/* "{file} {size} ...": the placeholders, for help texts. */
-const char *mmp_command_placeholders(void);
+/* "{file} {size} ...": the placeholders, for help texts, into buf of len
+ * bytes: 0, or -ENOSPC with "..." where the list was cut.
+ * MMP_COMMAND_PLACEHOLDERS_LEN holds them all (test_exec checks). */
+#define MMP_COMMAND_PLACEHOLDERS_LEN 128
+int mmp_command_placeholders(char *buf, size_t len);
 /* Each placeholder with its meaning, one per line (docs, --help). */
 void mmp_command_print_placeholders(FILE *out);
 

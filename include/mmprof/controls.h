@@ -111,8 +111,11 @@ int mmp_controls_parse(const char *text, unsigned *mask, char *err, size_t errle
 /* The table, a line per control (--help) or as a Markdown table
  * (--list-controls=markdown, the docs). */
 void mmp_controls_print(FILE *out, int markdown);
-/* "fit, prefault, ..., limit": every control's name, for help texts. */
-const char *mmp_controls_names(void);
+/* "fit, prefault, ..., limit": every control's name, for help texts,
+ * into buf of len bytes: 0, or -ENOSPC with "..." where the list was cut.
+ * MMP_CONTROLS_NAMES_LEN holds them all (test_attribution checks). */
+#define MMP_CONTROLS_NAMES_LEN 256
+int mmp_controls_names(char *buf, size_t len);
 
 /* A control the job names (controls = a list, not auto) that does not
  * apply to it, and why. */

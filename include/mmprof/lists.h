@@ -16,4 +16,11 @@ const char *mmp_list_comma(const char *s);
 /* Whether the list names `name`. */
 int mmp_list_has(const char *list, const char *name);
 
+/* Appends sep (unless buf is empty) and the printf-formatted item to the
+ * string in buf, of len bytes.  An item that does not fit is left out
+ * whole and "..." marks the cut (-ENOSPC), so a help text never lists a
+ * shortened name as if it were one. */
+int mmp_list_addf(char *buf, size_t len, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif

@@ -390,17 +390,13 @@ static const char *method(const struct mmp_run_result *r, char *buf, size_t len)
 	return buf;
 }
 
-/* table = sizes: per file, is one method the fastest?  The best is the one
- * with the lowest geometric mean time over the set's rounds; each other
- * method is then slower (decided), tied within the tolerance (decided), or
- * undecided. */
-static int ask_fastest(const struct mmp_results *res, size_t set_index, struct mmp_answers *out)
+/* The set's fastest job point: the lowest geometric mean time over its
+ * rounds, of the points whose results were right.  NULL when none ran. */
+static const struct mmp_run_result *fastest_point(const struct mmp_results *res,
+						  const struct mmp_cset *set)
 {
-	const struct mmp_cset *set = &res->plan->sets[set_index];
 	const struct mmp_run_result *best = NULL;
 	double best_log = 0;
-	char size[32], name[96];
-
 	for (size_t k = 0; k < set->n; k++) {
 		const struct mmp_run_result *r = &res->run[set->runs[k]];
 		if (!mmp_planned_is_point(r->planned) || !mmp_result_has_data(r) || !r->results_ok)
@@ -414,6 +410,83 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 			best_log = lg;
 		}
 	}
+	return best;
+}
+
+/* The other methods against the fastest, as the verdict names them. */
+struct rivals {
+	char ties[200], open[200], all[200]; /* the fastest first */
+	size_t more;
+	int undecided, tied;
+	struct mmp_interval closest;
+};
+
+/* One other method r against the fastest: slower (decided), tied within
+ * the tolerance (decided), or undecided. */
+static void weigh(struct mmp_answer *ans, const struct mmp_run_result *r, struct rivals *f)
+{
+	const struct mmp_run_result *best = ans->a;
+	struct mmp_interval iv;
+	char name[96];
+	int dist;
+	mmp_results_ratio(r, best, &iv, &dist);
+	ans->used_disturbed |= dist;
+	if (dist && !ans->disturbed_why)
+		ans->disturbed_why = r->ndisturbed ? r->disturbed_why : best->disturbed_why;
+	ans->disturbed += r->ndisturbed;
+	if (!ans->b || iv.estimate < f->closest.estimate) {
+		ans->b = r;
+		f->closest = iv;
+		ans->rounds = iv.n;
+	}
+	enum mmp_band band = mmp_interval_band(&iv, 0, 1 + ans->tolerance);
+	method(r, name, sizeof(name));
+	mmp_list_addf(f->all, sizeof(f->all), ", ", "%s", name);
+	if (band == MMP_BAND_ABOVE)
+		return;
+	/* Undecided, the candidates are every method that may still be
+	 * the fastest or tied with it: the tied ones too. */
+	mmp_list_addf(f->open, sizeof(f->open), ", ", "%s", name);
+	if (band == MMP_BAND_WITHIN) {
+		f->tied = 1;
+		mmp_list_addf(f->ties, sizeof(f->ties), ", ", "%s", name);
+		return;
+	}
+	f->undecided = 1;
+	size_t m = mmp_interval_more(&iv, 0, 1 + ans->tolerance, 1);
+	f->more = m > f->more ? m : f->more;
+}
+
+static void fastest_verdict(struct mmp_answer *ans, const struct rivals *f)
+{
+	if (ans->used_disturbed) {
+		/* From disturbed rounds any of them may be the fastest
+		 * (answers.h): the measured order, fastest first. */
+		say(ans->verdict, sizeof(ans->verdict), "inconclusive between %s", f->all);
+	} else if (f->undecided) {
+		ans->outcome = MMP_OUTCOME_INCONCLUSIVE;
+		ans->more = f->more;
+		say(ans->verdict, sizeof(ans->verdict), "inconclusive between %s", f->open);
+	} else if (f->tied) {
+		ans->outcome = MMP_OUTCOME_NO;
+		say(ans->verdict, sizeof(ans->verdict), "tie: %s", f->ties);
+	} else {
+		ans->outcome = MMP_OUTCOME_YES;
+		say(ans->verdict, sizeof(ans->verdict), "%s", f->ties);
+	}
+}
+
+/* table = sizes: per file, is one method the fastest?  The best is the one
+ * with the lowest geometric mean time over the set's rounds; each other
+ * method is then slower (decided), tied within the tolerance (decided), or
+ * undecided. */
+static int ask_fastest(const struct mmp_results *res, size_t set_index, struct mmp_answers *out)
+{
+	const struct mmp_cset *set = &res->plan->sets[set_index];
+	const struct mmp_run_result *best = fastest_point(res, set);
+	char size[32], name[96];
+	struct rivals f = { .more = 0 };
+
 	if (!best)
 		return 0;
 	struct mmp_answer *ans = add(out, MMP_Q_FASTEST);
@@ -424,67 +497,19 @@ static int ask_fastest(const struct mmp_results *res, size_t set_index, struct m
 	ans->tolerance = best->run->p.tolerance;
 	ask(ans, ASK_FASTEST,
 	    &(struct words){ .size = mmp_format_size(best->bytes, size, sizeof(size)) });
-	char ties[200] = "", open[200] = "", all[200] = "";
-	size_t tu = 0, ou = 0, au = 0;
-	size_t more = 0;
-	int undecided = 0, tied = 0;
-	struct mmp_interval closest = { 0 };
-	tu += (size_t)snprintf(ties, sizeof(ties), "%s", method(best, name, sizeof(name)));
-	ou += (size_t)snprintf(open, sizeof(open), "%s", name);
-	au += (size_t)snprintf(all, sizeof(all), "%s", name);
+	method(best, name, sizeof(name));
+	mmp_list_addf(f.ties, sizeof(f.ties), ", ", "%s", name);
+	mmp_list_addf(f.open, sizeof(f.open), ", ", "%s", name);
+	mmp_list_addf(f.all, sizeof(f.all), ", ", "%s", name);
 	for (size_t k = 0; k < set->n; k++) {
 		const struct mmp_run_result *r = &res->run[set->runs[k]];
-		if (r == best || !mmp_planned_is_point(r->planned) || !mmp_result_has_data(r) || !r->results_ok)
-			continue;
-		struct mmp_interval iv;
-		int dist;
-		mmp_results_ratio(r, best, &iv, &dist);
-		ans->used_disturbed |= dist;
-		if (dist && !ans->disturbed_why)
-			ans->disturbed_why = r->ndisturbed ? r->disturbed_why : best->disturbed_why;
-		ans->disturbed += r->ndisturbed;
-		if (!ans->b || iv.estimate < closest.estimate) {
-			ans->b = r;
-			closest = iv;
-			ans->rounds = iv.n;
-		}
-		enum mmp_band band = mmp_interval_band(&iv, 0, 1 + ans->tolerance);
-		method(r, name, sizeof(name));
-		if (au < sizeof(all))
-			au += (size_t)snprintf(all + au, sizeof(all) - au, ", %s", name);
-		if (band == MMP_BAND_ABOVE)
-			continue;
-		/* Undecided, the candidates are every method that may still be
-		 * the fastest or tied with it: the tied ones too. */
-		if (ou < sizeof(open))
-			ou += (size_t)snprintf(open + ou, sizeof(open) - ou, ", %s", name);
-		if (band == MMP_BAND_WITHIN) {
-			tied = 1;
-			if (tu < sizeof(ties))
-				tu += (size_t)snprintf(ties + tu, sizeof(ties) - tu, ", %s", name);
-			continue;
-		}
-		undecided = 1;
-		size_t m = mmp_interval_more(&iv, 0, 1 + ans->tolerance, 1);
-		more = m > more ? m : more;
+		if (r != best && mmp_planned_is_point(r->planned) && mmp_result_has_data(r) &&
+		    r->results_ok)
+			weigh(ans, r, &f);
 	}
-	ans->ratio = closest;
+	ans->ratio = f.closest;
 	ans->disturbed += best->ndisturbed;
-	if (ans->used_disturbed) {
-		/* From disturbed rounds any of them may be the fastest
-		 * (answers.h): the measured order, fastest first. */
-		say(ans->verdict, sizeof(ans->verdict), "inconclusive between %s", all);
-	} else if (undecided) {
-		ans->outcome = MMP_OUTCOME_INCONCLUSIVE;
-		ans->more = more;
-		say(ans->verdict, sizeof(ans->verdict), "inconclusive between %s", open);
-	} else if (tied) {
-		ans->outcome = MMP_OUTCOME_NO;
-		say(ans->verdict, sizeof(ans->verdict), "tie: %s", ties);
-	} else {
-		ans->outcome = MMP_OUTCOME_YES;
-		say(ans->verdict, sizeof(ans->verdict), "%s", ties);
-	}
+	fastest_verdict(ans, &f);
 	return 0;
 }
 

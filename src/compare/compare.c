@@ -12,6 +12,7 @@
 #include "mmprof/result.h"
 #include "mmprof/stats.h"
 #include "mmprof/suggest.h"
+#include "mmprof/vec.h"
 
 /* The key's columns, derived once from the key table's roles. */
 static const char *key_names[MMP_COMPARE_MAXKEYS];
@@ -222,17 +223,9 @@ static int parse_bool(const char *s, int *out)
 static int add_rep(struct mmp_cmp_run *r, long rep, double elapsed, int disturbed)
 {
 	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 8;
-		double *e = realloc(r->elapsed, cap * sizeof(*e));
-		if (e)
-			r->elapsed = e;
-		unsigned char *d = realloc(r->disturbed, cap);
-		if (d)
-			r->disturbed = d;
-		long *n = realloc(r->rep, cap * sizeof(*n));
-		if (n)
-			r->rep = n;
-		if (!e || !d || !n)
+		size_t cap = mmp_vec_grown(r->cap, r->n + 1);
+		if (MMP_VEC_RESIZE(r->elapsed, cap) || MMP_VEC_RESIZE(r->disturbed, cap) ||
+		    MMP_VEC_RESIZE(r->rep, cap))
 			return -ENOMEM;
 		r->cap = cap;
 	}
@@ -299,106 +292,120 @@ static int pairs_placement(const struct mmp_cmp_file *f, const struct cols *c, s
 	return 0;
 }
 
-static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_error *err)
+/* The largest run number of the file, every row's checked. */
+static int max_run_number(const struct mmp_cmp_file *f, const struct cols *c, long *max,
+			  struct mmp_error *err)
 {
-	long max = 0;
-	size_t *index = NULL; /* run number -> 1 + its place in f->run */
-	int rc = 0;
-
+	*max = 0;
 	for (size_t row = 0; row < f->csv.nrows; row++) {
 		const char *v = mmp_csvread_get(&f->csv, row, c->run);
 		long num;
 		if (parse_long(v, &num) || num > MAX_RUN_NUMBER)
 			return bad_cell(f, row, "run", v, "a run number", err);
-		max = num > max ? num : max;
+		*max = num > *max ? num : *max;
 	}
-	index = calloc((size_t)max + 1, sizeof(*index));
-	f->run = calloc(f->csv.nrows < (size_t)max ? f->csv.nrows : (size_t)max, sizeof(*f->run));
-	if (!index || !f->run) {
-		free(index);
+	return 0;
+}
+
+/* What one row says of its run and its repetition. */
+struct row_cells {
+	long num, parent, rep, limit;
+	int disturbed, ok;
+	double elapsed;
+};
+
+static int parse_row(const struct mmp_cmp_file *f, const struct cols *c, size_t row,
+		     struct row_cells *x, struct mmp_error *err)
+{
+	const char *cell;
+	x->limit = 0;
+	parse_long(mmp_csvread_get(&f->csv, row, c->run), &x->num);
+	if (parse_long(cell = mmp_csvread_get(&f->csv, row, c->parent), &x->parent))
+		return bad_cell(f, row, "parent", cell, "a run number", err);
+	if (parse_count(cell = mmp_csvread_get(&f->csv, row, c->rep), 0, &x->rep))
+		return bad_cell(f, row, "rep", cell, "a repetition number", err);
+	cell = c->limit_run >= 0 ? mmp_csvread_get(&f->csv, row, c->limit_run) : "";
+	if (*cell && parse_long(cell, &x->limit))
+		return bad_cell(f, row, "limit_run", cell, "a run number or empty", err);
+	if (parse_bool(cell = mmp_csvread_get(&f->csv, row, c->disturbed), &x->disturbed))
+		return bad_cell(f, row, "disturbed", cell, "true or false", err);
+	if (parse_bool(cell = mmp_csvread_get(&f->csv, row, c->result_ok), &x->ok))
+		return bad_cell(f, row, "result_ok", cell, "true or false", err);
+	cell = mmp_csvread_get(&f->csv, row, c->elapsed);
+	char *end;
+	x->elapsed = strtod(cell, &end);
+	if (!*cell || *end || !(x->elapsed > 0) || !isfinite(x->elapsed))
+		return bad_cell(f, row, "elapsed_ns", cell, "a time in ns", err);
+	return 0;
+}
+
+/* The first row of a run: its parameters. */
+static int new_run(struct mmp_cmp_file *f, const struct cols *c, size_t row,
+		   const struct row_cells *x, struct mmp_cmp_run *r, struct mmp_error *err)
+{
+	r->number = x->num;
+	r->parent = x->parent;
+	r->row = row;
+	r->line = mmp_csvread_line(&f->csv, row);
+	r->limit_run = x->limit;
+	for (size_t k = 0; k < mmp_compare_nkeys(); k++)
+		r->value[k] = absent_touch(f, c, row, k) ? "no"
+							 : mmp_csvread_get(&f->csv, row, c->key[k]);
+	r->control = r->value[MMP_COMPARE_KEY_CONTROL];
+	if (pairs_placement(f, c, row, r))
 		return mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
+	return 0;
+}
+
+/* Every row of a run says the same parameters. */
+static int same_run(const struct mmp_cmp_file *f, const struct cols *c, size_t row,
+		    const struct mmp_cmp_run *r, struct mmp_error *err)
+{
+	for (size_t k = 0; k < mmp_compare_nkeys(); k++) {
+		const char *cell = mmp_csvread_get(&f->csv, row, c->key[k]);
+		const char *first = mmp_csvread_get(&f->csv, r->row, c->key[k]);
+		if (strcmp(cell, first) != 0)
+			return mmp_error_set(err, -EINVAL,
+					     "%s:%zu: run %ld has %s '%s' here but '%s' at line %zu: "
+					     "rows of two runs share one number (files concatenated?)",
+					     f->path, mmp_csvread_line(&f->csv, row), r->number,
+					     key_names[k], cell, first, r->line);
 	}
+	return 0;
+}
+
+/* Each row into its run (index: run number -> 1 + its place in f->run). */
+static int read_rows(struct mmp_cmp_file *f, const struct cols *c, size_t *index,
+		     struct mmp_error *err)
+{
+	int rc = 0;
 	for (size_t row = 0; row < f->csv.nrows && !rc; row++) {
-		long num, parent, rep, limit = 0;
-		int disturbed, ok;
-		const char *cell;
-		parse_long(mmp_csvread_get(&f->csv, row, c->run), &num);
-		if (parse_long(cell = mmp_csvread_get(&f->csv, row, c->parent), &parent)) {
-			rc = bad_cell(f, row, "parent", cell, "a run number", err);
-			break;
-		}
-		if (parse_count(cell = mmp_csvread_get(&f->csv, row, c->rep), 0, &rep)) {
-			rc = bad_cell(f, row, "rep", cell, "a repetition number", err);
-			break;
-		}
-		cell = c->limit_run >= 0 ? mmp_csvread_get(&f->csv, row, c->limit_run) : "";
-		if (*cell && parse_long(cell, &limit)) {
-			rc = bad_cell(f, row, "limit_run", cell, "a run number or empty", err);
-			break;
-		}
-		if (parse_bool(cell = mmp_csvread_get(&f->csv, row, c->disturbed), &disturbed)) {
-			rc = bad_cell(f, row, "disturbed", cell, "true or false", err);
-			break;
-		}
-		if (parse_bool(cell = mmp_csvread_get(&f->csv, row, c->result_ok), &ok)) {
-			rc = bad_cell(f, row, "result_ok", cell, "true or false", err);
-			break;
-		}
-		cell = mmp_csvread_get(&f->csv, row, c->elapsed);
-		char *end;
-		double elapsed = strtod(cell, &end);
-		if (!*cell || *end || !(elapsed > 0) || !isfinite(elapsed)) {
-			rc = bad_cell(f, row, "elapsed_ns", cell, "a time in ns", err);
-			break;
-		}
+		struct row_cells x;
 		struct mmp_cmp_run *r;
-		if (!index[num]) {
+		if ((rc = parse_row(f, c, row, &x, err)))
+			break;
+		if (!index[x.num]) {
 			r = &f->run[f->nruns++];
-			index[num] = f->nruns;
-			r->number = num;
-			r->parent = parent;
-			r->row = row;
-			r->line = mmp_csvread_line(&f->csv, row);
-			r->limit_run = limit;
-			for (size_t k = 0; k < mmp_compare_nkeys(); k++)
-				r->value[k] = absent_touch(f, c, row, k)
-						      ? "no"
-						      : mmp_csvread_get(&f->csv, row, c->key[k]);
-			r->control = r->value[MMP_COMPARE_KEY_CONTROL];
-			if (pairs_placement(f, c, row, r)) {
-				rc = mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
-				break;
-			}
+			index[x.num] = f->nruns;
+			rc = new_run(f, c, row, &x, r, err);
 		} else {
-			r = &f->run[index[num] - 1];
-			/* Every row of a run says the same parameters. */
-			for (size_t k = 0; k < mmp_compare_nkeys() && !rc; k++) {
-				cell = mmp_csvread_get(&f->csv, row, c->key[k]);
-				const char *first = mmp_csvread_get(&f->csv, r->row, c->key[k]);
-				if (strcmp(cell, first) != 0)
-					rc = mmp_error_set(err, -EINVAL,
-							   "%s:%zu: run %ld has %s '%s' here but '%s' "
-							   "at line %zu: rows of two runs share one "
-							   "number (files concatenated?)",
-							   f->path, mmp_csvread_line(&f->csv, row),
-							   num, key_names[k], cell, first, r->line);
-			}
-			if (rc)
-				break;
+			r = &f->run[index[x.num] - 1];
+			rc = same_run(f, c, row, r, err);
 		}
-		r->wrong |= !ok;
-		if (add_rep(r, rep, elapsed, disturbed))
+		if (rc)
+			break;
+		r->wrong |= !x.ok;
+		if (add_rep(r, x.rep, x.elapsed, x.disturbed))
 			rc = mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
 	}
-	/* A repetition twice (rows copied, a file appended to itself) would
-	 * count as more rounds: a narrower interval, an outcome decided that
-	 * is not.  One file is one invocation (run_id), so (run, rep) is a
-	 * row's identity. */
-	for (size_t i = 0; i < f->nruns && !rc; i++)
-		rc = repeated_rep(f, &f->run[i], err);
-	/* A rung is its job point's, whose values are its key; a copy repeats
-	 * its original. */
-	for (size_t i = 0; i < f->nruns && !rc; i++) {
+	return rc;
+}
+
+/* A rung is its job point's, whose values are its key; a copy repeats
+ * its original. */
+static void link_parents(struct mmp_cmp_file *f, const size_t *index, long max)
+{
+	for (size_t i = 0; i < f->nruns; i++) {
 		struct mmp_cmp_run *r = &f->run[i];
 		const struct mmp_cmp_run *p =
 			r->parent <= max && index[r->parent] ? &f->run[index[r->parent] - 1] : NULL;
@@ -412,11 +419,12 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 		if (r->limit_run > max || !index[r->limit_run] || r->limit_run == r->number)
 			r->limit_run = 0;
 	}
-	free(index);
-	/* Plan order: the order --dry-run and the run table show. */
-	if (!rc)
-		qsort(f->run, f->nruns, sizeof(*f->run), by_number);
-	for (size_t i = 0; i < f->nruns && !rc; i++) {
+}
+
+/* Each run's ceiling, once the runs are in plan order. */
+static void link_ceilings(struct mmp_cmp_file *f)
+{
+	for (size_t i = 0; i < f->nruns; i++) {
 		struct mmp_cmp_run key = { .number = f->run[i].limit_run };
 		struct mmp_cmp_run *l = key.number ? bsearch(&key, f->run, f->nruns, sizeof(*f->run),
 							     by_number)
@@ -425,7 +433,36 @@ static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_e
 		if (l)
 			l->is_ceiling = 1;
 	}
-	return rc;
+}
+
+static int group_rows(struct mmp_cmp_file *f, const struct cols *c, struct mmp_error *err)
+{
+	long max;
+	int rc = max_run_number(f, c, &max, err);
+	if (rc)
+		return rc;
+	size_t *index = calloc((size_t)max + 1, sizeof(*index));
+	f->run = calloc(f->csv.nrows < (size_t)max ? f->csv.nrows : (size_t)max, sizeof(*f->run));
+	if (!index || !f->run) {
+		free(index);
+		return mmp_error_set(err, -ENOMEM, "%s: out of memory", f->path);
+	}
+	rc = read_rows(f, c, index, err);
+	/* A repetition twice (rows copied, a file appended to itself) would
+	 * count as more rounds: a narrower interval, an outcome decided that
+	 * is not.  One file is one invocation (run_id), so (run, rep) is a
+	 * row's identity. */
+	for (size_t i = 0; i < f->nruns && !rc; i++)
+		rc = repeated_rep(f, &f->run[i], err);
+	if (!rc)
+		link_parents(f, index, max);
+	free(index);
+	if (rc)
+		return rc;
+	/* Plan order: the order --dry-run and the run table show. */
+	qsort(f->run, f->nruns, sizeof(*f->run), by_number);
+	link_ceilings(f);
+	return 0;
 }
 
 static int join_keys(struct mmp_cmp_file *f, struct mmp_error *err)

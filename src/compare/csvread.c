@@ -9,31 +9,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mmprof/vec.h"
+
 /* Grow an array of pointers to hold one more. */
 static int push(char ***v, size_t *n, size_t *cap, char *p)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 256;
-		char **grown = realloc(*v, c * sizeof(**v));
-		if (!grown)
-			return -ENOMEM;
-		*v = grown;
-		*cap = c;
-	}
+	if (mmp_vec_reserve(v, cap, *n + 1, sizeof(**v)))
+		return -ENOMEM;
 	(*v)[(*n)++] = p;
 	return 0;
 }
 
 static int push_line(struct mmp_csvread *t, size_t *cap, size_t line)
 {
-	if (t->nrows + 1 >= *cap) {
-		size_t c = *cap ? 2 * *cap : 64;
-		size_t *grown = realloc(t->line, c * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		t->line = grown;
-		*cap = c;
-	}
+	if (MMP_VEC_RESERVE(t->line, *cap, t->nrows + 2))
+		return -ENOMEM;
 	t->line[t->nrows + (t->ncols ? 1 : 0)] = line;
 	return 0;
 }

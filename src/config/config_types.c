@@ -13,6 +13,7 @@
 #include "mmprof/lists.h"
 #include "mmprof/probe.h"
 #include "mmprof/suggest.h"
+#include "mmprof/vec.h"
 
 int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *err,
 		  size_t errlen)
@@ -325,14 +326,9 @@ int mmp_key_split(const struct mmp_key *key, const char *text, char ***items)
 				mmp_key_free_items(out, n);
 				return -EINVAL;
 			}
-			if (n == cap) {
-				char **grown = realloc(out, 2 * cap * sizeof(*out));
-				if (!grown) {
-					free(item);
-					goto nomem;
-				}
-				out = grown;
-				cap *= 2;
+			if (MMP_VEC_RESERVE(out, cap, n + 1)) {
+				free(item);
+				goto nomem;
 			}
 			out[n++] = item;
 		}

@@ -691,16 +691,14 @@ void mmp_controls_print(FILE *out, int markdown)
 	}
 }
 
-const char *mmp_controls_names(void)
+int mmp_controls_names(char *buf, size_t len)
 {
-	static char names[256];
-	if (!names[0]) {
-		size_t used = 0;
-		for (size_t i = 0; i < NCONTROLS && used < sizeof(names); i++)
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
-						 i ? ", " : "", table[i].name);
-	}
-	return names;
+	int rc = 0;
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < NCONTROLS && !rc; i++)
+		rc = mmp_list_addf(buf, len, ", ", "%s", table[i].name);
+	return rc;
 }
 
 int mmp_controls_parse(const char *text, unsigned *mask, char *err, size_t errlen)
@@ -723,9 +721,11 @@ int mmp_controls_parse(const char *text, unsigned *mask, char *err, size_t errle
 					bit = table[i].bit;
 			if (!bit) {
 				const char *hint = mmp_suggest(name, all, NCONTROLS + 2);
+				char names[MMP_CONTROLS_NAMES_LEN];
+				mmp_controls_names(names, sizeof(names));
 				snprintf(err, errlen, "unknown control '%s'%s%s%s (auto, none, or %s)",
 					 name, hint ? " (did you mean '" : "", hint ? hint : "",
-					 hint ? "'?)" : "", mmp_controls_names());
+					 hint ? "'?)" : "", names);
 				return -EINVAL;
 			}
 		}

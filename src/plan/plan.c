@@ -16,19 +16,14 @@
 #include "mmprof/memory.h"
 #include "mmprof/probe.h"
 #include "mmprof/units.h"
+#include "mmprof/vec.h"
 
 static int push(struct mmp_plan *plan, size_t *cap, const struct mmp_planned *r)
 {
 	if (plan->nruns >= MMP_PLAN_MAX_RUNS)
 		return -E2BIG;
-	if (plan->nruns == *cap) {
-		size_t grown_cap = *cap ? 2 * *cap : 64;
-		struct mmp_planned *grown = realloc(plan->runs, grown_cap * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		plan->runs = grown;
-		*cap = grown_cap;
-	}
+	if (MMP_VEC_RESERVE(plan->runs, *cap, plan->nruns + 1))
+		return -ENOMEM;
 	plan->runs[plan->nruns] = *r;
 	plan->runs[plan->nruns].run.index = plan->nruns;
 	plan->nruns++;

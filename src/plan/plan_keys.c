@@ -20,8 +20,10 @@ static int parse_controls(const struct mmp_key *key, const char *text, void *dst
 
 static void limits_controls(const struct mmp_key *key, char *buf, size_t len)
 {
+	char names[MMP_CONTROLS_NAMES_LEN];
 	(void)key;
-	snprintf(buf, len, "auto, none, or a list of: %s", mmp_controls_names());
+	mmp_controls_names(names, sizeof(names));
+	snprintf(buf, len, "auto, none, or a list of: %s", names);
 }
 
 const struct mmp_key_type mmp_key_controls = {

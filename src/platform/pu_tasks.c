@@ -13,6 +13,7 @@
 
 #include "mmprof/counters.h"
 #include "mmprof/events.h"
+#include "mmprof/vec.h"
 
 /* 64 pages (256 KiB) per PU: a switch record is 32 bytes, so some 8,000
  * switches between two drains (20 ms): 400,000 a second. */
@@ -59,19 +60,6 @@ struct mmp_pu_tasks {
 	int nomem;
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? 2 * *cap : 1024;
-	void *q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 /* A task's time on the PUs. */
 struct task {
 	uint32_t pid, tid;
@@ -87,7 +75,7 @@ static struct task *task_of(struct task **all, size_t *n, size_t *cap, uint32_t 
 	for (size_t i = 0; i < *n; i++)
 		if ((*all)[i].tid == tid && (*all)[i].pid == pid)
 			return &(*all)[i];
-	if (grow((void **)all, cap, *n + 1, sizeof(**all)))
+	if (mmp_vec_reserve(all, cap, *n + 1, sizeof(**all)))
 		return NULL;
 	struct task *t = &(*all)[(*n)++];
 	memset(t, 0, sizeof(*t));
@@ -228,7 +216,7 @@ static int parse(struct mmp_pu_tasks *t, uint32_t pu, const unsigned char *rec, 
 		if (len < sizeof(*h) + 24 + 16)
 			return 0;
 		memcpy(ids, body, 16); /* pid, ppid, tid, ptid */
-		if (grow((void **)&t->fork, &t->forkcap, t->nfork + 1, sizeof(*t->fork)))
+		if (MMP_VEC_RESERVE(t->fork, t->forkcap, t->nfork + 1))
 			return -ENOMEM;
 		t->fork[t->nfork++] = (struct fork_rec){ ids[0], ids[1] };
 		return 0;
@@ -241,7 +229,7 @@ static int parse(struct mmp_pu_tasks *t, uint32_t pu, const unsigned char *rec, 
 		c.tid = ids[1];
 		size_t room = len - sizeof(*h) - 8 - 16;
 		memcpy(c.comm, body + 8, room < sizeof(c.comm) - 1 ? room : sizeof(c.comm) - 1);
-		if (grow((void **)&t->comm, &t->commcap, t->ncomm + 1, sizeof(c)))
+		if (MMP_VEC_RESERVE(t->comm, t->commcap, t->ncomm + 1))
 			return -ENOMEM;
 		t->comm[t->ncomm++] = c;
 		return 0;

@@ -19,6 +19,7 @@
 
 #include "mmprof/counters.h"
 #include "mmprof/events.h"
+#include "mmprof/vec.h"
 
 /* 128 pages (512 KiB) of records per CPU: ~1,500 samples with 40-frame
  * chains, drained at half full.  A program that outruns the drain loses
@@ -56,21 +57,6 @@ struct mmp_sampler {
 /* A perf map larger than this is not read (a runtime writes a line of
  * some 100 bytes per method compiled: 640,000 methods). */
 #define PERF_MAP_MAX (64u << 20)
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 256;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
 
 /* The trailer sample_id_all adds to other records: with the cpu event's
  * sample_type, {pid, tid}, time, identifier. */
@@ -136,13 +122,13 @@ static int parse_sample(struct mmp_samples *out, const unsigned char *rec, size_
 			first_done = 1;
 			if (s.nchain == UINT16_MAX)
 				break;
-			if (grow((void **)&out->chain, &out->chaincap, out->nchain + 1, 8))
+			if (MMP_VEC_RESERVE(out->chain, out->chaincap, out->nchain + 1))
 				return -ENOMEM;
 			out->chain[out->nchain++] = a;
 			s.nchain++;
 		}
 	}
-	if (grow((void **)&out->s, &out->cap, out->n + 1, sizeof(s)))
+	if (MMP_VEC_RESERVE(out->s, out->cap, out->n + 1))
 		return -ENOMEM;
 	out->s[out->n++] = s;
 	return 0;
@@ -169,7 +155,7 @@ static int parse_mmap2(struct mmp_samples *out, const unsigned char *rec, size_t
 	const char *name = (const char *)rec + fixed;
 	size_t room = len - fixed - 24;
 	m.name = strndup(name, strnlen(name, room));
-	if (!m.name || grow((void **)&out->map, &out->mapcap, out->nmap + 1, sizeof(m))) {
+	if (!m.name || MMP_VEC_RESERVE(out->map, out->mapcap, out->nmap + 1)) {
 		free(m.name);
 		return -ENOMEM;
 	}
@@ -179,7 +165,7 @@ static int parse_mmap2(struct mmp_samples *out, const unsigned char *rec, size_t
 
 static int add_switch(struct mmp_samples *out, uint32_t tid, uint64_t time, int kind)
 {
-	if (grow((void **)&out->sw, &out->swcap, out->nsw + 1, sizeof(*out->sw)))
+	if (MMP_VEC_RESERVE(out->sw, out->swcap, out->nsw + 1))
 		return -ENOMEM;
 	out->sw[out->nsw++] = (struct mmp_switch){ .time = time, .tid = tid, .kind = (uint8_t)kind };
 	return 0;
@@ -546,15 +532,8 @@ static int read_perf_maps(struct mmp_samples *out, const struct timespec *since)
 				j++;
 			if (j < n)
 				continue;
-			if (n == cap) {
-				cap = cap ? 2 * cap : 64;
-				void *g = realloc(ids, cap * sizeof(*ids));
-				if (!g) {
-					rc = -ENOMEM;
-					break;
-				}
-				ids = g;
-			}
+			if ((rc = MMP_VEC_RESERVE(ids, cap, n + 1)))
+				break;
 			ids[n].id = id[k];
 			ids[n++].pid = pid;
 		}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mmprof/config.h"
+#include "mmprof/vec.h"
 
 /* Keys shown as a column only when their value differs between job points. */
 static const enum mmp_key_id varying_keys[] = {
@@ -31,14 +32,8 @@ void mmp_grid_column(struct mmp_grid *t, const char *head, int right)
 
 char (*mmp_grid_row(struct mmp_grid *t))[MMP_GRID_CELL]
 {
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 32;
-		void *grown = realloc(t->cell, cap * sizeof(*t->cell));
-		if (!grown)
-			return NULL;
-		t->cell = grown;
-		t->cap = cap;
-	}
+	if (MMP_VEC_RESERVE(t->cell, t->cap, t->nrows + 1))
+		return NULL;
 	memset(t->cell[t->nrows], 0, sizeof(t->cell[0]));
 	return t->cell[t->nrows++];
 }

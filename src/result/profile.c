@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/vec.h"
+
 const char *const mmp_prof_kind_names[] = { "function", "line", "faults", "inclusive", NULL };
 
 void mmp_profile_init(struct mmp_profile *p)
@@ -36,26 +38,13 @@ static int grow_rounds(struct mmp_profile *p, size_t rounds)
 {
 	if (rounds <= p->rounds)
 		return 0;
-	size_t n = p->rounds ? p->rounds : 8;
-	while (n < rounds)
-		n *= 2;
-	double *cpu = realloc(p->cpu, n * sizeof(double));
-	if (cpu)
-		p->cpu = cpu;
-	double *faults = realloc(p->faults, n * sizeof(double));
-	if (faults)
-		p->faults = faults;
-	unsigned char *have = realloc(p->have, n);
-	if (have)
-		p->have = have;
-	if (!cpu || !faults || !have)
+	size_t n = mmp_vec_grown(p->rounds, rounds);
+	if (MMP_VEC_RESIZE(p->cpu, n) || MMP_VEC_RESIZE(p->faults, n) || MMP_VEC_RESIZE(p->have, n))
 		return -ENOMEM;
 	for (size_t i = 0; i < p->nrows; i++) {
-		double *c = realloc(p->row[i].count, n * sizeof(double));
-		if (!c)
+		if (MMP_VEC_RESIZE(p->row[i].count, n))
 			return -ENOMEM;
-		memset(c + p->rounds, 0, (n - p->rounds) * sizeof(double));
-		p->row[i].count = c;
+		memset(p->row[i].count + p->rounds, 0, (n - p->rounds) * sizeof(double));
 	}
 	memset(p->cpu + p->rounds, 0, (n - p->rounds) * sizeof(double));
 	memset(p->faults + p->rounds, 0, (n - p->rounds) * sizeof(double));
@@ -120,14 +109,8 @@ static int count_row(struct mmp_profile *p, const struct mmp_prof_row *k, size_t
 		if (2 * (p->nrows + 1) > p->indexcap &&
 		    reindex(p, p->indexcap ? 2 * p->indexcap : 1024))
 			return -ENOMEM;
-		if (p->nrows == p->rowcap) {
-			size_t cap = p->rowcap ? 2 * p->rowcap : 256;
-			struct mmp_prof_row *rows = realloc(p->row, cap * sizeof(*rows));
-			if (!rows)
-				return -ENOMEM;
-			p->row = rows;
-			p->rowcap = cap;
-		}
+		if (MMP_VEC_RESERVE(p->row, p->rowcap, p->nrows + 1))
+			return -ENOMEM;
 		r = &p->row[p->nrows];
 		*r = *k;
 		r->total = 0;
@@ -283,24 +266,9 @@ static int new_stack(struct mmp_profile *p, const struct mmp_prof_frame *f, size
 	if (2 * (p->nstacks + 1) > p->stackindexcap &&
 	    reindex_stacks(p, p->stackindexcap ? 2 * p->stackindexcap : 1024))
 		return -ENOMEM;
-	if (p->nstacks == p->stackcap) {
-		size_t cap = p->stackcap ? 2 * p->stackcap : 256;
-		struct mmp_prof_stack *st = realloc(p->stack, cap * sizeof(*st));
-		if (!st)
-			return -ENOMEM;
-		p->stack = st;
-		p->stackcap = cap;
-	}
-	if (p->nframes + n > p->framecap) {
-		size_t cap = p->framecap ? 2 * p->framecap : 4096;
-		while (cap < p->nframes + n)
-			cap *= 2;
-		struct mmp_prof_frame *fr = realloc(p->frame, cap * sizeof(*fr));
-		if (!fr)
-			return -ENOMEM;
-		p->frame = fr;
-		p->framecap = cap;
-	}
+	if (MMP_VEC_RESERVE(p->stack, p->stackcap, p->nstacks + 1) ||
+	    MMP_VEC_RESERVE(p->frame, p->framecap, p->nframes + n))
+		return -ENOMEM;
 	memcpy(&p->frame[p->nframes], f, n * sizeof(*f));
 	p->stack[p->nstacks] = (struct mmp_prof_stack){ .first = p->nframes, .n = (uint32_t)n };
 	p->nframes += n;

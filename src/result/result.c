@@ -9,6 +9,7 @@
 
 #include "mmprof/metrics.h"
 #include "mmprof/probe.h"
+#include "mmprof/vec.h"
 
 /* Keys whose value differs between job points, of those shown in labels
  * and tables when they do (MMP_ROLE_LABEL).  A key that means nothing to
@@ -121,33 +122,57 @@ static int grow(struct mmp_run_result *r, size_t need)
 	size_t nev = r->events ? r->events->n : 0;
 	if (need <= r->cap)
 		return 0;
-	size_t cap = r->cap ? 2 * r->cap : 16;
-	while (cap < need)
-		cap *= 2;
-	double *e = realloc(r->elapsed_ns, cap * sizeof(*e));
-	if (e)
-		r->elapsed_ns = e;
-	unsigned char *d = realloc(r->disturbed, cap);
-	if (d)
-		r->disturbed = d;
-	double *c = realloc(r->cpu_ns, cap * sizeof(*c));
-	if (c)
-		r->cpu_ns = c;
-	double *o = realloc(r->overlap, cap * sizeof(*o));
-	if (o)
-		r->overlap = o;
-	double *v = realloc(r->ev_values, cap * (nev ? nev : 1) * sizeof(*v));
-	if (v)
-		r->ev_values = v;
+	/* One row of event values per round. */
+	size_t cap = mmp_vec_grown(r->cap, need), row = (nev ? nev : 1) * sizeof(*r->ev_values);
+	if (MMP_VEC_RESIZE(r->elapsed_ns, cap) || MMP_VEC_RESIZE(r->disturbed, cap) ||
+	    MMP_VEC_RESIZE(r->cpu_ns, cap) || MMP_VEC_RESIZE(r->overlap, cap) ||
+	    mmp_vec_resize(&r->ev_values, cap, row))
+		return -ENOMEM;
 	if (!r->ev_ok && (r->ev_ok = malloc((nev ? nev : 1) * sizeof(int))) != NULL)
 		for (size_t i = 0; i < nev; i++)
 			r->ev_ok[i] = 1;
 	if (!r->ev_state)
 		r->ev_state = calloc(nev ? nev : 1, sizeof(int)); /* MMP_COUNT_COUNTED */
-	if (!e || !d || !c || !o || !v || !r->ev_ok || !r->ev_state)
+	if (!r->ev_ok || !r->ev_state)
 		return -ENOMEM;
 	r->cap = cap;
 	return 0;
+}
+
+/* A program's preload library over the rounds: the most any round saw. */
+static void add_preload(struct mmp_run_result *r, const struct mmp_rep *rep)
+{
+	struct mmp_preload_report *p = &r->preload;
+	const struct mmp_preload_report *q = &rep->preload;
+#define MAX_OF(field) p->field = q->field > p->field ? q->field : p->field
+	r->preload_asked = 1;
+	MAX_OF(loaded);
+	MAX_OF(exited);
+	MAX_OF(mappings);
+	MAX_OF(present);
+	MAX_OF(advised);
+	MAX_OF(huge);
+	MAX_OF(touched);
+	MAX_OF(blocks);
+	MAX_OF(block_present);
+	MAX_OF(block_advised);
+	if (q->refused > p->refused) {
+		p->refused = q->refused;
+		p->refused_errno = q->refused_errno;
+	}
+	if (q->noalloc > p->noalloc) {
+		p->noalloc = q->noalloc;
+		memcpy(p->noalloc_why, q->noalloc_why, sizeof(p->noalloc_why));
+	}
+	MAX_OF(calls);
+	MAX_OF(served);
+	MAX_OF(syscalls);
+#undef MAX_OF
+	for (size_t k = 0; k < MMP_ASIDE_N; k++)
+		if (q->aside[k] > p->aside[k])
+			p->aside[k] = q->aside[k];
+	if (rep->preload_note && !r->preload_note[0])
+		snprintf(r->preload_note, sizeof(r->preload_note), "%s", rep->preload_note);
 }
 
 /* Add a list of PUs as mmp_cpulist_format writes it ("0-3,8") to set;
@@ -185,11 +210,44 @@ static void add_share(struct mmp_pu_share *s, double share, const char *tasks)
 	}
 }
 
+static void add_counts(struct mmp_run_result *r, const struct mmp_rep *rep, size_t round)
+{
+	size_t nev = r->events ? r->events->n : 0;
+	for (size_t i = 0; i < nev; i++) {
+		r->ev_values[round * nev + i] = rep->counts[i].value;
+		r->ev_ok[i] &= mmp_count_valid(&rep->counts[i]);
+		/* The states are ordered from counted to denied: the report says
+		 * the least complete one seen ("scaled" if one round was). */
+		if ((int)rep->counts[i].state > r->ev_state[i])
+			r->ev_state[i] = (int)rep->counts[i].state;
+	}
+}
+
+static int add_profile(struct mmp_results *res, struct mmp_run_result *r,
+		       const struct mmp_rep *rep, size_t round, struct mmp_error *err)
+{
+	if ((rep->samples || rep->samples_why) && !r->profile) {
+		r->profile = malloc(sizeof(*r->profile));
+		if (!r->profile)
+			return mmp_error_set(err, -ENOMEM, "out of memory");
+		mmp_profile_init(r->profile);
+	}
+	if (rep->samples_why)
+		mmp_profile_refused(r->profile, rep->samples_why);
+	if (rep->samples) {
+		int rc = res->symbols ? 0 : mmp_symbols_new(&res->symbols);
+		if (!rc)
+			rc = mmp_profile_add(r->profile, res->symbols, rep->samples, round);
+		if (rc)
+			return mmp_error_errno(err, rc, "round %zu's profile", round + 1);
+	}
+	return 0;
+}
+
 int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep *rep,
 		       struct mmp_error *err)
 {
 	struct mmp_run_result *r = &res->run[run];
-	size_t nev = r->events ? r->events->n : 0;
 	size_t round = rep->index;
 
 	/* Rounds arrive in order; a run that missed one (it failed) has no
@@ -206,69 +264,18 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 	r->disturbed[round] = (unsigned char)rep->dist.disturbed;
 	r->cpu_ns[round] = (double)rep->cpu_ns;
 	r->overlap[round] = rep->dist.overlap;
-	if (rep->preload_asked) {
-		struct mmp_preload_report *p = &r->preload;
-		r->preload_asked = 1;
-		p->loaded = rep->preload.loaded > p->loaded ? rep->preload.loaded : p->loaded;
-		p->exited = rep->preload.exited > p->exited ? rep->preload.exited : p->exited;
-		p->mappings = rep->preload.mappings > p->mappings ? rep->preload.mappings : p->mappings;
-		p->present = rep->preload.present > p->present ? rep->preload.present : p->present;
-		p->advised = rep->preload.advised > p->advised ? rep->preload.advised : p->advised;
-		p->huge = rep->preload.huge > p->huge ? rep->preload.huge : p->huge;
-		p->touched = rep->preload.touched > p->touched ? rep->preload.touched : p->touched;
-		p->blocks = rep->preload.blocks > p->blocks ? rep->preload.blocks : p->blocks;
-		p->block_present = rep->preload.block_present > p->block_present
-					   ? rep->preload.block_present
-					   : p->block_present;
-		p->block_advised = rep->preload.block_advised > p->block_advised
-					   ? rep->preload.block_advised
-					   : p->block_advised;
-		if (rep->preload.refused > p->refused) {
-			p->refused = rep->preload.refused;
-			p->refused_errno = rep->preload.refused_errno;
-		}
-		if (rep->preload.noalloc > p->noalloc) {
-			p->noalloc = rep->preload.noalloc;
-			memcpy(p->noalloc_why, rep->preload.noalloc_why, sizeof(p->noalloc_why));
-		}
-		p->calls = rep->preload.calls > p->calls ? rep->preload.calls : p->calls;
-		p->served = rep->preload.served > p->served ? rep->preload.served : p->served;
-		p->syscalls = rep->preload.syscalls > p->syscalls ? rep->preload.syscalls : p->syscalls;
-		for (size_t k = 0; k < MMP_ASIDE_N; k++)
-			if (rep->preload.aside[k] > p->aside[k])
-				p->aside[k] = rep->preload.aside[k];
-		if (rep->preload_note && !r->preload_note[0])
-			snprintf(r->preload_note, sizeof(r->preload_note), "%s", rep->preload_note);
-	}
+	if (rep->preload_asked)
+		add_preload(r, rep);
 	add_share(&r->kernel, rep->dist.kernel, rep->dist.kernel_tasks);
 	add_share(&r->unexplained, rep->dist.unexplained, rep->dist.other_tasks);
 	if (rep->dist.seen_why[0] && !r->seen_why[0])
 		snprintf(r->seen_why, sizeof(r->seen_why), "%s", rep->dist.seen_why);
 	if (rep->dist.disturbed && !r->ndisturbed++)
 		snprintf(r->disturbed_why, sizeof(r->disturbed_why), "%s", rep->dist.why);
-	for (size_t i = 0; i < nev; i++) {
-		r->ev_values[round * nev + i] = rep->counts[i].value;
-		r->ev_ok[i] &= mmp_count_valid(&rep->counts[i]);
-		/* The states are ordered from counted to denied: the report says
-		 * the least complete one seen ("scaled" if one round was). */
-		if ((int)rep->counts[i].state > r->ev_state[i])
-			r->ev_state[i] = (int)rep->counts[i].state;
-	}
-	if ((rep->samples || rep->samples_why) && !r->profile) {
-		r->profile = malloc(sizeof(*r->profile));
-		if (!r->profile)
-			return mmp_error_set(err, -ENOMEM, "out of memory");
-		mmp_profile_init(r->profile);
-	}
-	if (rep->samples_why)
-		mmp_profile_refused(r->profile, rep->samples_why);
-	if (rep->samples) {
-		int rc = res->symbols ? 0 : mmp_symbols_new(&res->symbols);
-		if (!rc)
-			rc = mmp_profile_add(r->profile, res->symbols, rep->samples, round);
-		if (rc)
-			return mmp_error_errno(err, rc, "round %zu's profile", round + 1);
-	}
+	add_counts(r, rep, round);
+	int rc = add_profile(res, r, rep, round, err);
+	if (rc)
+		return rc;
 	r->results_ok &= rep->result_ok && !rep->probe_rc;
 	r->unchecked |= rep->result_unchecked;
 	if (rep->log) { /* a program's repetition (runner.h) */

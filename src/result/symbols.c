@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mmprof/strtab.h"
+#include "mmprof/vec.h"
 
 #define MAX_LOADS 16
 
@@ -121,14 +122,8 @@ static int module_of(struct mmp_symbols *sy, const char *path)
 	for (size_t i = 0; i < sy->nmod; i++)
 		if (strcmp(sy->mod[i].path, path) == 0)
 			return (int)i;
-	if (sy->nmod == sy->modcap) {
-		size_t cap = sy->modcap ? 2 * sy->modcap : 16;
-		struct module *m = realloc(sy->mod, cap * sizeof(*m));
-		if (!m)
-			return -ENOMEM;
-		sy->mod = m;
-		sy->modcap = cap;
-	}
+	if (MMP_VEC_RESERVE(sy->mod, sy->modcap, sy->nmod + 1))
+		return -ENOMEM;
 	struct module *m = &sy->mod[sy->nmod];
 	memset(m, 0, sizeof(*m));
 	m->path = mmp_strtab_add(sy->str, path);
@@ -196,13 +191,8 @@ static int read_perf_maps(struct mmp_symbols *sy, const struct mmp_samples *samp
 			line = eol ? eol + 1 : NULL;
 			if (sscanf(buf, "%" SCNx64 " %" SCNx64 " %n", &start, &size, &at) < 2 || !at)
 				continue;
-			if (sy->njit == cap) {
-				cap = cap ? 2 * cap : 1024;
-				struct jit_sym *j = realloc(sy->jit, cap * sizeof(*j));
-				if (!j)
-					return -ENOMEM;
-				sy->jit = j;
-			}
+			if (MMP_VEC_RESERVE(sy->jit, cap, sy->njit + 1))
+				return -ENOMEM;
 			const char *name = mmp_strtab_add(sy->str, buf + at);
 			if (!name)
 				return -ENOMEM;

@@ -8,106 +8,122 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A regex being rewritten from Perl's habits into POSIX ERE. */
+struct ere {
+	char *out;
+	size_t len, used;
+	int bracket;  /* inside [...] */
+	int repeated; /* the last thing emitted was a repetition (* + ? {m,n}) */
+	char *err;
+	size_t errlen;
+};
+
+static int emit(struct ere *e, const char *s, size_t n)
+{
+	if (e->used + n + 1 > e->len) {
+		snprintf(e->err, e->errlen, "the regex is too long");
+		return -EINVAL;
+	}
+	memcpy(e->out + e->used, s, n);
+	e->used += n;
+	return 0;
+}
+
+/* One member of a bracket expression at *pp, which it advances past. */
+static int in_bracket(struct ere *e, const char **pp)
+{
+	const char *p = *pp;
+	if (p[0] == '\\' && p[1] == 'd') {
+		*pp = p + 2;
+		return emit(e, "0-9", 3);
+	}
+	/* A ] right after [ or [^ was copied as a member when the bracket
+	 * opened, as POSIX reads it. */
+	if (*p == ']')
+		e->bracket = 0;
+	if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+		/* [:digit:] and kin: copy through their closing ]. */
+		const char *close = strstr(p + 2, (char[]){ p[1], ']', 0 });
+		if (close) {
+			*pp = close + 2;
+			return emit(e, p, (size_t)(close + 2 - p));
+		}
+	}
+	*pp = p + 1;
+	return emit(e, p, 1);
+}
+
+/* A repetition of a repetition ("a++", "(x*)*" is fine, "x*+" is not):
+ * Perl's possessive and lazy forms, and glibc's regcomp takes exponential
+ * memory over a run of them.  *took: *pp was a bound {m,n}, copied whole
+ * so that its digits are not read as atoms. */
+static int repetition(struct ere *e, const char **pp, int *took)
+{
+	const char *p = *pp;
+	size_t bound = *p == '{' ? strspn(p + 1, "0123456789,") : 0;
+	int is_bound = *p == '{' && bound > 0 && bound < 20 && p[1 + bound] == '}';
+	int repeat = *p == '*' || *p == '+' || *p == '?' || is_bound;
+	*took = 0;
+	if (repeat && e->repeated) {
+		snprintf(e->err, e->errlen,
+			 "'%c' repeats a repetition: POSIX has no possessive or lazy forms (a+?, "
+			 "a++); write one repetition",
+			 *p);
+		return -EINVAL;
+	}
+	e->repeated = repeat;
+	if (!is_bound)
+		return 0;
+	*took = 1;
+	*pp = p + bound + 2;
+	return emit(e, p, bound + 2);
+}
+
+/* One atom outside brackets: \d and \D rewritten, (? refused, [ opened. */
+static int outside(struct ere *e, const char **pp)
+{
+	const char *p = *pp;
+	if (p[0] == '\\' && p[1]) {
+		*pp = p + 2;
+		if (p[1] == 'd')
+			return emit(e, "[0-9]", 5);
+		if (p[1] == 'D')
+			return emit(e, "[^0-9]", 6);
+		return emit(e, p, 2);
+	}
+	if (p[0] == '(' && p[1] == '?') {
+		snprintf(e->err, e->errlen, "'(?' is Perl syntax, not POSIX extended: use a plain "
+					    "group ( ); the first group is what is read");
+		return -EINVAL;
+	}
+	if (*p != '[') {
+		*pp = p + 1;
+		return emit(e, p, 1);
+	}
+	/* "[", "[^", "[]" and "[^]": the ] is a member there, not the end. */
+	size_t n = 1 + (p[1] == '^');
+	n += p[n] == ']';
+	e->bracket = 1;
+	*pp = p + n;
+	return emit(e, p, n);
+}
+
 /* POSIX ERE has no \d: rewrite it (and \D) into bracket expressions, and
  * refuse Perl's (?...) groups with a message rather than regcomp's
  * "Invalid preceding regular expression". */
 static int translate(const char *re, char *out, size_t len, char *err, size_t errlen)
 {
-	size_t used = 0;
-	int bracket = 0; /* inside [...] */
-	int repeated = 0; /* the last thing emitted was a repetition (* + ? {m,n}) */
-#define EMITS(s)                                                                   \
-	do {                                                                       \
-		size_t l_ = strlen(s);                                             \
-		if (used + l_ + 1 > len) {                                         \
-			snprintf(err, errlen, "the regex is too long");            \
-			return -EINVAL;                                            \
-		}                                                                  \
-		memcpy(out + used, s, l_);                                         \
-		used += l_;                                                        \
-	} while (0)
-	for (const char *p = re; *p; p++) {
-		char one[3] = { *p, 0, 0 };
-		if (bracket) {
-			if (p[0] == '\\' && p[1] == 'd') {
-				EMITS("0-9");
-				p++;
-				continue;
-			}
-			/* A ] right after [ or [^ was copied as a member when
-			 * the bracket opened, as POSIX reads it. */
-			if (*p == ']')
-				bracket = 0;
-			if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
-				/* [:digit:] and kin: copy through their closing ]. */
-				const char *close = strstr(p + 2, (char[]){ p[1], ']', 0 });
-				if (close) {
-					char piece[64];
-					snprintf(piece, sizeof(piece), "%.*s", (int)(close + 2 - p), p);
-					EMITS(piece);
-					p = close + 1;
-					continue;
-				}
-			}
-			EMITS(one);
-			continue;
-		}
-		/* A repetition of a repetition ("a++", "(x*)*" is fine, "x*+" is
-		 * not): Perl's possessive and lazy forms, and glibc's regcomp
-		 * takes exponential memory over a run of them. */
-		size_t bound = *p == '{' ? strspn(p + 1, "0123456789,") : 0;
-		int is_bound = *p == '{' && bound > 0 && bound < 20 && p[1 + bound] == '}';
-		int repeat = *p == '*' || *p == '+' || *p == '?' || is_bound;
-		if (repeat && repeated) {
-			snprintf(err, errlen,
-				 "'%c' repeats a repetition: POSIX has no possessive or lazy "
-				 "forms (a+?, a++); write one repetition",
-				 *p);
-			return -EINVAL;
-		}
-		repeated = repeat;
-		if (is_bound) { /* {m,n}: copied whole, so its digits are not read as atoms */
-			char piece[24];
-			snprintf(piece, sizeof(piece), "%.*s", (int)bound + 2, p);
-			EMITS(piece);
-			p += bound + 1;
-			continue;
-		}
-		if (p[0] == '\\' && p[1]) {
-			if (p[1] == 'd')
-				EMITS("[0-9]");
-			else if (p[1] == 'D')
-				EMITS("[^0-9]");
-			else {
-				one[1] = p[1];
-				EMITS(one);
-			}
-			p++;
-			continue;
-		}
-		if (p[0] == '(' && p[1] == '?') {
-			snprintf(err, errlen, "'(?' is Perl syntax, not POSIX extended: use a plain "
-					      "group ( ); the first group is what is read");
-			return -EINVAL;
-		}
-		if (*p == '[') {
-			bracket = 1;
-			EMITS(one);
-			if (p[1] == '^') {
-				EMITS("^");
-				p++;
-			}
-			if (p[1] == ']') {
-				EMITS("]");
-				p++;
-			}
-			continue;
-		}
-		EMITS(one);
+	struct ere e = { .out = out, .len = len, .err = err, .errlen = errlen };
+	int rc = 0, took;
+	for (const char *p = re; *p && !rc;) {
+		if (e.bracket)
+			rc = in_bracket(&e, &p);
+		else if (!(rc = repetition(&e, &p, &took)) && !took)
+			rc = outside(&e, &p);
 	}
-#undef EMITS
-	out[used] = '\0';
-	return 0;
+	if (!rc)
+		out[e.used] = '\0';
+	return rc;
 }
 
 static const char *regex_of(const char *spec)

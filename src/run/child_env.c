@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "mmprof/lists.h"
+#include "mmprof/vec.h"
 
 extern char **environ;
 
@@ -113,15 +114,7 @@ int mmp_env_sets(const char *text, const char *name)
 
 static int grow(struct mmp_child_env *e)
 {
-	if (e->n + 2 <= e->cap)
-		return 0;
-	size_t cap = e->cap ? 2 * e->cap : 64;
-	char **v = realloc(e->v, cap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	e->v = v;
-	e->cap = cap;
-	return 0;
+	return MMP_VEC_RESERVE(e->v, e->cap, e->n + 2);
 }
 
 int mmp_child_env_init(struct mmp_child_env *e, char *const *base)

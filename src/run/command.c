@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmprof/lists.h"
+#include "mmprof/vec.h"
+
 /* One row per placeholder: its name, what it stands for, and its text. */
 struct placeholder {
 	const char *name;
@@ -64,16 +67,14 @@ static const struct placeholder placeholders[] = {
 };
 #define NPLACEHOLDERS (sizeof(placeholders) / sizeof(placeholders[0]))
 
-const char *mmp_command_placeholders(void)
+int mmp_command_placeholders(char *buf, size_t len)
 {
-	static char names[256];
-	if (!names[0]) {
-		size_t used = 0;
-		for (size_t i = 0; i < NPLACEHOLDERS && used < sizeof(names); i++)
-			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s{%s}",
-						 i ? " " : "", placeholders[i].name);
-	}
-	return names;
+	int rc = 0;
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < NPLACEHOLDERS && !rc; i++)
+		rc = mmp_list_addf(buf, len, " ", "{%s}", placeholders[i].name);
+	return rc;
 }
 
 void mmp_command_print_placeholders(FILE *out)
@@ -102,16 +103,8 @@ struct word {
 
 static int put(struct word *w, const char *s, size_t n)
 {
-	if (w->n + n + 1 > w->cap) {
-		size_t cap = w->cap ? w->cap : 32;
-		while (cap < w->n + n + 1)
-			cap *= 2;
-		char *grown = realloc(w->s, cap);
-		if (!grown)
-			return -ENOMEM;
-		w->s = grown;
-		w->cap = cap;
-	}
+	if (MMP_VEC_RESERVE(w->s, w->cap, w->n + n + 1))
+		return -ENOMEM;
 	memcpy(w->s + w->n, s, n);
 	w->n += n;
 	w->s[w->n] = '\0';
@@ -161,10 +154,11 @@ static int placeholder(const char **p, const struct mmp_command_vars *vars, stru
 	}
 	const struct placeholder *ph = find_placeholder(name, (size_t)(close - name));
 	if (!ph) {
+		char names[MMP_COMMAND_PLACEHOLDERS_LEN];
+		mmp_command_placeholders(names, sizeof(names));
 		snprintf(err, errlen, "unknown placeholder {%.*s} (one of %s; {{ and }} are "
 				      "literal braces)",
-			 (int)(close - name > 64 ? 64 : close - name), name,
-			 mmp_command_placeholders());
+			 (int)(close - name > 64 ? 64 : close - name), name, names);
 		return -EINVAL;
 	}
 	*p = close + 1;
@@ -174,109 +168,117 @@ static int placeholder(const char **p, const struct mmp_command_vars *vars, stru
 	return put(w, value, strlen(value));
 }
 
+/* Splitting a command line: where it is and what it has built. */
+struct lexer {
+	const char *p;
+	char quote; /* the open quote, or 0 */
+	struct word w;
+	const struct mmp_command_vars *vars;
+	struct mmp_argv *out;
+	char *err;
+	size_t errlen;
+};
+
+/* {{ and }} are literal braces, { opens a placeholder, a lone } is
+ * refused.  Whether the character at lx->p was a brace (*rc then says how
+ * it went). */
+static int brace(struct lexer *lx, int *rc)
+{
+	const char *p = lx->p;
+	if ((p[0] == '{' || p[0] == '}') && p[1] == p[0]) {
+		*rc = put(&lx->w, p, 1);
+		lx->p += 2;
+	} else if (p[0] == '{') {
+		*rc = placeholder(&lx->p, lx->vars, &lx->w, lx->err, lx->errlen);
+	} else if (p[0] == '}') {
+		snprintf(lx->err, lx->errlen, "'}' without '{' (write }} for a literal brace)");
+		*rc = -EINVAL;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* Inside quotes: single quotes keep every character, double quotes let a
+ * backslash escape " \ $ and ` as sh does. */
+static int in_quotes(struct lexer *lx)
+{
+	const char *p = lx->p;
+	if (*p == lx->quote) {
+		lx->quote = 0;
+		lx->p++;
+		return 0;
+	}
+	if (lx->quote == '"' && *p == '\\' && p[1] && strchr("\"\\$`", p[1])) {
+		lx->p += 2;
+		return put(&lx->w, p + 1, 1);
+	}
+	lx->p++;
+	return put(&lx->w, p, 1);
+}
+
+/* The word ends: one a shell would have taken for an operator is refused,
+ * since without a shell it would reach the program. */
+static int end_word(struct lexer *lx)
+{
+	if (!lx->w.started)
+		return 0;
+	if (!lx->w.quoted && is_operator(lx->w.s)) {
+		snprintf(lx->err, lx->errlen,
+			 "'%s' would reach the program as an argument: there is no shell "
+			 "(quote it, or run sh -c '...')",
+			 lx->w.s);
+		return -EINVAL;
+	}
+	return push_word(lx->out, &lx->w);
+}
+
+static int unquoted(struct lexer *lx)
+{
+	const char *p = lx->p;
+	if (*p == '\'' || *p == '"') {
+		lx->quote = *p;
+		lx->w.started = lx->w.quoted = 1;
+		lx->p++;
+		return 0;
+	}
+	if (*p == '\\') {
+		if (!p[1]) {
+			snprintf(lx->err, lx->errlen, "a backslash at the end of the command");
+			return -EINVAL;
+		}
+		lx->w.quoted = 1;
+		lx->p += 2;
+		return put(&lx->w, p + 1, 1);
+	}
+	lx->p++;
+	if (*p == ' ' || *p == '\t' || *p == '\n')
+		return end_word(lx);
+	return put(&lx->w, p, 1);
+}
+
 int mmp_command_expand(const char *text, const struct mmp_command_vars *vars,
 		       struct mmp_argv *out, char *err, size_t errlen)
 {
-	struct word w = { 0 };
-	char quote = 0;
+	struct lexer lx = { .p = text, .vars = vars, .out = out, .err = err, .errlen = errlen };
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	for (const char *p = text; !rc;) {
-		char c = *p;
-		if (c == '\0') {
-			if (quote) {
-				snprintf(err, errlen, "unterminated %s quote",
-					 quote == '\'' ? "single" : "double");
-				rc = -EINVAL;
-			}
-			break;
-		}
-		if (c == '{' && p[1] == '{') {
-			rc = put(&w, "{", 1);
-			p += 2;
-			continue;
-		}
-		if (c == '}' && p[1] == '}') {
-			rc = put(&w, "}", 1);
-			p += 2;
-			continue;
-		}
-		if (c == '{') {
-			rc = placeholder(&p, vars, &w, err, errlen);
-			continue;
-		}
-		if (c == '}') {
-			snprintf(err, errlen, "'}' without '{' (write }} for a literal brace)");
-			rc = -EINVAL;
-			break;
-		}
-		if (quote == '\'') {
-			if (c == '\'')
-				quote = 0;
-			else
-				rc = put(&w, p, 1);
-			p++;
-			continue;
-		}
-		if (quote == '"') {
-			if (c == '"') {
-				quote = 0;
-				p++;
-			} else if (c == '\\' && p[1] && strchr("\"\\$`", p[1])) {
-				rc = put(&w, p + 1, 1);
-				p += 2;
-			} else {
-				rc = put(&w, p++, 1);
-			}
-			continue;
-		}
-		if (c == '\'' || c == '"') {
-			quote = c;
-			w.started = w.quoted = 1;
-			p++;
-		} else if (c == '\\') {
-			if (!p[1]) {
-				snprintf(err, errlen, "a backslash at the end of the command");
-				rc = -EINVAL;
-				break;
-			}
-			w.quoted = 1;
-			rc = put(&w, p + 1, 1);
-			p += 2;
-		} else if (c == ' ' || c == '\t' || c == '\n') {
-			if (w.started) {
-				if (!w.quoted && is_operator(w.s)) {
-					snprintf(err, errlen,
-						 "'%s' would reach the program as an argument: there is "
-						 "no shell (quote it, or run sh -c '...')",
-						 w.s);
-					rc = -EINVAL;
-					break;
-				}
-				rc = push_word(out, &w);
-			}
-			p++;
-		} else {
-			rc = put(&w, p++, 1);
-		}
+	while (!rc && *lx.p) {
+		if (!brace(&lx, &rc))
+			rc = lx.quote ? in_quotes(&lx) : unquoted(&lx);
 	}
-	if (!rc && w.started) {
-		if (!w.quoted && is_operator(w.s)) {
-			snprintf(err, errlen,
-				 "'%s' would reach the program as an argument: there is no shell "
-				 "(quote it, or run sh -c '...')",
-				 w.s);
-			rc = -EINVAL;
-		} else {
-			rc = push_word(out, &w);
-		}
+	if (!rc && lx.quote) {
+		snprintf(err, errlen, "unterminated %s quote", lx.quote == '\'' ? "single" : "double");
+		rc = -EINVAL;
 	}
+	if (!rc)
+		rc = end_word(&lx);
 	if (!rc && out->n == 0) {
 		snprintf(err, errlen, "an empty command");
 		rc = -EINVAL;
 	}
-	free(w.s);
+	free(lx.w.s);
 	if (rc) {
 		if (rc == -ENOMEM)
 			snprintf(err, errlen, "out of memory");

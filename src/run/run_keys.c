@@ -33,8 +33,10 @@ static int parse_command(const struct mmp_key *key, const char *text, void *dst,
 
 static void limits_command(const struct mmp_key *key, char *buf, size_t len)
 {
+	char names[MMP_COMMAND_PLACEHOLDERS_LEN];
 	(void)key;
-	snprintf(buf, len, "words; placeholders %s", mmp_command_placeholders());
+	mmp_command_placeholders(names, sizeof(names));
+	snprintf(buf, len, "words; placeholders %s", names);
 }
 
 /* What a command passes needs the job to say: {access} the bytes per

@@ -53,7 +53,18 @@ static void test_parse(void **state)
 				fail_msg("control %s: evidence metric '%s' is not in metrics.c",
 					 t[i].name, t[i].evidence[k].metric);
 	}
-	assert_non_null(strstr(mmp_controls_names(), "tally"));
+	/* The help texts' list: every name whole, in the room callers give. */
+	char names[MMP_CONTROLS_NAMES_LEN], small[24];
+	assert_int_equal(mmp_controls_names(names, sizeof(names)), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_non_null(strstr(names, t[i].name));
+	assert_non_null(strstr(names, "tally"));
+	/* Too little room: the list stops after a whole name and says so. */
+	assert_int_equal(mmp_controls_names(small, sizeof(small)), -ENOSPC);
+	size_t kept = strlen(small) - 3;
+	assert_string_equal(small + kept, "...");
+	assert_int_equal(strncmp(small, names, kept), 0);
+	assert_true(names[kept] == ',' || strncmp(small + kept - 2, ", ", 2) == 0);
 }
 
 /* The runs of a config, on a machine of 2 PUs (synthetic). */

@@ -71,6 +71,14 @@ static void test_placeholders(void **state)
 	assert_true(mmp_command_uses("p {file} {access}", "access"));
 	assert_false(mmp_command_uses("p {file} {{access}}", "access"));
 	assert_false(mmp_command_uses("p {file}", "access"));
+	/* The help texts' list: every placeholder whole in the room callers
+	 * give; too little room stops after a whole one and says so. */
+	char names[MMP_COMMAND_PLACEHOLDERS_LEN], small[17];
+	assert_int_equal(mmp_command_placeholders(names, sizeof(names)), 0);
+	assert_non_null(strstr(names, "{file} {size}"));
+	assert_non_null(strstr(names, " {run}"));
+	assert_int_equal(mmp_command_placeholders(small, sizeof(small)), -ENOSPC);
+	assert_string_equal(small, "{file} {size}...");
 }
 
 static void test_refused(void **state)

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 
+#include "mmprof/lists.h"
 #include "mmprof/suggest.h"
 #include "mmprof/units.h"
 
@@ -89,12 +90,36 @@ static void test_suggest(void **state)
 	assert_null(mmp_suggest("x", keys, 7));
 }
 
+/* A joined list is whole names, and a cut is shown, never a shorter name. */
+static void test_list_addf(void **state)
+{
+	char buf[16] = "";
+	(void)state;
+	assert_int_equal(mmp_list_addf(buf, sizeof(buf), ", ", "%s", "file"), 0);
+	assert_int_equal(mmp_list_addf(buf, sizeof(buf), ", ", "{%s}", "size"), 0);
+	assert_string_equal(buf, "file, {size}");
+	/* ", access" needs 21 bytes: left out whole, the cut marked. */
+	assert_int_equal(mmp_list_addf(buf, sizeof(buf), ", ", "%s", "access"), -ENOSPC);
+	assert_string_equal(buf, "file, {size}...");
+	char room[20] = "one";
+	assert_int_equal(mmp_list_addf(room, sizeof(room), ", ", "%s", "a-long-name-here"), -ENOSPC);
+	assert_string_equal(room, "one, ...");
+	/* Not even "..." fits after it: the end of the last name gives way. */
+	char tight[8] = "abcdef";
+	assert_int_equal(mmp_list_addf(tight, sizeof(tight), " ", "%s", "g"), -ENOSPC);
+	assert_string_equal(tight, "abcd...");
+	char tiny[3] = "";
+	assert_int_equal(mmp_list_addf(tiny, sizeof(tiny), " ", "%s", "abc"), -ENOSPC);
+	assert_string_equal(tiny, "..");
+	assert_int_equal(mmp_list_addf(tiny, 0, " ", "%s", "x"), -ENOSPC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_size_suffixes), cmocka_unit_test(test_size_errors),
 		cmocka_unit_test(test_u64),	      cmocka_unit_test(test_format_size),
-		cmocka_unit_test(test_suggest),
+		cmocka_unit_test(test_suggest),	      cmocka_unit_test(test_list_addf),
 	};
 	return cmocka_run_group_tests_name("units", tests, NULL, NULL);
 }
