@@ -96,7 +96,7 @@ static int job_checks(struct mmp_config *cfg, const struct mmp_job *job)
 		const struct mmp_probe *probe = ((const struct mmp_probe *const *)probes->values)[i];
 		/* A program may read no file (process_checks says what it
 		 * then cannot have). */
-		reads_file |= mmp_probe_reads_file(probe) && !(probe->needs & MMP_NEEDS_PROCESS);
+		reads_file |= mmp_probe_reads_file(probe) && mmp_probe_kind(probe) != MMP_RUN_KIND_PROCESS;
 		if (probe->needs & MMP_NEEDS_WORK)
 			work = 1;
 	}
@@ -454,14 +454,14 @@ static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params 
 		}
 		/* Page-cache pages are the kernel's: only a copy can be put on huge pages. */
 		if (run.p.hugepages && run.p.data == MMP_DATA_PAGECACHE &&
-		    !(run.p.probe->needs & MMP_NEEDS_PROCESS) && (run.applies & MMP_KEY_BIT(MMP_KEY_HUGEPAGES)) &&
+		    mmp_run_kind(&run) != MMP_RUN_KIND_PROCESS && (run.applies & MMP_KEY_BIT(MMP_KEY_HUGEPAGES)) &&
 		    !(reported & MMP_KEY_BIT(MMP_KEY_HUGEPAGES))) {
 			reported |= MMP_KEY_BIT(MMP_KEY_HUGEPAGES);
 			mmp_config_diag(cfg, run.line[MMP_KEY_HUGEPAGES], from[MMP_KEY_HUGEPAGES],
 					"hugepages = yes needs data = anon: the page cache "
 					"backs a mapped file with small pages");
 		}
-		if (run.p.probe && (run.p.probe->needs & MMP_NEEDS_PROCESS))
+		if (run.p.probe && mmp_run_kind(&run) == MMP_RUN_KIND_PROCESS)
 			process_checks(cfg, job, &run, from, &reported);
 		needs_checks(cfg, &run, from, needs_reported);
 		/* The plan says what a program really runs with: names for
@@ -520,6 +520,11 @@ int mmp_config_expand(struct mmp_config *cfg, struct mmp_sweep *plan)
 			plan->nruns = first;
 	}
 	return cfg->ndiags == before ? 0 : -EINVAL;
+}
+
+enum mmp_run_kind mmp_run_kind(const struct mmp_run *run)
+{
+	return mmp_probe_kind(run->p.probe);
 }
 
 void mmp_sweep_free(struct mmp_sweep *plan)

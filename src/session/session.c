@@ -184,7 +184,7 @@ static int prepare(struct set_ctx *c)
 		}
 		if (p->pins.oversubscribed && !p->rung)
 			warn_oversubscribed(s, i);
-		if (!df && (p->run.p.probe->needs & MMP_NEEDS_PROCESS))
+		if (!df && mmp_run_kind(&p->run) == MMP_RUN_KIND_PROCESS)
 			note_no_data(s, i);
 		const struct mmp_event_set *events = mmp_eventplan_set(c->ep, p->run.p.events);
 		mmp_results_start(&out->res, i, df, events);
@@ -575,7 +575,7 @@ static int logs_dir(const struct mmp_session *s, struct mmp_session_out *out,
 {
 	int any = 0;
 	for (size_t i = 0; i < s->plan->nruns && !any; i++)
-		any = (s->plan->runs[i].run.p.probe->needs & MMP_NEEDS_PROCESS) != 0;
+		any = mmp_run_kind(&s->plan->runs[i].run) == MMP_RUN_KIND_PROCESS;
 	if (!any)
 		return 0;
 	return mmp_logdir_make(s->files, out->meta.run_id, out->logs_path, sizeof(out->logs_path),
