@@ -1,5 +1,5 @@
-/* The runner's path for probes that run a program (MMP_NEEDS_PROCESS, the
- * exec probe): one process per repetition, where a C probe has threads.
+/* The process engine (engine.h), for runs of kind process (the exec
+ * probe): one child process per repetition, where a C probe has threads.
  *
  *   open    the command's argv, expanded once (its placeholders are the
  *           run's), the executable found on PATH, the result and time
@@ -23,22 +23,6 @@
 #ifndef MMPROF_PROCESS_RUN_H
 #define MMPROF_PROCESS_RUN_H
 
-#include "mmprof/error.h"
 #include "mmprof/rep.h"
-#include "mmprof/topology.h"
-#include "mmprof/thread_pool.h"
-
-struct mmp_process_run;
-
-/* places[nthreads] and open_error[events] are the runner's, filled here.
- * The program runs bound to the run's PUs, under the memory policy its
- * membind asks for (topo: the nodes interleave means). */
-int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_item *item,
-			 const struct mmp_topology *topo, struct mmp_thread_place *places,
-			 int *open_error, struct mmp_error *err);
-/* One repetition into rep (its arrays sized for the run's threads and
- * events).  -EINTR when stopped; -ESTALE is the caller's (data recheck). */
-int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct mmp_error *err);
-void mmp_process_run_close(struct mmp_process_run *p);
 
 #endif

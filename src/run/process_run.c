@@ -1,5 +1,6 @@
 /* The runner's path for programs (see process_run.h). */
 #include "mmprof/process_run.h"
+#include "mmprof/engine.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,10 +96,13 @@ static void distinct_pus(struct mmp_process_run *p, const struct mmp_pin_plan *p
 	}
 }
 
-int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_item *item,
-			 const struct mmp_topology *topo, struct mmp_thread_place *places,
-			 int *open_error, struct mmp_error *err)
+static void process_close(void *state);
+
+static int process_open(void **out, struct mmp_engine_setup *setup, struct mmp_error *err)
 {
+	const struct mmp_runner_item *item = setup->item;
+	const struct mmp_topology *topo = setup->topo;
+	struct mmp_thread_place *places = setup->places;
 	const struct mmp_run *run = item->run;
 	const struct mmp_params *par = &run->p;
 	char msg[512];
@@ -113,7 +117,7 @@ int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_i
 	if (!p)
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 	p->item = item;
-	p->open_error = open_error;
+	p->open_error = setup->open_error;
 	p->pressure_fd = -1;
 	/* A program that reads no data file (neither file nor size): no
 	 * bytes, no reference, figures per run. */
@@ -203,12 +207,13 @@ int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_i
 	*out = p;
 	return 0;
 fail:
-	mmp_process_run_close(p);
+	process_close(p);
 	return rc;
 }
 
-void mmp_process_run_close(struct mmp_process_run *p)
+static void process_close(void *state)
 {
+	struct mmp_process_run *p = state;
 	if (!p)
 		return;
 	mmp_command_free(&p->argv);
@@ -401,8 +406,9 @@ static void judge_pus(struct mmp_process_run *p, const struct mmp_exec_child *ch
 	mmp_disturbance_judge_process(&in, (uint64_t)child->ru.ru_nivcsw, pressure, &rep->dist);
 }
 
-int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct mmp_error *err)
+static int process_rep(void *state, struct mmp_rep *rep, struct mmp_error *err)
 {
+	struct mmp_process_run *p = state;
 	const struct mmp_runner_item *item = p->item;
 	const struct mmp_event_set *events = item->events;
 	struct mmp_exec_child child;
@@ -614,3 +620,10 @@ out_fd:
 	mmp_preload_env_free(env);
 	return rc;
 }
+
+const struct mmp_engine mmp_process_engine = {
+	.name = "process",
+	.open = process_open,
+	.rep = process_rep,
+	.close = process_close,
+};
