@@ -9,6 +9,7 @@
 
 #include "mmprof/metrics.h"
 #include "mmprof/probe.h"
+#include "mmprof/process_run.h"
 
 /* Keys whose value differs between job points, of those shown in labels
  * and tables when they do (MMP_ROLE_LABEL).  A key that means nothing to
@@ -191,6 +192,7 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 	struct mmp_run_result *r = &res->run[run];
 	size_t nev = r->events ? r->events->n : 0;
 	size_t round = rep->index;
+	const struct mmp_rep_process *x = rep->process; /* a program's (process_run.h) */
 
 	/* Rounds arrive in order; a run that missed one (it failed) has no
 	 * more rounds after it, so index == n.  Any other index would pair
@@ -204,41 +206,41 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 	r->elapsed_ns[round] = (double)rep->elapsed_ns;
 	r->disturbed[round] = (unsigned char)rep->dist.disturbed;
-	r->cpu_ns[round] = (double)rep->cpu_ns;
+	r->cpu_ns[round] = x ? (double)x->cpu_ns : 0;
 	r->overlap[round] = rep->dist.overlap;
-	if (rep->preload_asked) {
+	if (x && x->preload_asked) {
 		struct mmp_preload_report *p = &r->preload;
 		r->preload_asked = 1;
-		p->loaded = rep->preload.loaded > p->loaded ? rep->preload.loaded : p->loaded;
-		p->exited = rep->preload.exited > p->exited ? rep->preload.exited : p->exited;
-		p->mappings = rep->preload.mappings > p->mappings ? rep->preload.mappings : p->mappings;
-		p->present = rep->preload.present > p->present ? rep->preload.present : p->present;
-		p->advised = rep->preload.advised > p->advised ? rep->preload.advised : p->advised;
-		p->huge = rep->preload.huge > p->huge ? rep->preload.huge : p->huge;
-		p->touched = rep->preload.touched > p->touched ? rep->preload.touched : p->touched;
-		p->blocks = rep->preload.blocks > p->blocks ? rep->preload.blocks : p->blocks;
-		p->block_present = rep->preload.block_present > p->block_present
-					   ? rep->preload.block_present
+		p->loaded = x->preload.loaded > p->loaded ? x->preload.loaded : p->loaded;
+		p->exited = x->preload.exited > p->exited ? x->preload.exited : p->exited;
+		p->mappings = x->preload.mappings > p->mappings ? x->preload.mappings : p->mappings;
+		p->present = x->preload.present > p->present ? x->preload.present : p->present;
+		p->advised = x->preload.advised > p->advised ? x->preload.advised : p->advised;
+		p->huge = x->preload.huge > p->huge ? x->preload.huge : p->huge;
+		p->touched = x->preload.touched > p->touched ? x->preload.touched : p->touched;
+		p->blocks = x->preload.blocks > p->blocks ? x->preload.blocks : p->blocks;
+		p->block_present = x->preload.block_present > p->block_present
+					   ? x->preload.block_present
 					   : p->block_present;
-		p->block_advised = rep->preload.block_advised > p->block_advised
-					   ? rep->preload.block_advised
+		p->block_advised = x->preload.block_advised > p->block_advised
+					   ? x->preload.block_advised
 					   : p->block_advised;
-		if (rep->preload.refused > p->refused) {
-			p->refused = rep->preload.refused;
-			p->refused_errno = rep->preload.refused_errno;
+		if (x->preload.refused > p->refused) {
+			p->refused = x->preload.refused;
+			p->refused_errno = x->preload.refused_errno;
 		}
-		if (rep->preload.noalloc > p->noalloc) {
-			p->noalloc = rep->preload.noalloc;
-			memcpy(p->noalloc_why, rep->preload.noalloc_why, sizeof(p->noalloc_why));
+		if (x->preload.noalloc > p->noalloc) {
+			p->noalloc = x->preload.noalloc;
+			memcpy(p->noalloc_why, x->preload.noalloc_why, sizeof(p->noalloc_why));
 		}
-		p->calls = rep->preload.calls > p->calls ? rep->preload.calls : p->calls;
-		p->served = rep->preload.served > p->served ? rep->preload.served : p->served;
-		p->syscalls = rep->preload.syscalls > p->syscalls ? rep->preload.syscalls : p->syscalls;
+		p->calls = x->preload.calls > p->calls ? x->preload.calls : p->calls;
+		p->served = x->preload.served > p->served ? x->preload.served : p->served;
+		p->syscalls = x->preload.syscalls > p->syscalls ? x->preload.syscalls : p->syscalls;
 		for (size_t k = 0; k < MMP_ASIDE_N; k++)
-			if (rep->preload.aside[k] > p->aside[k])
-				p->aside[k] = rep->preload.aside[k];
-		if (rep->preload_note && !r->preload_note[0])
-			snprintf(r->preload_note, sizeof(r->preload_note), "%s", rep->preload_note);
+			if (x->preload.aside[k] > p->aside[k])
+				p->aside[k] = x->preload.aside[k];
+		if (x->preload_note && !r->preload_note[0])
+			snprintf(r->preload_note, sizeof(r->preload_note), "%s", x->preload_note);
 	}
 	add_share(&r->kernel, rep->dist.kernel, rep->dist.kernel_tasks);
 	add_share(&r->unexplained, rep->dist.unexplained, rep->dist.other_tasks);
@@ -254,27 +256,27 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 		if ((int)rep->counts[i].state > r->ev_state[i])
 			r->ev_state[i] = (int)rep->counts[i].state;
 	}
-	if ((rep->samples || rep->samples_why) && !r->profile) {
+	if (x && (x->samples || x->samples_why) && !r->profile) {
 		r->profile = malloc(sizeof(*r->profile));
 		if (!r->profile)
 			return mmp_error_set(err, -ENOMEM, "out of memory");
 		mmp_profile_init(r->profile);
 	}
-	if (rep->samples_why)
-		mmp_profile_refused(r->profile, rep->samples_why);
-	if (rep->samples) {
+	if (x && x->samples_why)
+		mmp_profile_refused(r->profile, x->samples_why);
+	if (x && x->samples) {
 		int rc = res->symbols ? 0 : mmp_symbols_new(&res->symbols);
 		if (!rc)
-			rc = mmp_profile_add(r->profile, res->symbols, rep->samples, round);
+			rc = mmp_profile_add(r->profile, res->symbols, x->samples, round);
 		if (rc)
 			return mmp_error_errno(err, rc, "round %zu's profile", round + 1);
 	}
 	r->results_ok &= rep->result_ok && !rep->probe_rc;
-	r->unchecked |= rep->result_unchecked;
-	if (rep->log) { /* a program's repetition (runner.h) */
+	r->unchecked |= x && x->result_unchecked;
+	if (x) { /* a program's repetition */
 		r->program = 1;
-		r->nescaped += (unsigned)!!rep->escaped;
-		r->pus_ran_seen |= add_cpulist(&r->pus_ran, rep->pus_ran);
+		r->nescaped += (unsigned)!!x->escaped;
+		r->pus_ran_seen |= add_cpulist(&r->pus_ran, x->pus_ran);
 	}
 	r->n++;
 	return 0;

@@ -50,7 +50,7 @@ struct mmp_process_run {
 	char preload_mode[32];
 	char preload_why[4352];
 	int preload_found;
-	/* The last repetition's samples (rep->samples points here), and why
+	/* The last repetition's samples (p->ext.samples points here), and why
 	 * sampling was refused. */
 	struct mmp_samples samples;
 	char samples_why[320];
@@ -66,6 +66,7 @@ struct mmp_process_run {
 	struct mmp_child_env env;
 	int own_env;
 	unsigned jit;
+	struct mmp_rep_process ext; /* the last repetition's (rep->process) */
 };
 
 static uint64_t expected_result(const struct mmp_runner_item *item)
@@ -259,8 +260,8 @@ static int read_figures(struct mmp_process_run *p, const struct mmp_output_log *
 
 	rep->result = 0;
 	rep->result_ok = 1;
-	rep->result_text[0] = '\0';
-	rep->result_unchecked = !p->check_result;
+	p->ext.result_text[0] = '\0';
+	p->ext.result_unchecked = !p->check_result;
 	if (p->check_result) {
 		if (!(cap = mmp_output_log_found(out, 0)))
 			return mmp_error_set(err, -ENODATA,
@@ -271,13 +272,13 @@ static int read_figures(struct mmp_process_run *p, const struct mmp_output_log *
 			/* Not a count is a wrong answer, shown as printed. */
 			rep->result = 0;
 			rep->result_ok = 0;
-			snprintf(rep->result_text, sizeof(rep->result_text), "'%.100s', which %s", cap,
+			snprintf(p->ext.result_text, sizeof(p->ext.result_text), "'%.100s', which %s", cap,
 				 why);
 		} else {
 			rep->result_ok = rep->result == p->expected;
 		}
 	}
-	rep->elapsed_ns = rep->wall_ns;
+	rep->elapsed_ns = p->ext.wall_ns;
 	if (p->own_time) {
 		uint64_t ns;
 		if (!(cap = mmp_output_log_found(out, 1)))
@@ -289,11 +290,11 @@ static int read_figures(struct mmp_process_run *p, const struct mmp_output_log *
 					     msg, p->log);
 		/* Its own clock runs inside its life: a longer time is a unit
 		 * read wrong; a zero is below its clock's resolution. */
-		if (ns > rep->wall_ns + 1000000)
+		if (ns > p->ext.wall_ns + 1000000)
 			return mmp_error_set(err, -ERANGE,
 					     "time = %s read %.6f s, longer than the %.6f s the "
 					     "process lived (another unit?) (log: %s)",
-					     par->time, ns / 1e9, rep->wall_ns / 1e9, p->log);
+					     par->time, ns / 1e9, p->ext.wall_ns / 1e9, p->log);
 		if (ns == 0)
 			return mmp_error_set(err, -ERANGE,
 					     "time = %s read 0: below the program's clock resolution "
@@ -398,7 +399,7 @@ static void judge_pus(struct mmp_process_run *p, const struct mmp_exec_child *ch
 		snprintf(p->tasks_why, sizeof(p->tasks_why),
 			 "other tasks on its PUs not told apart: out of memory for their switches");
 	struct mmp_process_pus in = {
-		.wall_ns = rep->wall_ns, .npus = p->npus, .cpu_ns = cpu_ns,
+		.wall_ns = p->ext.wall_ns, .npus = p->npus, .cpu_ns = cpu_ns,
 		.idle_ns = t->have_idle ? t->idle[1] - t->idle[0] : UINT64_MAX,
 		.irq_ns = t->have_irq ? t->irq[1] - t->irq[0] : UINT64_MAX,
 		.seen = have_seen ? &seen : NULL, .why_not = p->tasks_why,
@@ -425,12 +426,13 @@ static int process_rep(void *state, struct mmp_rep *rep, struct mmp_error *err)
 
 	if (fd < 0)
 		return fd;
-	rep->log = p->log;
-	rep->note[0] = '\0';
-	rep->escaped = 0;
-	rep->pus_ran[0] = '\0';
-	rep->samples = NULL;
-	rep->samples_why = NULL;
+	p->ext.log = p->log;
+	rep->process = &p->ext;
+	p->ext.note[0] = '\0';
+	p->ext.escaped = 0;
+	p->ext.pus_ran[0] = '\0';
+	p->ext.samples = NULL;
+	p->ext.samples_why = NULL;
 	mmp_samples_free(&p->samples);
 	const struct mmp_capture *caps[MMP_OUTPUT_CAPTURES] = {
 		p->check_result ? &p->result : NULL, p->own_time ? &p->time : NULL
@@ -445,10 +447,10 @@ static int process_rep(void *state, struct mmp_rep *rep, struct mmp_error *err)
 	};
 	char report[sizeof(p->log) + 16];
 	char **env = NULL;
-	rep->preload_asked = p->preload_mode[0] != '\0';
-	memset(&rep->preload, 0, sizeof(rep->preload));
-	rep->preload_note = p->preload_why[0] ? p->preload_why : NULL;
-	if (rep->preload_asked && p->preload_found) {
+	p->ext.preload_asked = p->preload_mode[0] != '\0';
+	memset(&p->ext.preload, 0, sizeof(p->ext.preload));
+	p->ext.preload_note = p->preload_why[0] ? p->preload_why : NULL;
+	if (p->ext.preload_asked && p->preload_found) {
 		/* Beside the log: what the library changed in this process. */
 		snprintf(report, sizeof(report), "%s.preload", p->log);
 		unlink(report);
@@ -486,7 +488,7 @@ static int process_rep(void *state, struct mmp_rep *rep, struct mmp_error *err)
 									: 0 };
 		if (mmp_sampler_open_child(&sampler, child.pid, &so, p->samples_why,
 					   sizeof(p->samples_why)) && hz)
-			rep->samples_why = p->samples_why;
+			p->ext.samples_why = p->samples_why;
 	}
 	pus_before(p, &pt);
 	int64_t psi0 = mmp_pressure_read(p->pressure_fd);
@@ -500,25 +502,25 @@ static int process_rep(void *state, struct mmp_rep *rep, struct mmp_error *err)
 	if (sampler && mmp_sampler_start(sampler)) {
 		snprintf(p->samples_why, sizeof(p->samples_why),
 			 "no profile: the thread that reads the samples could not start");
-		rep->samples_why = p->samples_why;
+		p->ext.samples_why = p->samples_why;
 		mmp_sampler_close(sampler);
 		sampler = NULL;
 	}
 	rc = mmp_exec_child_wait(&child, item->run->p.timeout, item->stop);
 	int log_rc = mmp_output_log_finish(&out);
 	if (child.nleft) {
-		snprintf(rep->note, sizeof(rep->note),
+		snprintf(p->ext.note, sizeof(p->ext.note),
 			 "%.100s left %u process(es) running outside its process group (a "
 			 "daemon: setsid): %s%s; mmprof ended them (log: %.400s)",
 			 p->argv.v[0], child.nleft, child.left, child.nleft > 4 ? ", ..." : "",
 			 p->log);
-		dprintf(fd, "\n# mmprof: %s\n", rep->note);
+		dprintf(fd, "\n# mmprof: %s\n", p->ext.note);
 	}
 	if (log_rc) {
 		/* The figures were read from the stream, not from the file: the
 		 * repetition stands, its log does not. */
-		size_t used = strlen(rep->note);
-		snprintf(rep->note + used, sizeof(rep->note) - used,
+		size_t used = strlen(p->ext.note);
+		snprintf(p->ext.note + used, sizeof(p->ext.note) - used,
 			 "%sthe log %.400s is incomplete: %s (the result and time were read as "
 			 "the output came)",
 			 used ? "; " : "", p->log, strerror(-log_rc));
@@ -549,7 +551,7 @@ static int process_rep(void *state, struct mmp_rep *rep, struct mmp_error *err)
 				   mmp_exec_child_describe(child.status, how, sizeof(how)), p->log);
 		goto out_counters;
 	}
-	rep->wall_ns = child.t_exit - child.t_exec;
+	p->ext.wall_ns = child.t_exit - child.t_exec;
 	rep->bytes = p->end;
 	rep->probe_rc = 0;
 	rc = read_figures(p, &out, rep, err);
@@ -564,11 +566,11 @@ static int process_rep(void *state, struct mmp_rep *rep, struct mmp_error *err)
 			have_conc = mmp_concurrency_measure(p->samples.sw, p->samples.nsw, p->npus,
 							    &conc) == 0;
 			p->samples.jit = p->jit;
-			rep->samples = item->run->p.profile ? &p->samples : NULL;
+			p->ext.samples = item->run->p.profile ? &p->samples : NULL;
 		} else {
 			snprintf(p->samples_why, sizeof(p->samples_why),
 				 "no profile: out of memory for its samples");
-			rep->samples_why = p->samples_why;
+			p->ext.samples_why = p->samples_why;
 		}
 	}
 	for (unsigned t = 0; t < item->plan->nthreads; t++)
@@ -577,24 +579,24 @@ static int process_rep(void *state, struct mmp_rep *rep, struct mmp_error *err)
 	uint64_t cpu_ns = (uint64_t)(child.ru.ru_utime.tv_sec + child.ru.ru_stime.tv_sec) *
 				  1000000000u +
 			  (uint64_t)(child.ru.ru_utime.tv_usec + child.ru.ru_stime.tv_usec) * 1000u;
-	rep->cpu_ns = task_clock(p, counted, rep, cpu_ns);
-	if (env && (rc = mmp_preload_read(report, &rep->preload))) {
+	p->ext.cpu_ns = task_clock(p, counted, rep, cpu_ns);
+	if (env && (rc = mmp_preload_read(report, &p->ext.preload))) {
 		rc = mmp_error_errno(err, rc, "reading %s", report);
 		goto out_counters;
 	}
-	double pressure = psi0 >= 0 && psi1 >= psi0 && rep->wall_ns
-				  ? (double)(psi1 - psi0) * 1000 / (double)rep->wall_ns
+	double pressure = psi0 >= 0 && psi1 >= psi0 && p->ext.wall_ns
+				  ? (double)(psi1 - psi0) * 1000 / (double)p->ext.wall_ns
 				  : -1;
 	judge_pus(p, &child, rep, cpu_ns, pressure, &pt);
 	mmp_disturbance_judge_overlap(have_conc ? &conc : NULL, &rep->dist);
 	mmp_disturbance_check_stops(stops, &rep->dist);
-	mmp_disturbance_check_steal(steal0, mmp_steal_ns(p->pus, p->npus), rep->wall_ns, p->npus,
+	mmp_disturbance_check_steal(steal0, mmp_steal_ns(p->pus, p->npus), p->ext.wall_ns, p->npus,
 				    &rep->dist);
 	/* Last: a program that left its PUs did not run the planned run,
 	 * whatever else was in its way. */
-	mmp_pu_watch_judge(&pw, rep->cpu_ns, rep->wall_ns, &esc);
-	rep->escaped = esc.escaped;
-	snprintf(rep->pus_ran, sizeof(rep->pus_ran), "%s", esc.seen);
+	mmp_pu_watch_judge(&pw, p->ext.cpu_ns, p->ext.wall_ns, &esc);
+	p->ext.escaped = esc.escaped;
+	snprintf(p->ext.pus_ran, sizeof(p->ext.pus_ran), "%s", esc.seen);
 	if (esc.escaped) {
 		rep->dist.disturbed = 1;
 		snprintf(rep->dist.why, sizeof(rep->dist.why), "%s", esc.why);

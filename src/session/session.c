@@ -15,6 +15,7 @@
 #include "mmprof/logdir.h"
 #include "mmprof/observer.h"
 #include "mmprof/probe.h"
+#include "mmprof/process_run.h"
 #include "mmprof/result_json.h"
 #include "mmprof/runner.h"
 #include "mmprof/schedule.h"
@@ -287,6 +288,7 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 	size_t i = c->cs->runs[k];
 	struct mmp_error err = { 0 };
 	char label[320];
+	const struct mmp_rep_process *x = rep->process; /* a program's (process_run.h) */
 
 	rep->warmup = step->round < c->cs->warmup;
 	rep->index = rep->warmup ? step->round : step->round - c->cs->warmup;
@@ -306,14 +308,14 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 			.err = -rep->probe_rc,
 			.rep = { .warmup = rep->warmup, .index = rep->index, .got = rep->result,
 				 .kernel = mmp_kernel_names[info->run->p.kernel],
-				 .path = info->data ? info->data->path : NULL, .log = rep->log },
+				 .path = info->data ? info->data->path : NULL, .log = x ? x->log : NULL },
 		};
 		if (rep->probe_rc) {
 			t.what = MMP_TELL_PROBE_FAILED;
-		} else if (rep->log && rep->result_text[0]) {
+		} else if (x && x->result_text[0]) {
 			t.what = MMP_TELL_OUTPUT_WRONG;
-			t.text = rep->result_text;
-		} else if (rep->log) {
+			t.text = x->result_text;
+		} else if (x) {
 			t.what = MMP_TELL_OUTPUT_DIFFERS;
 		} else if (!info->data) {
 			t.what = MMP_TELL_COUNT_WRONG;
@@ -326,7 +328,7 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 		tell(s, &t);
 		c->out->wrong = 1;
 	}
-	if (rep->escaped && !c->escaped[k]++)
+	if (x && x->escaped && !c->escaped[k]++)
 		tell(s, &(struct mmp_told){
 				.what = MMP_TELL_ESCAPED,
 				.run = mmp_result_label(res, &res->run[i], label, sizeof(label)),
@@ -336,8 +338,8 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 			      info->run->job->name, s->obs);
 	mmp_eventplan_split(c->ep, info->run->p.events, info->groups_split, s->obs);
 	progress(c, step, &res->run[i]);
-	if (rep->note[0])
-		tell(s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = rep->note });
+	if (x && x->note[0])
+		tell(s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = x->note });
 	if (rep->warmup)
 		return 0;
 	int rc = mmp_results_record(res, i, rep, &err);
