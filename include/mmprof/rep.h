@@ -1,7 +1,8 @@
 /* One repetition as the run stage records it (struct mmp_rep), and what a
  * run of a set is run with (struct mmp_runner_item): shared by the runner
- * (runner.h), which runs probes on its threads, and process_run.h, which
- * runs programs, so neither includes the other's header. */
+ * (runner.h) and its engines (engine.h), so no engine includes the
+ * runner's header.  What one kind of run alone records is that kind's
+ * extension, declared beside its engine (process_run.h). */
 #ifndef MMPROF_REP_H
 #define MMPROF_REP_H
 

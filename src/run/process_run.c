@@ -1,4 +1,4 @@
-/* The runner's path for programs (see process_run.h). */
+/* The process engine: a program per repetition (see process_run.h, engine.h). */
 #include "mmprof/process_run.h"
 #include "mmprof/engine.h"
 
