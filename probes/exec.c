@@ -4,7 +4,7 @@
  * process (command = ..., its {placeholders} filled in), bound to the run's
  * PUs, counted with inherited counters, timed from its exec to its exit or
  * by its own printed time, its printed result checked.  No loop here: the
- * runner's process path does the work (process_run.h, docs/exec.md).
+ * runner's process engine does the work (process_run.c, docs/exec.md).
  * Its causes come from controls applied outside it: all its threads on
  * one PU, the preload library's prefault and huge pages, membind and
  * placement. */

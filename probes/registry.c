@@ -55,6 +55,11 @@ int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key)
 	return (probe->uses & MMP_KEY_BIT(key)) != 0;
 }
 
+enum mmp_run_kind mmp_probe_kind(const struct mmp_probe *probe)
+{
+	return probe->needs & MMP_NEEDS_PROCESS ? MMP_RUN_KIND_PROCESS : MMP_RUN_KIND_THREADS;
+}
+
 int mmp_probe_reads_file(const struct mmp_probe *probe)
 {
 	return (probe->needs & MMP_NEEDS_FILE) != 0;

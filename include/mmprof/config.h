@@ -190,6 +190,9 @@ struct mmp_sweep {
 	size_t nruns;
 };
 
+/* The run's kind (probe.h): whether it runs a program. */
+enum mmp_run_kind mmp_run_kind(const struct mmp_run *run);
+
 int mmp_config_load(const char *path, struct mmp_config *cfg);
 /* A config built in memory (mmprof exec): an empty one named `name`, then
  * one key at a time, each checked as if read from a file at `line` (its

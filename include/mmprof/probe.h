@@ -195,6 +195,16 @@ uint64_t mmp_probe_ceiling_zeros(const uint8_t *p, uint64_t n);
 
 /* Whether a key changes what this probe does. */
 int mmp_probe_uses(const struct mmp_probe *probe, enum mmp_key_id key);
+/* How a run of the probe executes, each kind one engine of the runner
+ * (engine.h): the probe's loop on mmprof's pinned threads, or a program
+ * in a child process (MMP_NEEDS_PROCESS).  Stages before the runner ask
+ * the kind, not the flag. */
+enum mmp_run_kind {
+	MMP_RUN_KIND_THREADS,
+	MMP_RUN_KIND_PROCESS,
+	MMP_RUN_KINDS
+};
+enum mmp_run_kind mmp_probe_kind(const struct mmp_probe *probe);
 /* Whether it reads the data file (and so has a reference to be checked
  * against, a page cache, a file to create). */
 int mmp_probe_reads_file(const struct mmp_probe *probe);

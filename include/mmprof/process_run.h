@@ -1,5 +1,5 @@
-/* The runner's path for probes that run a program (MMP_NEEDS_PROCESS, the
- * exec probe): one process per repetition, where a C probe has threads.
+/* The process engine (engine.h), for runs of kind process (the exec
+ * probe): one child process per repetition, where a C probe has threads.
  *
  *   open    the command's argv, expanded once (its placeholders are the
  *           run's), the executable found on PATH, the result and time
@@ -23,22 +23,38 @@
 #ifndef MMPROF_PROCESS_RUN_H
 #define MMPROF_PROCESS_RUN_H
 
-#include "mmprof/error.h"
+#include <stdint.h>
+
+#include "mmprof/preload.h"
 #include "mmprof/rep.h"
-#include "mmprof/topology.h"
+#include "mmprof/sampling.h"
 #include "mmprof/thread_pool.h"
 
-struct mmp_process_run;
-
-/* places[nthreads] and open_error[events] are the runner's, filled here.
- * The program runs bound to the run's PUs, under the memory policy its
- * membind asks for (topo: the nodes interleave means). */
-int mmp_process_run_open(struct mmp_process_run **out, const struct mmp_runner_item *item,
-			 const struct mmp_topology *topo, struct mmp_thread_place *places,
-			 int *open_error, struct mmp_error *err);
-/* One repetition into rep (its arrays sized for the run's threads and
- * events).  -EINTR when stopped; -ESTALE is the caller's (data recheck). */
-int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct mmp_error *err);
-void mmp_process_run_close(struct mmp_process_run *p);
+/* A program's repetition beyond struct mmp_rep: its rep->process, valid
+ * as long as the rep. */
+struct mmp_rep_process {
+	const char *log;      /* the process's stdout and stderr */
+	uint64_t wall_ns;     /* its exec to its exit (elapsed_ns may be its own time) */
+	int result_unchecked; /* no `result`: result and result_ok say nothing */
+	char result_text[160]; /* what it printed when that is not a count ('...': why) */
+	char note[1024];       /* "" or what mmprof did about it (ended a daemon it left) */
+	/* It ran outside its planned PUs (pu_watch.h), and where its threads
+	 * were found ("" when never sampled). */
+	int escaped;
+	char pus_ran[MMP_CPULIST_MAX];
+	/* CPU time of all its threads: task-clock when counted, else wait4's
+	 * rusage (the one-PU control's evidence); 0: not known. */
+	uint64_t cpu_ns;
+	/* prefault, touch, huge or bulk: the preload library was asked for,
+	 * and what it reported it changed (preload.h); preload_note says why it could
+	 * change nothing when that is known ("a static binary"). */
+	int preload_asked;
+	struct mmp_preload_report preload;
+	const char *preload_note;
+	/* Its sampling profile (sampling.h; profile = off: NULL), and why
+	 * there is none when sampling was asked for and refused. */
+	const struct mmp_samples *samples;
+	const char *samples_why;
+};
 
 #endif

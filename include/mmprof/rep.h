@@ -1,7 +1,8 @@
 /* One repetition as the run stage records it (struct mmp_rep), and what a
  * run of a set is run with (struct mmp_runner_item): shared by the runner
- * (runner.h), which runs probes on its threads, and process_run.h, which
- * runs programs, so neither includes the other's header. */
+ * (runner.h) and its engines (engine.h), so no engine includes the
+ * runner's header.  What one kind of run alone records is that kind's
+ * extension, declared beside its engine (process_run.h). */
 #ifndef MMPROF_REP_H
 #define MMPROF_REP_H
 
@@ -12,10 +13,10 @@
 #include "mmprof/counters.h"
 #include "mmprof/datafile.h"
 #include "mmprof/disturbance.h"
-#include "mmprof/preload.h"
 #include "mmprof/runmem.h"
-#include "mmprof/sampling.h"
 #include "mmprof/thread_pool.h"
+
+struct mmp_rep_process;
 
 struct mmp_rep {
 	unsigned index;       /* among recorded repetitions, or warmups */
@@ -34,29 +35,9 @@ struct mmp_rep {
 	const struct mmp_census_record *census; /* where its memory was (runmem.h) */
 	struct mmp_count *counts;        /* [events], summed over threads */
 	struct mmp_count *thread_counts; /* [threads][events] */
-	/* Programs (MMP_NEEDS_PROCESS); NULL, 0 for probes. */
-	const char *log;      /* the process's stdout and stderr */
-	uint64_t wall_ns;     /* its exec to its exit (elapsed_ns may be its own time) */
-	int result_unchecked; /* no `result`: result and result_ok say nothing */
-	char result_text[160]; /* what it printed when that is not a count ('...': why) */
-	char note[1024];       /* "" or what mmprof did about it (ended a daemon it left) */
-	/* It ran outside its planned PUs (pu_watch.h), and where its threads
-	 * were found ("" when never sampled). */
-	int escaped;
-	char pus_ran[MMP_CPULIST_MAX];
-	/* CPU time of all its threads: task-clock when counted, else wait4's
-	 * rusage (the one-PU control's evidence); 0: not known. */
-	uint64_t cpu_ns;
-	/* prefault, touch, huge or bulk: the preload library was asked for,
-	 * and what it reported it changed (preload.h); preload_note says why it could
-	 * change nothing when that is known ("a static binary"). */
-	int preload_asked;
-	struct mmp_preload_report preload;
-	const char *preload_note;
-	/* Its sampling profile (sampling.h; profile = off: NULL), and why
-	 * there is none when sampling was asked for and refused. */
-	const struct mmp_samples *samples;
-	const char *samples_why;
+	/* What only a kind of run records (engine.h): a program's, the
+	 * process engine's (process_run.h); NULL for the other kinds. */
+	const struct mmp_rep_process *process;
 };
 
 /* One run of a set: what it runs, on what, where, counting what. */

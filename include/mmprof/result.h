@@ -19,6 +19,7 @@
 #include "mmprof/events.h"
 #include "mmprof/intervals.h"
 #include "mmprof/plan.h"
+#include "mmprof/preload.h"
 #include "mmprof/profile.h"
 #include "mmprof/runner.h"
 #include "mmprof/stats.h"

@@ -9,10 +9,10 @@
  * the last thread's end, is checked against the reference for the bytes it
  * read, and is judged disturbed or not (disturbance.h).
  *
- * A probe that runs a program (MMP_NEEDS_PROCESS: exec) has no threads of
- * mmprof's: each repetition is one process, started, bound, counted and
- * judged by process_run.h, and recorded in the same struct mmp_rep
- * (rep.h).
+ * That is the threads engine's way (engine.h); a run of kind process
+ * (exec) has no threads of mmprof's: each repetition is one process,
+ * started, bound, counted and judged by the process engine, and recorded
+ * in the same struct mmp_rep (rep.h).
  */
 #ifndef MMPROF_RUNNER_H
 #define MMPROF_RUNNER_H

@@ -62,7 +62,7 @@ static const struct mmp_cause_either *either_of(const struct mmp_control_info *c
 						const struct mmp_run_result *after)
 {
 	struct mmp_evidence e;
-	if (!ci->either || !(before->run->p.probe->needs & MMP_NEEDS_PROCESS))
+	if (!ci->either || mmp_run_kind(before->run) != MMP_RUN_KIND_PROCESS)
 		return NULL;
 	for (size_t i = 0; i < ci->nevidence; i++)
 		if (evidence_pair(&ci->evidence[i], before, after, &e))
@@ -122,7 +122,7 @@ static void touch_check(struct mmp_cause *c)
 		return;
 	/* A program's mappings are its own: bytes of its file are not pages
 	 * it touched. */
-	if (c->before->run->p.probe->needs & MMP_NEEDS_PROCESS)
+	if (mmp_run_kind(c->before->run) == MMP_RUN_KIND_PROCESS)
 		return;
 	double k = (double)mmp_page_size() * c->before->run->p.threads;
 	c->per_page = c->cost;

@@ -96,7 +96,7 @@ static int job_checks(struct mmp_config *cfg, const struct mmp_job *job)
 		const struct mmp_probe *probe = ((const struct mmp_probe *const *)probes->values)[i];
 		/* A program may read no file (process_checks says what it
 		 * then cannot have). */
-		reads_file |= mmp_probe_reads_file(probe) && !(probe->needs & MMP_NEEDS_PROCESS);
+		reads_file |= mmp_probe_reads_file(probe) && mmp_probe_kind(probe) != MMP_RUN_KIND_PROCESS;
 		if (probe->needs & MMP_NEEDS_WORK)
 			work = 1;
 	}
@@ -351,150 +351,185 @@ static void ceiling_pages(struct mmp_config *cfg, const struct mmp_job *job, str
 	run->p.touch = true;
 }
 
-static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params *def,
-		      struct mmp_sweep *plan)
-{
-	const struct mmp_job *job = &cfg->jobs[j];
+/* One job's sweep as it expands: each key's values, one digit per swept
+ * key, and what was said or used so far. */
+struct sweep {
+	struct mmp_config *cfg;
+	const struct mmp_job *job;
+	size_t j;
+	const struct mmp_params *def;
 	const struct mmp_setting *set[MMP_KEY_COUNT];
 	const char *from[MMP_KEY_COUNT];
-	size_t radix[MMP_KEY_COUNT], digit[MMP_KEY_COUNT] = { 0 };
-	uint64_t zip = 0, reported = 0, used = 0;
-	unsigned char needs_reported[MMP_KEY_COUNT] = { 0 };
-	const struct mmp_probe *ignored_by[MMP_KEY_COUNT] = { 0 };
+	size_t radix[MMP_KEY_COUNT], digit[MMP_KEY_COUNT];
+	uint64_t zip, reported, used;
+	size_t zip_digit;
+	unsigned char needs_reported[MMP_KEY_COUNT];
+	const struct mmp_probe *ignored_by[MMP_KEY_COUNT];
+};
+
+static void sweep_init(struct sweep *w)
+{
 	size_t zip_len = 1;
 
 	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
-		set[k] = effective(cfg, job, k, &from[k]);
-	if (set[MMP_KEY_ZIP])
-		zip = *(const uint64_t *)set[MMP_KEY_ZIP]->values;
+		w->set[k] = effective(w->cfg, w->job, k, &w->from[k]);
+	if (w->set[MMP_KEY_ZIP])
+		w->zip = *(const uint64_t *)w->set[MMP_KEY_ZIP]->values;
 	/* One digit per swept key; the zipped keys share the digit of the
 	 * first of them, whose radix is their common length. */
 	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
-		radix[k] = set[k] ? set[k]->count : 1;
-		if (zip & MMP_KEY_BIT(k)) {
-			if (radix[k] > zip_len)
-				zip_len = radix[k];
-			radix[k] = 1;
+		w->radix[k] = w->set[k] ? w->set[k]->count : 1;
+		if (w->zip & MMP_KEY_BIT(k)) {
+			if (w->radix[k] > zip_len)
+				zip_len = w->radix[k];
+			w->radix[k] = 1;
 		}
 	}
-	if (zip)
-		radix[__builtin_ctzll(zip)] = zip_len;
-	size_t zip_digit = zip ? (size_t)__builtin_ctzll(zip) : 0;
+	if (w->zip)
+		w->radix[__builtin_ctzll(w->zip)] = zip_len;
+	w->zip_digit = w->zip ? (size_t)__builtin_ctzll(w->zip) : 0;
+}
 
+/* The run at the sweep's digits, each key the probe does not use put
+ * back to its default (and remembered, to say so once). */
+static void point_run(struct sweep *w, struct mmp_run *run)
+{
+	*run = (struct mmp_run){ .job_index = w->j, .job = w->job, .p = *w->def };
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+		if (!w->set[k])
+			continue;
+		size_t i = (w->zip & MMP_KEY_BIT(k)) ? w->digit[w->zip_digit] : w->digit[k];
+		if (w->set[k]->count == 1)
+			i = 0;
+		memcpy((char *)&run->p + mmp_keys[k].offset, value_at(w->set[k], k, i),
+		       mmp_keys[k].width);
+		run->line[k] = w->set[k]->line;
+		run->from[k] = w->from[k];
+	}
+	run->applies = ~UINT64_C(0);
+	if (!run->p.probe)
+		return;
+	for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
+		/* access = 1 is what a byte probe does anyway. */
+		int consistent = k == MMP_KEY_ACCESS && run->p.access == 1 &&
+				 run->p.probe->access_mode == MMP_ACCESS_BYTE;
+		if (mmp_probe_uses(run->p.probe, (enum mmp_key_id)k) || consistent) {
+			w->used |= MMP_KEY_BIT(k);
+			if (!consistent)
+				continue;
+		}
+		run->applies &= ~MMP_KEY_BIT(k);
+		if (w->ignored_by[k] == NULL)
+			w->ignored_by[k] = run->p.probe;
+		memcpy((char *)&run->p + mmp_keys[k].offset,
+		       (const char *)w->def + mmp_keys[k].offset, mmp_keys[k].width);
+		run->line[k] = 0;
+		run->from[k] = NULL;
+	}
+}
+
+/* Whether key k of the job is still to be said (and now it is). */
+static int first_time(struct sweep *w, enum mmp_key_id k)
+{
+	if (w->reported & MMP_KEY_BIT(k))
+		return 0;
+	w->reported |= MMP_KEY_BIT(k);
+	return 1;
+}
+
+/* What the probe fixes itself: the ceiling's pages, its operations, the
+ * number of its threads (pingpong's two). */
+static void probe_fixes(struct sweep *w, struct mmp_run *run)
+{
+	if (!run->p.probe)
+		return;
+	if (run->p.probe->role == MMP_PROBE_CEILING)
+		ceiling_pages(w->cfg, w->job, run, &w->reported);
+	if (run->p.probe->unit && !run->p.ops)
+		run->p.ops = run->p.probe->default_ops;
+	if (!run->p.probe->threads || run->p.threads == run->p.probe->threads)
+		return;
+	/* Said where the job itself asks; a [global] default is not for it. */
+	if (w->job->set[MMP_KEY_THREADS].line && first_time(w, MMP_KEY_THREADS))
+		mmp_config_diag(w->cfg, run->line[MMP_KEY_THREADS], w->from[MMP_KEY_THREADS],
+				"probe '%s' runs %u threads, not %u", run->p.probe->name,
+				run->p.probe->threads, run->p.threads);
+	run->p.threads = run->p.probe->threads;
+}
+
+/* The point's values checked against each other, each problem said once
+ * per job. */
+static void point_checks(struct sweep *w, struct mmp_run *run)
+{
+	struct mmp_config *cfg = w->cfg;
+	if (run->p.advice == MMP_ADVICE_HUGEPAGE && (run->applies & MMP_KEY_BIT(MMP_KEY_ADVICE)) &&
+	    !(run->p.probe->needs & MMP_NEEDS_MAP) && !run->p.probe->maps &&
+	    first_time(w, MMP_KEY_ADVICE))
+		mmp_config_diag(cfg, run->line[MMP_KEY_ADVICE], w->from[MMP_KEY_ADVICE],
+				"advice = hugepage is for mappings; probe '%s' reads with "
+				"system calls",
+				run->p.probe->name);
+	/* Page-cache pages are the kernel's: only a copy can be put on huge pages. */
+	if (run->p.hugepages && run->p.data == MMP_DATA_PAGECACHE &&
+	    mmp_run_kind(run) != MMP_RUN_KIND_PROCESS && (run->applies & MMP_KEY_BIT(MMP_KEY_HUGEPAGES)) &&
+	    first_time(w, MMP_KEY_HUGEPAGES))
+		mmp_config_diag(cfg, run->line[MMP_KEY_HUGEPAGES], w->from[MMP_KEY_HUGEPAGES],
+				"hugepages = yes needs data = anon: the page cache "
+				"backs a mapped file with small pages");
+	if (run->p.probe && mmp_run_kind(run) == MMP_RUN_KIND_PROCESS)
+		process_checks(cfg, w->job, run, w->from, &w->reported);
+	needs_checks(cfg, run, w->from, w->needs_reported);
+	/* The plan says what a program really runs with: names for
+	 * its JIT code whenever it is profiled. */
+	if (run->p.jitnames == MMP_JITNAMES_AUTO && (run->applies & MMP_KEY_BIT(MMP_KEY_JITNAMES)))
+		run->p.jitnames = run->p.profile ? MMP_JITNAMES_YES : MMP_JITNAMES_NO;
+	if (run->p.size && run->p.threads > run->p.size && first_time(w, MMP_KEY_THREADS))
+		mmp_config_diag(cfg, run->line[MMP_KEY_THREADS], w->from[MMP_KEY_THREADS],
+				"threads = %u is more than the %llu bytes to share",
+				run->p.threads, (unsigned long long)run->p.size);
+}
+
+/* The next combination, the last key varying fastest; 0 after the last. */
+static int next_point(struct sweep *w)
+{
+	size_t k = MMP_KEY_COUNT;
+	while (k > 0) {
+		k--;
+		if (++w->digit[k] < w->radix[k])
+			return 1;
+		w->digit[k] = 0;
+	}
+	return 0;
+}
+
+static int expand_job(struct mmp_config *cfg, size_t j, const struct mmp_params *def,
+		      struct mmp_sweep *plan)
+{
+	struct sweep w = { .cfg = cfg, .job = &cfg->jobs[j], .j = j, .def = def };
 	char why[512];
-	uint64_t nruns = count_runs(radix, why, sizeof(why));
-	if (too_many_runs(cfg, job, nruns, why, plan->nruns))
+
+	sweep_init(&w);
+	uint64_t nruns = count_runs(w.radix, why, sizeof(why));
+	if (too_many_runs(cfg, w.job, nruns, why, plan->nruns))
 		return 0;
 	struct sig_set seen = { 0 };
 	if (reserve_runs(plan, nruns) || sig_set_init(&seen, nruns)) {
 		sig_set_free(&seen);
 		return -ENOMEM;
 	}
-
-	for (;;) {
-		struct mmp_run run = { .job_index = j, .job = job, .p = *def };
-
-		for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
-			if (!set[k])
-				continue;
-			size_t i = (zip & MMP_KEY_BIT(k)) ? digit[zip_digit] : digit[k];
-			if (set[k]->count == 1)
-				i = 0;
-			memcpy((char *)&run.p + mmp_keys[k].offset, value_at(set[k], k, i),
-			       mmp_keys[k].width);
-			run.line[k] = set[k]->line;
-			run.from[k] = from[k];
-		}
-		run.applies = ~UINT64_C(0);
-		if (run.p.probe) {
-			for (size_t k = 0; k < MMP_KEY_COUNT; k++) {
-				/* access = 1 is what a byte probe does anyway. */
-				int consistent = k == MMP_KEY_ACCESS && run.p.access == 1 &&
-						 run.p.probe->access_mode == MMP_ACCESS_BYTE;
-				if (mmp_probe_uses(run.p.probe, (enum mmp_key_id)k) || consistent) {
-					used |= MMP_KEY_BIT(k);
-					if (!consistent)
-						continue;
-				}
-				run.applies &= ~MMP_KEY_BIT(k);
-				if (ignored_by[k] == NULL)
-					ignored_by[k] = run.p.probe;
-				memcpy((char *)&run.p + mmp_keys[k].offset,
-				       (const char *)def + mmp_keys[k].offset, mmp_keys[k].width);
-				run.line[k] = 0;
-				run.from[k] = NULL;
-			}
-		}
-		if (run.p.probe && run.p.probe->role == MMP_PROBE_CEILING)
-			ceiling_pages(cfg, job, &run, &reported);
-		if (run.p.probe && run.p.probe->unit && !run.p.ops)
-			run.p.ops = run.p.probe->default_ops;
-		/* A probe made of a fixed number of threads (pingpong's two). */
-		if (run.p.probe && run.p.probe->threads && run.p.threads != run.p.probe->threads) {
-			/* Said where the job itself asks; a [global] default is not for it. */
-			if (job->set[MMP_KEY_THREADS].line &&
-			    !(reported & MMP_KEY_BIT(MMP_KEY_THREADS))) {
-				reported |= MMP_KEY_BIT(MMP_KEY_THREADS);
-				mmp_config_diag(cfg, run.line[MMP_KEY_THREADS],
-						from[MMP_KEY_THREADS],
-						"probe '%s' runs %u threads, not %u",
-						run.p.probe->name, run.p.probe->threads,
-						run.p.threads);
-			}
-			run.p.threads = run.p.probe->threads;
-		}
-		if (run.p.advice == MMP_ADVICE_HUGEPAGE && (run.applies & MMP_KEY_BIT(MMP_KEY_ADVICE)) &&
-		    !(run.p.probe->needs & MMP_NEEDS_MAP) && !run.p.probe->maps &&
-		    !(reported & MMP_KEY_BIT(MMP_KEY_ADVICE))) {
-			reported |= MMP_KEY_BIT(MMP_KEY_ADVICE);
-			mmp_config_diag(cfg, run.line[MMP_KEY_ADVICE], from[MMP_KEY_ADVICE],
-					"advice = hugepage is for mappings; probe '%s' reads with "
-					"system calls",
-					run.p.probe->name);
-		}
-		/* Page-cache pages are the kernel's: only a copy can be put on huge pages. */
-		if (run.p.hugepages && run.p.data == MMP_DATA_PAGECACHE &&
-		    !(run.p.probe->needs & MMP_NEEDS_PROCESS) && (run.applies & MMP_KEY_BIT(MMP_KEY_HUGEPAGES)) &&
-		    !(reported & MMP_KEY_BIT(MMP_KEY_HUGEPAGES))) {
-			reported |= MMP_KEY_BIT(MMP_KEY_HUGEPAGES);
-			mmp_config_diag(cfg, run.line[MMP_KEY_HUGEPAGES], from[MMP_KEY_HUGEPAGES],
-					"hugepages = yes needs data = anon: the page cache "
-					"backs a mapped file with small pages");
-		}
-		if (run.p.probe && (run.p.probe->needs & MMP_NEEDS_PROCESS))
-			process_checks(cfg, job, &run, from, &reported);
-		needs_checks(cfg, &run, from, needs_reported);
-		/* The plan says what a program really runs with: names for
-		 * its JIT code whenever it is profiled. */
-		if (run.p.jitnames == MMP_JITNAMES_AUTO && (run.applies & MMP_KEY_BIT(MMP_KEY_JITNAMES)))
-			run.p.jitnames = run.p.profile ? MMP_JITNAMES_YES : MMP_JITNAMES_NO;
-		if (run.p.size && run.p.threads > run.p.size &&
-		    !(reported & MMP_KEY_BIT(MMP_KEY_THREADS))) {
-			reported |= MMP_KEY_BIT(MMP_KEY_THREADS);
-			mmp_config_diag(cfg, run.line[MMP_KEY_THREADS], from[MMP_KEY_THREADS],
-					"threads = %u is more than the %llu bytes to share",
-					run.p.threads, (unsigned long long)run.p.size);
-		}
-
+	do {
+		struct mmp_run run;
 		char sig[2048];
+		point_run(&w, &run);
+		probe_fixes(&w, &run);
+		point_checks(&w, &run);
 		signature(&run, sig, sizeof(sig));
 		if (!sig_set_seen(&seen, plan, sig, plan->nruns))
 			push_run(plan, &run);
-
-		/* Next combination: the last key varies fastest. */
-		size_t k = MMP_KEY_COUNT;
-		while (k > 0) {
-			k--;
-			if (++digit[k] < radix[k])
-				break;
-			digit[k] = 0;
-			if (k == 0) {
-				unused_keys(cfg, job, used, ignored_by);
-				sig_set_free(&seen);
-				return 0;
-			}
-		}
-	}
+	} while (next_point(&w));
+	unused_keys(cfg, w.job, w.used, w.ignored_by);
+	sig_set_free(&seen);
+	return 0;
 }
 
 int mmp_config_expand(struct mmp_config *cfg, struct mmp_sweep *plan)
@@ -520,6 +555,11 @@ int mmp_config_expand(struct mmp_config *cfg, struct mmp_sweep *plan)
 			plan->nruns = first;
 	}
 	return cfg->ndiags == before ? 0 : -EINVAL;
+}
+
+enum mmp_run_kind mmp_run_kind(const struct mmp_run *run)
+{
+	return mmp_probe_kind(run->p.probe);
 }
 
 void mmp_sweep_free(struct mmp_sweep *plan)

@@ -56,7 +56,7 @@ static const char *probe_name(const struct mmp_rung *r)
  * only where its threads run. */
 static int program(const struct mmp_rung *r)
 {
-	return (r->run.p.probe->needs & MMP_NEEDS_PROCESS) != 0;
+	return mmp_run_kind(&r->run) == MMP_RUN_KIND_PROCESS;
 }
 
 static int not_in_program(struct mmp_control_ctx *c)
@@ -141,7 +141,7 @@ static int apply_huge(struct mmp_rung *r, struct mmp_control_ctx *c)
 	/* Page-cache pages are small pages: nothing to back.  A program's own
 	 * mappings are advised through the preload library, which reports
 	 * what the kernel really gave. */
-	if (!(p->probe->needs & (MMP_NEEDS_WORK | MMP_NEEDS_PROCESS)) && p->data != MMP_DATA_ANON)
+	if (!(p->probe->needs & MMP_NEEDS_WORK) && !program(r) && p->data != MMP_DATA_ANON)
 		return not_here(c, "%s reads the page cache, whose pages are small pages (data = "
 				   "anon reads a copy that huge pages can back)",
 				probe_name(r));
@@ -330,7 +330,7 @@ static int apply_solo(struct mmp_rung *r, struct mmp_control_ctx *c)
 				r->run.p.probe->threads);
 	/* A program reads what it reads: one thread of it is not the first
 	 * thread's slice. */
-	if (r->run.p.probe->needs & MMP_NEEDS_PROCESS)
+	if (program(r))
 		return not_here(c, "a program's threads are its own: one of them is not a slice "
 				   "of the job");
 	/* One thread over the first thread's slice, where that thread ran. */
@@ -372,7 +372,7 @@ static int apply_limit(struct mmp_rung *r, struct mmp_control_ctx *c)
  * which is why this rung's evidence is CPU time, not wall time. */
 static int apply_onepu(struct mmp_rung *r, struct mmp_control_ctx *c)
 {
-	if (!(r->run.p.probe->needs & MMP_NEEDS_PROCESS))
+	if (!program(r))
 		return not_here(c, "%s is not a program (onepu is for probe = exec)",
 				probe_name(r));
 	if (mmp_pin_plan_used(&r->pins) < 2)
@@ -442,7 +442,7 @@ static void remote_detail(const struct mmp_run *run, char *buf, size_t len)
 
 static void limit_detail(const struct mmp_run *run, char *buf, size_t len)
 {
-	if (run->p.probe->needs & MMP_NEEDS_PROCESS)
+	if (mmp_run_kind(run) == MMP_RUN_KIND_PROCESS)
 		snprintf(buf, len, PROGRAM_OWN_WORK ", beyond limit's scan of its bytes");
 	else
 		snprintf(buf, len, "%s", run->p.probe->loop ? run->p.probe->loop : run->p.probe->name);

@@ -10,6 +10,7 @@
 #include "mmprof/metrics.h"
 #include "mmprof/paths.h"
 #include "mmprof/probe.h"
+#include "mmprof/process_run.h"
 #include "csv_impl.h"
 
 struct row {
@@ -104,74 +105,84 @@ static void col_state_node(const void *row, char *buf, size_t len)
 static void col_preload_loaded(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->preload_asked)
-		snprintf(buf, len, "%u", r->rep->preload.loaded);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x && x->preload_asked)
+		snprintf(buf, len, "%u", x->preload.loaded);
 }
 
 static void col_preload_mappings(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->preload_asked)
-		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.mappings);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x && x->preload_asked)
+		snprintf(buf, len, "%llu", (unsigned long long)x->preload.mappings);
 }
 
 static void col_prefaulted(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->preload_asked && (r->info->run->p.prefault || r->info->run->p.touch))
-		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.present);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x && x->preload_asked && (r->info->run->p.prefault || r->info->run->p.touch))
+		snprintf(buf, len, "%llu", (unsigned long long)x->preload.present);
 }
 
 static void col_preload_blocks(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->preload_asked)
-		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.blocks);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x && x->preload_asked)
+		snprintf(buf, len, "%llu", (unsigned long long)x->preload.blocks);
 }
 
 static void col_touched(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->preload_asked && r->info->run->p.touch)
-		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.touched);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x && x->preload_asked && r->info->run->p.touch)
+		snprintf(buf, len, "%llu", (unsigned long long)x->preload.touched);
 }
 
 /* What the bulk rung's library answered in a program (p.bulkreads). */
 static void col_bulk_calls(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->preload_asked && r->info->run->p.bulkreads)
-		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.calls);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x && x->preload_asked && r->info->run->p.bulkreads)
+		snprintf(buf, len, "%llu", (unsigned long long)x->preload.calls);
 }
 
 static void col_bulk_served(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->preload_asked && r->info->run->p.bulkreads)
-		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.served);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x && x->preload_asked && r->info->run->p.bulkreads)
+		snprintf(buf, len, "%llu", (unsigned long long)x->preload.served);
 }
 
 static void col_bulk_syscalls(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->preload_asked && r->info->run->p.bulkreads)
-		snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.syscalls);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x && x->preload_asked && r->info->run->p.bulkreads)
+		snprintf(buf, len, "%llu", (unsigned long long)x->preload.syscalls);
 }
 
 static void col_bulk_aside(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->preload_asked && r->info->run->p.bulkreads)
-		mmp_preload_asides(&r->rep->preload, buf, len);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x && x->preload_asked && r->info->run->p.bulkreads)
+		mmp_preload_asides(&x->preload, buf, len);
 }
 
 static void col_huge_bytes(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
+	const struct mmp_rep_process *x = r->rep->process;
 	const struct mmp_census_record *c = r->rep->census;
-	if (r->rep->preload_asked) {
+	if (x && x->preload_asked) {
 		if (r->info->run->p.hugepages)
-			snprintf(buf, len, "%llu", (unsigned long long)r->rep->preload.huge);
+			snprintf(buf, len, "%llu", (unsigned long long)x->preload.huge);
 		return;
 	}
 	if (c && c->done && r->info->run->p.hugepages)
@@ -373,31 +384,35 @@ static void col_ns_per_op(const void *row, char *buf, size_t len)
 static void col_result(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
+	const struct mmp_rep_process *x = r->rep->process;
 	/* A program without `result`: nothing read; one that printed no
 	 * count: nothing that is one. */
-	if (!r->rep->result_unchecked && !r->rep->result_text[0])
+	if (!x || (!x->result_unchecked && !x->result_text[0]))
 		snprintf(buf, len, "%" PRIu64, r->rep->result);
 }
 
 static void col_result_ok(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (!r->rep->result_unchecked)
+	const struct mmp_rep_process *x = r->rep->process;
+	if (!x || !x->result_unchecked)
 		snprintf(buf, len, "%s", r->rep->result_ok && !r->rep->probe_rc ? "true" : "false");
 }
 
 static void col_log(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->log)
-		snprintf(buf, len, "%s", r->rep->log);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x)
+		snprintf(buf, len, "%s", x->log);
 }
 
 static void col_wall(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->log)
-		snprintf(buf, len, "%" PRIu64, r->rep->wall_ns);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x)
+		snprintf(buf, len, "%" PRIu64, x->wall_ns);
 }
 
 static void col_others(const void *row, char *buf, size_t len)
@@ -443,15 +458,17 @@ static void col_other_tasks(const void *row, char *buf, size_t len)
 static void col_escaped(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->log) /* a program's row */
-		snprintf(buf, len, "%s", r->rep->escaped ? "true" : "false");
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x) /* a program's row */
+		snprintf(buf, len, "%s", x->escaped ? "true" : "false");
 }
 
 static void col_pus_ran(const void *row, char *buf, size_t len)
 {
 	const struct row *r = row;
-	if (r->rep->log)
-		snprintf(buf, len, "%s", r->rep->pus_ran);
+	const struct mmp_rep_process *x = r->rep->process;
+	if (x)
+		snprintf(buf, len, "%s", x->pus_ran);
 }
 
 static void col_oversubscribed(const void *row, char *buf, size_t len)

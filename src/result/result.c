@@ -9,6 +9,7 @@
 
 #include "mmprof/metrics.h"
 #include "mmprof/probe.h"
+#include "mmprof/process_run.h"
 #include "mmprof/vec.h"
 
 /* Keys whose value differs between job points, of those shown in labels
@@ -140,10 +141,10 @@ static int grow(struct mmp_run_result *r, size_t need)
 }
 
 /* A program's preload library over the rounds: the most any round saw. */
-static void add_preload(struct mmp_run_result *r, const struct mmp_rep *rep)
+static void add_preload(struct mmp_run_result *r, const struct mmp_rep_process *x)
 {
 	struct mmp_preload_report *p = &r->preload;
-	const struct mmp_preload_report *q = &rep->preload;
+	const struct mmp_preload_report *q = &x->preload;
 #define MAX_OF(field) p->field = q->field > p->field ? q->field : p->field
 	r->preload_asked = 1;
 	MAX_OF(loaded);
@@ -171,8 +172,8 @@ static void add_preload(struct mmp_run_result *r, const struct mmp_rep *rep)
 	for (size_t k = 0; k < MMP_ASIDE_N; k++)
 		if (q->aside[k] > p->aside[k])
 			p->aside[k] = q->aside[k];
-	if (rep->preload_note && !r->preload_note[0])
-		snprintf(r->preload_note, sizeof(r->preload_note), "%s", rep->preload_note);
+	if (x->preload_note && !r->preload_note[0])
+		snprintf(r->preload_note, sizeof(r->preload_note), "%s", x->preload_note);
 }
 
 /* Add a list of PUs as mmp_cpulist_format writes it ("0-3,8") to set;
@@ -224,20 +225,22 @@ static void add_counts(struct mmp_run_result *r, const struct mmp_rep *rep, size
 }
 
 static int add_profile(struct mmp_results *res, struct mmp_run_result *r,
-		       const struct mmp_rep *rep, size_t round, struct mmp_error *err)
+		       const struct mmp_rep_process *x, size_t round, struct mmp_error *err)
 {
-	if ((rep->samples || rep->samples_why) && !r->profile) {
+	if (!x) /* a probe's threads are not sampled */
+		return 0;
+	if ((x->samples || x->samples_why) && !r->profile) {
 		r->profile = malloc(sizeof(*r->profile));
 		if (!r->profile)
 			return mmp_error_set(err, -ENOMEM, "out of memory");
 		mmp_profile_init(r->profile);
 	}
-	if (rep->samples_why)
-		mmp_profile_refused(r->profile, rep->samples_why);
-	if (rep->samples) {
+	if (x->samples_why)
+		mmp_profile_refused(r->profile, x->samples_why);
+	if (x->samples) {
 		int rc = res->symbols ? 0 : mmp_symbols_new(&res->symbols);
 		if (!rc)
-			rc = mmp_profile_add(r->profile, res->symbols, rep->samples, round);
+			rc = mmp_profile_add(r->profile, res->symbols, x->samples, round);
 		if (rc)
 			return mmp_error_errno(err, rc, "round %zu's profile", round + 1);
 	}
@@ -249,6 +252,7 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 {
 	struct mmp_run_result *r = &res->run[run];
 	size_t round = rep->index;
+	const struct mmp_rep_process *x = rep->process; /* a program's (process_run.h) */
 
 	/* Rounds arrive in order; a run that missed one (it failed) has no
 	 * more rounds after it, so index == n.  Any other index would pair
@@ -262,10 +266,10 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 		return mmp_error_set(err, -ENOMEM, "out of memory");
 	r->elapsed_ns[round] = (double)rep->elapsed_ns;
 	r->disturbed[round] = (unsigned char)rep->dist.disturbed;
-	r->cpu_ns[round] = (double)rep->cpu_ns;
+	r->cpu_ns[round] = x ? (double)x->cpu_ns : 0;
 	r->overlap[round] = rep->dist.overlap;
-	if (rep->preload_asked)
-		add_preload(r, rep);
+	if (x && x->preload_asked)
+		add_preload(r, x);
 	add_share(&r->kernel, rep->dist.kernel, rep->dist.kernel_tasks);
 	add_share(&r->unexplained, rep->dist.unexplained, rep->dist.other_tasks);
 	if (rep->dist.seen_why[0] && !r->seen_why[0])
@@ -273,15 +277,15 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 	if (rep->dist.disturbed && !r->ndisturbed++)
 		snprintf(r->disturbed_why, sizeof(r->disturbed_why), "%s", rep->dist.why);
 	add_counts(r, rep, round);
-	int rc = add_profile(res, r, rep, round, err);
+	int rc = add_profile(res, r, x, round, err);
 	if (rc)
 		return rc;
 	r->results_ok &= rep->result_ok && !rep->probe_rc;
-	r->unchecked |= rep->result_unchecked;
-	if (rep->log) { /* a program's repetition (runner.h) */
+	r->unchecked |= x && x->result_unchecked;
+	if (x) { /* a program's repetition */
 		r->program = 1;
-		r->nescaped += (unsigned)!!rep->escaped;
-		r->pus_ran_seen |= add_cpulist(&r->pus_ran, rep->pus_ran);
+		r->nescaped += (unsigned)!!x->escaped;
+		r->pus_ran_seen |= add_cpulist(&r->pus_ran, x->pus_ran);
 	}
 	r->n++;
 	return 0;

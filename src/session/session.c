@@ -15,6 +15,7 @@
 #include "mmprof/logdir.h"
 #include "mmprof/observer.h"
 #include "mmprof/probe.h"
+#include "mmprof/process_run.h"
 #include "mmprof/result_json.h"
 #include "mmprof/runner.h"
 #include "mmprof/schedule.h"
@@ -184,7 +185,7 @@ static int prepare(struct set_ctx *c)
 		}
 		if (p->pins.oversubscribed && !p->rung)
 			warn_oversubscribed(s, i);
-		if (!df && (p->run.p.probe->needs & MMP_NEEDS_PROCESS))
+		if (!df && mmp_run_kind(&p->run) == MMP_RUN_KIND_PROCESS)
 			note_no_data(s, i);
 		const struct mmp_event_set *events = mmp_eventplan_set(c->ep, p->run.p.events);
 		mmp_results_start(&out->res, i, df, events);
@@ -284,20 +285,21 @@ static void tell_wrong(struct set_ctx *c, size_t k, const struct mmp_rep *rep,
 		       const struct mmp_run_info *info)
 {
 	struct mmp_results *res = &c->out->res;
+	const struct mmp_rep_process *x = rep->process; /* a program's (process_run.h) */
 	char label[320];
 	struct mmp_told t = {
 		.run = mmp_result_label(res, &res->run[c->cs->runs[k]], label, sizeof(label)),
 		.err = -rep->probe_rc,
 		.rep = { .warmup = rep->warmup, .index = rep->index, .got = rep->result,
 			 .kernel = mmp_kernel_names[info->run->p.kernel],
-			 .path = info->data ? info->data->path : NULL, .log = rep->log },
+			 .path = info->data ? info->data->path : NULL, .log = x ? x->log : NULL },
 	};
 	if (rep->probe_rc) {
 		t.what = MMP_TELL_PROBE_FAILED;
-	} else if (rep->log && rep->result_text[0]) {
+	} else if (x && x->result_text[0]) {
 		t.what = MMP_TELL_OUTPUT_WRONG;
-		t.text = rep->result_text;
-	} else if (rep->log) {
+		t.text = x->result_text;
+	} else if (x) {
 		t.what = MMP_TELL_OUTPUT_DIFFERS;
 	} else if (!info->data) {
 		t.what = MMP_TELL_COUNT_WRONG;
@@ -319,6 +321,7 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 	size_t i = c->cs->runs[k];
 	struct mmp_error err = { 0 };
 	char label[320];
+	const struct mmp_rep_process *x = rep->process; /* a program's (process_run.h) */
 
 	rep->warmup = step->round < c->cs->warmup;
 	rep->index = rep->warmup ? step->round : step->round - c->cs->warmup;
@@ -334,7 +337,7 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 	}
 	if (rep->probe_rc || !rep->result_ok)
 		tell_wrong(c, k, rep, info);
-	if (rep->escaped && !c->escaped[k]++)
+	if (x && x->escaped && !c->escaped[k]++)
 		tell(s, &(struct mmp_told){
 				.what = MMP_TELL_ESCAPED,
 				.run = mmp_result_label(res, &res->run[i], label, sizeof(label)),
@@ -344,8 +347,8 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 			      info->run->job->name, s->obs);
 	mmp_eventplan_split(c->ep, info->run->p.events, info->groups_split, s->obs);
 	progress(c, step, &res->run[i]);
-	if (rep->note[0])
-		tell(s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = rep->note });
+	if (x && x->note[0])
+		tell(s, &(struct mmp_told){ .what = MMP_TELL_NOTE, .text = x->note });
 	if (rep->warmup)
 		return 0;
 	int rc = mmp_results_record(res, i, rep, &err);
@@ -583,7 +586,7 @@ static int logs_dir(const struct mmp_session *s, struct mmp_session_out *out,
 {
 	int any = 0;
 	for (size_t i = 0; i < s->plan->nruns && !any; i++)
-		any = (s->plan->runs[i].run.p.probe->needs & MMP_NEEDS_PROCESS) != 0;
+		any = mmp_run_kind(&s->plan->runs[i].run) == MMP_RUN_KIND_PROCESS;
 	if (!any)
 		return 0;
 	return mmp_logdir_make(s->files, out->meta.run_id, out->logs_path, sizeof(out->logs_path),

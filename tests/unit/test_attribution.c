@@ -17,6 +17,7 @@
 #include "mmprof/metrics.h"
 #include "mmprof/plan.h"
 #include "mmprof/probe.h"
+#include "mmprof/process_run.h"
 #include "mmprof/result.h"
 #include "mmprof/sampling.h"
 #include "mmprof/topology.h"
@@ -601,10 +602,11 @@ static void synth_exec_rounds(struct synthetic *s, double cpu, double overlap, i
 	for (unsigned r = 0; r < 6; r++) {
 		for (size_t i = 0; i < s->plan.nruns; i++) {
 			double jitter = 1 + 0.01 * (double)((r * 7 + i * 3) % 5);
-			struct mmp_rep rep = { .index = r, .result_ok = 1 };
+			struct mmp_rep_process px = { 0 };
+			struct mmp_rep rep = { .index = r, .result_ok = 1, .process = &px };
 			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * jitter);
 			/* CPU time: 2 PUs' worth of 10 ns/B, or one PU's */
-			rep.cpu_ns = (uint64_t)((i == 1 ? 20.0 / cpu : 20.0) * (1 << 20) * jitter);
+			px.cpu_ns = (uint64_t)((i == 1 ? 20.0 / cpu : 20.0) * (1 << 20) * jitter);
 			rep.dist.overlap = i == 0 ? ((int)r < low ? overlap : 0.95) : 1;
 			rep.dist.disturbed = i == 0 && (int)r < disturbed;
 			if (apart)
@@ -715,10 +717,11 @@ static void synth_huge(struct synthetic *s, int kernel, int dtlb)
 						  .pid = 9, .perf_map = &pm, .nperf_map = 1 };
 			struct mmp_count misses = { .state = MMP_COUNT_COUNTED,
 						    .value = (i == 2 ? 1 : 10) * 1024.0 };
-			struct mmp_rep rep = { .index = r, .result_ok = 1, .samples = &sm,
+			struct mmp_rep_process px = { .samples = &sm };
+			struct mmp_rep rep = { .index = r, .result_ok = 1, .process = &px,
 					       .counts = dtlb ? &misses : NULL };
 			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * jitter);
-			rep.cpu_ns = rep.elapsed_ns;
+			px.cpu_ns = rep.elapsed_ns;
 			rep.dist.overlap = -1;
 			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
 		}
@@ -774,12 +777,13 @@ static void synth_preload(struct synthetic *s, const struct mmp_preload_report *
 	assert_int_equal(s->plan.nruns, 3);
 	for (unsigned k = 0; k < 6; k++)
 		for (size_t i = 0; i < s->plan.nruns; i++) {
-			struct mmp_rep rep = { .index = k, .result_ok = 1, .preload_asked = i > 0 };
+			struct mmp_rep_process px = { .preload_asked = i > 0 };
+			struct mmp_rep rep = { .index = k, .result_ok = 1, .process = &px };
 			rep.elapsed_ns = (uint64_t)(ns[i] * (1 << 20) * (1 + 0.01 * (k % 3)));
-			rep.cpu_ns = rep.elapsed_ns;
+			px.cpu_ns = rep.elapsed_ns;
 			rep.dist.overlap = -1;
 			if (i)
-				rep.preload = *r;
+				px.preload = *r;
 			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
 		}
 	synth_compute(s);

@@ -7,6 +7,7 @@
 
 #include "mmprof/config.h"
 #include "mmprof/datafile.h"
+#include "mmprof/engine.h"
 #include "mmprof/probe.h"
 #include "mmprof/runner.h"
 #include "mmprof/topology.h"
@@ -186,12 +187,34 @@ static void test_private_refcount(void **state)
 	assert_int_equal(seen[1].reps, 2);
 }
 
+/* Every kind of run has its engine, whole, and a probe gets the engine
+ * of its kind: only exec, which runs a program, the process engine.  A
+ * kind without its row in engine.c ends here, not in a run. */
+static void test_engine_of_every_probe(void **state)
+{
+	size_t n;
+	const struct mmp_probe *const *all = mmp_probe_all(&n);
+	(void)state;
+	for (int k = 0; k < MMP_RUN_KINDS; k++) {
+		const struct mmp_engine *e = mmp_engine_of((enum mmp_run_kind)k);
+		assert_non_null(e);
+		assert_non_null(e->name);
+		assert_true(e->open && e->rep && e->close);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct mmp_engine *e = mmp_engine_of(mmp_probe_kind(all[i]));
+		assert_string_equal(e->name,
+				    strcmp(all[i]->name, "exec") == 0 ? "process" : "threads");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_probe_and_tally),
 		cmocka_unit_test(test_pinning_seen_from_threads),
 		cmocka_unit_test(test_private_refcount),
+		cmocka_unit_test(test_engine_of_every_probe),
 	};
 	return cmocka_run_group_tests_name("runner", tests, setup, teardown);
 }
