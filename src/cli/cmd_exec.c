@@ -81,6 +81,9 @@ static const struct exec_option {
 	{ { "csv", required_argument, OPT_CSV, "PATH",
 	  "write rows to PATH (default results/exec-JOB.csv, the previous one kept as "
 	  "results/exec-JOB.old.csv; logs in results/exec-JOB.logs/)" }, NULL },
+	{ { "json", required_argument, OPT_JSON, "PATH",
+	  "also write the run as one JSON document to PATH, {host} replaced by the host name, "
+	  "as mmprof --config --json does (docs/json.md)" }, NULL },
 	/* What exec's own output recommends (the verdict's "--explain JOB",
 	 * the PMU note's "--list-events") works on the command that printed
 	 * it: exec's, not only mmprof --config's. */
@@ -184,6 +187,9 @@ static int own_option(int c, const char *arg, struct cli *cli, struct exec_args 
 		break;
 	case OPT_CSV:
 		cli->csv = arg;
+		break;
+	case OPT_JSON:
+		cli->json = arg;
 		break;
 	case OPT_DRY_RUN:
 		cli->dry_run = 1;

@@ -2,8 +2,9 @@
 # both ways (every documented field present with its type, nothing
 # undocumented), and against the CSVs written beside it (a run's median,
 # counters and metrics, attribution shares, answers, a program's escapes
-# and PUs) and the plan's notes against --dry-run; where it is written
-# (in the result set or alone) and what is refused.
+# and PUs) and the plan's notes against --dry-run; mmprof exec's, of its
+# job and rungs; where it is written (in the result set or alone) and
+# what is refused (an unwritable path alike for exec and a config).
 source "$(dirname "$0")/tap.bash"
 
 # A config path with a quote, a backslash and non-ASCII: the document must
@@ -257,6 +258,65 @@ run_mmprof --config "$cfg" --csv /dev/null --json /dev/stdout --quiet
 # (On stdin: a report of disturbed rounds says more, and one argument
 # holds 128 KiB at most.)
 check "--json /dev/stdout with no CSV companions" /usr/bin/python3 -c 'import json, sys; json.JSONDecoder().raw_decode(sys.stdin.read())' <<<"$out"
+
+# mmprof exec --json: the config run's document for its one job, its
+# control rungs and their attribution, checked against the CSVs beside it.
+# A program that faults in malloc'd pages: both rungs change something.
+make -s --no-print-directory build/tests/malloc_touch build/libmmprof-preload.so >/dev/null 2>&1
+run_mmprof exec -r 2 --warmup 0 --events none --profile off --controls prefault,huge \
+	--csv "$TMP/ex/m.csv" --json "$TMP/ex/m.json" -- "$PWD/build/tests/malloc_touch" touch 8
+check "mmprof exec --json: exit 0 ($rc)" test "$rc" -eq 0
+check "... the summary names the JSON" grep -q "ex/m.json; " <<<"$err"
+check "... the file is there" test -s "$TMP/ex/m.json"
+/usr/bin/python3 - "$TMP/ex/m" <<'PY' >"$TMP/exchecks"
+import csv, json, sys
+name = sys.argv[1]
+def ok(cond, what):
+    print(("ok" if cond else "FAIL") + " " + what)
+try:
+    doc = json.load(open(name + ".json", encoding="utf-8"))
+except ValueError as e:
+    ok(False, "it parses as JSON: %s" % e)
+    sys.exit(0)
+ok(True, "it parses as JSON")
+rows = list(csv.DictReader(open(name + ".csv", newline="")))
+want = sorted({(int(r["run"]), r["job"], r["control"] or None) for r in rows})
+got = sorted((r["run"], r["job"], r["control"]) for r in doc["runs"])
+ok(got == want and [c for _, _, c in got] == [None, "prefault", "prefault+huge"],
+   "runs[]: the job and each rung that ran, as NAME.csv has them: %r" % got)
+ok(all(r["state"] == "done" for r in doc["runs"]), "... every run done")
+ok(doc["plan"]["runs"] == 3 and doc["plan"]["job_points"] == 1,
+   "plan: 3 runs, 1 job point (%r, %r)" % (doc["plan"]["runs"], doc["plan"]["job_points"]))
+# The causes measured (a rung that changed nothing has a CSV row without
+# a cost, and no cause in the document).
+attr = sorted((r["cause"], r["controls"]) for r in
+              csv.DictReader(open(name + ".attribution.csv", newline="")) if r["ns_per_byte"])
+a = doc["attribution"]
+causes = sorted((c["name"], c["controls"] or "") for c in a[0]["causes"]) if len(a) == 1 else a
+ok(len(a) == 1 and a[0]["job"] == "malloc_touch" and a[0]["run"] == 1 and causes == attr
+   and {k for _, c in attr for k in c.split("+") if k} == {"prefault", "huge"},
+   "attribution[]: the job's, its causes NAME.attribution.csv's: %r" % (causes,))
+ok(doc["answers"] == [] and doc["config"] == "mmprof exec" and doc["csv"] == name + ".csv",
+   "no answers (one job), config 'mmprof exec', csv its path")
+PY
+while read -r verdict what; do
+	if [ "$verdict" = ok ]; then ok "$what"; else fail "$what"; fi
+done <"$TMP/exchecks"
+check "the exec validator ran to its end" test "$(wc -l <"$TMP/exchecks")" -eq 6
+
+# An unwritable --json (a path under a file: root may write anywhere
+# else) is refused before anything runs, by exec as by a config run.
+touch "$TMP/plain"
+printf '[j]\nprobe = exec\ncommand = /bin/true\nrepeat = 1\nevents = none\n' >"$TMP/true.ini"
+run_mmprof --config "$TMP/true.ini" --csv "$TMP/cfgbad.csv" --json "$TMP/plain/x.json"
+cfg_rc=$rc cfg_said=$(grep "plain/x.json" <<<"$err")
+run_mmprof exec -r 1 --events none --csv "$TMP/exbad.csv" --json "$TMP/plain/x.json" -- /bin/true
+check "an unwritable --json: the config run exits 2 ($cfg_rc), mmprof exec too ($rc)" \
+	test "$cfg_rc" -eq 2 -a "$rc" -eq 2
+check "... with the config run's words: $cfg_said" \
+	test "$cfg_said" = "mmprof: error: cannot write $TMP/plain/x.json: Not a directory; nothing was run" \
+	-a "$(grep "plain/x.json" <<<"$err")" = "$cfg_said"
+check "... and nothing written" test ! -e "$TMP/exbad.csv" -a ! -e "$TMP/cfgbad.csv"
 
 # Two runs with one --json path elsewhere: the second is refused, as a
 # second writer of one CSV is (both exited 0 and the file held one run).
