@@ -104,8 +104,15 @@ struct mmp_cause {
 struct mmp_unused {
 	const struct mmp_control_info *control;
 	const struct mmp_run_result *rung;
-	char why[320];
+	char why[384];
 };
+
+/* A program's preload rung (prefault, touch, huge, bulk: added) that
+ * changed nothing, from the library's report p (asked: the library was
+ * asked for; note: why it was not loaded, or NULL): why, in buf; NULL
+ * when it changed something or is no preload rung. */
+const char *mmp_attribution_unchanged(const struct mmp_preload_report *p, int asked,
+				      const char *note, unsigned added, char *buf, size_t len);
 
 struct mmp_attribution {
 	const struct mmp_run_result *job; /* NULL: no attribution */

@@ -366,10 +366,15 @@ static void unserved(const struct mmp_preload_report *p, char *buf, size_t len)
 			 (unsigned long long)p->calls, asides[0] ? "; stepped aside: " : "", asides);
 }
 
+static int preload_control(int asked, unsigned added)
+{
+	return asked && (added == MMP_CONTROL_PREFAULT || added == MMP_CONTROL_HUGE ||
+			 added == MMP_CONTROL_TOUCH);
+}
+
 static int preload_rung(const struct mmp_run_result *r, unsigned added)
 {
-	return r->preload_asked && (added == MMP_CONTROL_PREFAULT || added == MMP_CONTROL_HUGE ||
-				    added == MMP_CONTROL_TOUCH);
+	return preload_control(r->preload_asked, added);
 }
 
 /* Why the library reached no malloc'd block, when it says: "" else. */
@@ -399,20 +404,17 @@ static const char *changed(const struct mmp_preload_report *p, char *buf, size_t
 	return buf;
 }
 
-/* A preload rung (prefault, touch, huge, bulk) that changed nothing in
- * any repetition: why, or NULL when it changed something. */
-static const char *unchanged(const struct mmp_run_result *r, unsigned added, char *buf,
-			     size_t len)
+const char *mmp_attribution_unchanged(const struct mmp_preload_report *p, int asked,
+				      const char *why_not, unsigned added, char *buf, size_t len)
 {
-	const struct mmp_preload_report *p = &r->preload;
 	char note[200], counts[64];
 	/* bulk too, which reaches no mapping or block (reached() is not its) */
-	if (!preload_rung(r, added) && !(r->preload_asked && added == MMP_CONTROL_BULK))
+	if (!preload_control(asked, added) && !(asked && added == MMP_CONTROL_BULK))
 		return NULL;
 	if (!p->loaded)
 		snprintf(buf, len, "the preload library was not loaded into the program (%s)",
-			 r->preload_note[0] ? r->preload_note
-					    : "a static or setuid program started by it?");
+			 why_not && why_not[0] ? why_not
+					       : "a static or setuid program started by it?");
 	else if (added == MMP_CONTROL_PREFAULT && !p->present)
 		snprintf(buf, len,
 			 "no mapping or malloc'd block of the program's was populated (%s%s)",
@@ -432,6 +434,15 @@ static const char *unchanged(const struct mmp_run_result *r, unsigned added, cha
 	else
 		return NULL;
 	return buf;
+}
+
+/* A preload rung (prefault, touch, huge, bulk) that changed nothing in
+ * any repetition: why, or NULL when it changed something. */
+static const char *unchanged(const struct mmp_run_result *r, unsigned added, char *buf,
+			     size_t len)
+{
+	return mmp_attribution_unchanged(&r->preload, r->preload_asked, r->preload_note, added,
+					 buf, len);
 }
 
 static const char *mib(uint64_t bytes, char *buf, size_t len)
@@ -493,12 +504,20 @@ static void adjust_rungs(const struct mmp_results *res, size_t i,
 			 const struct mmp_run_result *const *runs, const unsigned *rounds,
 			 struct ladder_times *lt, struct mmp_attribution *out)
 {
+	size_t base = 0; /* the highest rung used so far: what the next one is held against */
 	for (size_t r = 1; r < lt->k; r++) {
 		unsigned added = res->plan->runs[i + r].added;
 		double *t = times_of(lt, r), *below = times_of(lt, r - 1);
-		char why[320];
-		if (unchanged(runs[r], added, why, sizeof(why))) {
+		char why[384] = "";
+		if (unchanged(runs[r], added, why, sizeof(why)) || runs[r]->skipped) {
+			/* Its own times are noise about the rung below's (or, skipped,
+			 * one round's): the rung below's stand in for them. */
 			memcpy(t, below, lt->m * sizeof(double));
+			if (runs[r]->skipped) {
+				size_t n = strlen(why);
+				snprintf(why + n, sizeof(why) - n, "%sits later rounds were skipped "
+					 "(controls = auto)", n ? "; " : "");
+			}
 			note_rung(out->unused, &out->nunused,
 				  sizeof(out->unused) / sizeof(out->unused[0]), added, runs[r], why);
 			continue;
@@ -506,10 +525,12 @@ static void adjust_rungs(const struct mmp_results *res, size_t i,
 		if (reached(runs[r], added, why, sizeof(why)))
 			note_rung(out->reached, &out->nreached,
 				  sizeof(out->reached) / sizeof(out->reached[0]), added, runs[r], why);
+		size_t from = base;
+		base = r;
 		if (mmp_control_by_bit(added)->measure != MMP_MEASURE_CPU)
 			continue;
 		for (size_t j = 0; j < lt->m; j++) {
-			double on = runs[r]->cpu_ns[rounds[j]], off = runs[r - 1]->cpu_ns[rounds[j]];
+			double on = runs[r]->cpu_ns[rounds[j]], off = runs[from]->cpu_ns[rounds[j]];
 			/* Without CPU times the wall time stands (and is said so). */
 			if (on > 0 && off > 0)
 				t[j] = below[j] * on / off;
@@ -623,13 +644,17 @@ static int load_ladder(const struct mmp_results *res, size_t i, size_t k,
 		       const struct mmp_run_result **runs, unsigned **rounds,
 		       struct ladder_times *lt, struct mmp_attribution *out)
 {
-	size_t m;
+	const struct mmp_run_result *paired[MMP_MAX_CAUSES + 1];
+	size_t m, np = 0;
 	for (size_t r = 0; r < k; r++) {
 		runs[r] = &res->run[i + r];
 		if (!mmp_result_has_data(runs[r]))
 			return -ENODATA;
+		if (!runs[r]->skipped)
+			paired[np++] = runs[r];
 	}
-	*rounds = mmp_results_rounds_all(runs, k, &m, &out->disturbed);
+	/* A skipped rung has its first round only: the rounds are the others'. */
+	*rounds = mmp_results_rounds_all(paired, np, &m, &out->disturbed);
 	if (m == 0)
 		return *rounds ? -ENODATA : -ENOMEM;
 	*lt = (struct ladder_times){ k, m, malloc(k * m * sizeof(double)) };
@@ -637,8 +662,8 @@ static int load_ladder(const struct mmp_results *res, size_t i, size_t k,
 		return -ENOMEM;
 	const double per = mmp_result_per(runs[0]);
 	for (size_t r = 0; r < k; r++)
-		for (size_t j = 0; j < m; j++)
-			times_of(lt, r)[j] = runs[r]->elapsed_ns[(*rounds)[j]] / per;
+		for (size_t j = 0; j < m; j++) /* a skipped rung's: adjust_rungs' */
+			times_of(lt, r)[j] = runs[r]->skipped ? 0 : runs[r]->elapsed_ns[(*rounds)[j]] / per;
 	return 0;
 }
 
@@ -679,7 +704,12 @@ static unsigned segment(const struct mmp_results *res, size_t i, const struct la
 		return seg_cost(lt, prev) ? 0 : prev->last + 1;
 	}
 	c->control = rung_control(res, i, c->first);
-	c->before = runs[c->first - 1];
+	/* Below an unused rung, the rung it stood in for: evidence and CPU
+	 * times are held against what ran with effect. */
+	unsigned below = c->first - 1;
+	while (below > 0 && is_unused(out, runs[below]))
+		below--;
+	c->before = runs[below];
 	c->after = runs[c->last];
 	out->n++;
 	return c->last + 1;

@@ -43,8 +43,9 @@ const struct mmp_run_result *mmp_evidence_control(const struct mmp_results *res,
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t k = 1; k <= p->nrungs && me + k < res->plan->nruns; k++) {
 			const struct mmp_run_result *x = &res->run[me + k];
+			/* (a rung skipped after its first round has one round's) */
 			if ((pass || mmp_control_by_bit(x->planned->added)->profile_first) && x->profile &&
-			    mmp_profile_rounds(x->profile)) {
+			    !x->skipped && mmp_profile_rounds(x->profile)) {
 				snprintf(from, len, "%s", x->run->control_name);
 				return x;
 			}

@@ -8,9 +8,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "mmprof/attribution.h"
 #include "mmprof/companions.h"
 #include "mmprof/csv.h"
 #include "mmprof/firsttouch.h"
+#include "mmprof/lists.h"
 #include "mmprof/eventplan.h"
 #include "mmprof/logdir.h"
 #include "mmprof/observer.h"
@@ -368,6 +370,27 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 	return 0;
 }
 
+/* controls = auto on a program: a rung whose first recorded round the
+ * preload library says reached nothing (no block or mapping changed, no
+ * small read served) runs no more rounds.  Its rounds would only add
+ * noise about the rung below's, which attribution holds it to anyway
+ * (attribution.h), and they cost a run of the program each.  A control
+ * the job names runs every round: the user asked for its figures. */
+static void skip_if_idle(struct set_ctx *c, size_t k, const struct mmp_step *step,
+			 const struct mmp_rep *rep, const struct mmp_run_info *info)
+{
+	struct mmp_run_result *r = &c->out->res.run[c->cs->runs[k]];
+	const struct mmp_params *p = &info->run->p;
+	char why[384];
+	if (step->round != c->cs->warmup || rep->warmup || !r->planned->added ||
+	    !(p->probe->needs & MMP_NEEDS_PROCESS) || !p->controls ||
+	    !mmp_list_has(p->controls, "auto"))
+		return;
+	if (mmp_attribution_unchanged(&rep->preload, rep->preload_asked, rep->preload_note,
+				      r->planned->added, why, sizeof(why)))
+		r->skipped = 1;
+}
+
 static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned first,
 		      unsigned count)
 {
@@ -386,7 +409,7 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 			rc = -EINTR;
 			break;
 		}
-		if (c->dead[k])
+		if (c->dead[k] || c->out->res.run[c->cs->runs[k]].skipped)
 			continue;
 		int e = mmp_runner_rep(runner, k, &rep, &info, &err);
 		if (e == -ESTALE) {
@@ -415,6 +438,8 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 			continue;
 		}
 		rc = record(c, k, &steps[j], rep, info);
+		if (!rc)
+			skip_if_idle(c, k, &steps[j], rep, info);
 	}
 	free(steps);
 	return rc;
