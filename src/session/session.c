@@ -475,6 +475,47 @@ static int want_more(struct set_ctx *c)
 	       mmp_answers_undecided(&c->out->an.answers, c->set) > 0;
 }
 
+/* The fewest clean rounds a ladder's answer is taken from when it stops
+ * early: fewer give no interval worth deciding on. */
+#define MMP_EARLY_ROUNDS 3
+
+/* controls = auto on programs, a fixed repeat: each round is a run of the
+ * program per rung, so the rounds stop once every ladder of the set has
+ * decided its largest cause (at least MMP_EARLY_ROUNDS clean rounds in);
+ * repeat is the most.  A set of probes, or of controls the job names,
+ * runs every round asked for. */
+static int stops_early(const struct set_ctx *c)
+{
+	int ladders = 0;
+	if (c->cs->auto_rounds || c->cs->rounds <= MMP_EARLY_ROUNDS)
+		return 0;
+	for (size_t k = 0; k < c->cs->n; k++) {
+		const struct mmp_planned *p = &c->s->plan->runs[c->cs->runs[k]];
+		if (!mmp_planned_is_point(p) || !p->nrungs)
+			continue;
+		if (!(p->run.p.probe->needs & MMP_NEEDS_PROCESS) || !p->run.p.controls ||
+		    !mmp_list_has(p->run.p.controls, "auto"))
+			return 0;
+		ladders++;
+	}
+	return ladders > 0;
+}
+
+/* Every ladder of the set has its largest cause decided, and every answer. */
+static int decided(struct set_ctx *c)
+{
+	if (clean_rounds(c) < MMP_EARLY_ROUNDS || mmp_results_compute(&c->out->res) ||
+	    mmp_analysis_compute(&c->out->an))
+		return 0;
+	for (size_t k = 0; k < c->cs->n; k++) {
+		size_t i = c->cs->runs[k];
+		const struct mmp_planned *p = &c->s->plan->runs[i];
+		if (mmp_planned_is_point(p) && p->nrungs && !c->out->an.attr[i].top_decided)
+			return 0;
+	}
+	return mmp_answers_undecided(&c->out->an.answers, c->set) == 0;
+}
+
 static int run_set(struct set_ctx *c)
 {
 	struct mmp_runner *runner = NULL;
@@ -511,8 +552,12 @@ static int run_set(struct set_ctx *c)
 		goto out;
 	}
 	c->planned = c->cs->rounds;
-	rc = run_rounds(c, runner, 0, c->cs->warmup + c->cs->rounds);
-	c->rounds_done = c->cs->rounds;
+	c->rounds_done = stops_early(c) ? MMP_EARLY_ROUNDS : c->cs->rounds;
+	rc = run_rounds(c, runner, 0, c->cs->warmup + c->rounds_done);
+	while (!rc && c->rounds_done < c->cs->rounds && !decided(c)) {
+		rc = run_rounds(c, runner, c->cs->warmup + c->rounds_done, 1);
+		c->rounds_done++;
+	}
 	while (!rc && want_more(c)) {
 		c->planned++;
 		rc = run_rounds(c, runner, c->cs->warmup + c->rounds_done, 1);
