@@ -129,7 +129,7 @@ struct mmp_attribution {
 	int undecided_disturbed; /* the doubt is the disturbed rounds' (answers.h) */
 	size_t more;       /* undecided: about how many more rounds would decide; SIZE_MAX: none would */
 	char order[160];   /* the ladder's order: "prefault, tally, bulk, limit" */
-	struct mmp_unused unused[4];
+	struct mmp_unused unused[MMP_CONTROLS_MAX]; /* every rung may be one */
 	size_t nunused;
 	struct mmp_unused reached[4];
 	size_t nreached;

@@ -514,6 +514,8 @@ static void adjust_rungs(const struct mmp_results *res, size_t i,
 			 * one round's): the rung below's stand in for them. */
 			memcpy(t, below, lt->m * sizeof(double));
 			if (runs[r]->skipped) {
+				if (!why[0])
+					snprintf(why, sizeof(why), "%s", runs[r]->skipped_why);
 				size_t n = strlen(why);
 				snprintf(why + n, sizeof(why) - n, "%sits later rounds were skipped "
 					 "(controls = auto)", n ? "; " : "");

@@ -572,6 +572,7 @@ int mmp_process_run_rep(struct mmp_process_run *p, struct mmp_rep *rep, struct m
 				  1000000000u +
 			  (uint64_t)(child.ru.ru_utime.tv_usec + child.ru.ru_stime.tv_usec) * 1000u;
 	rep->cpu_ns = task_clock(p, counted, rep, cpu_ns);
+	rep->threads_seen = have_conc ? conc.threads : 0;
 	if (env && (rc = mmp_preload_read(report, &rep->preload))) {
 		rc = mmp_error_errno(err, rc, "reading %s", report);
 		goto out_counters;

@@ -389,6 +389,14 @@ static void skip_if_idle(struct set_ctx *c, size_t k, const struct mmp_step *ste
 	if (mmp_attribution_unchanged(&rep->preload, rep->preload_asked, rep->preload_note,
 				      r->planned->added, why, sizeof(why)))
 		r->skipped = 1;
+	/* One thread shares no line with another: on one PU it loses nothing
+	 * and gains nothing. */
+	if (mmp_controls_on_cpu(r->planned->added) && rep->threads_seen == 1) {
+		r->skipped = 1;
+		snprintf(r->skipped_why, sizeof(r->skipped_why),
+			 "one thread of the program was seen in its first round: one PU takes "
+			 "nothing from a single thread");
+	}
 }
 
 static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned first,
