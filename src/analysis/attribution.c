@@ -689,8 +689,9 @@ static unsigned segment(const struct mmp_results *res, size_t i, const struct la
 	c->first = c->last = s;
 	if (seg_cost(lt, c))
 		return 0;
+	/* (never into a rung compared on CPU time, however far it reaches) */
 	while (!apart && significantly_negative(c, out->total) && c->last + 1 < k &&
-	       harm_matters(lt, c)) {
+	       rung_control(res, i, c->last + 1)->merge != MMP_MERGE_NEVER && harm_matters(lt, c)) {
 		c->last++;
 		if (seg_cost(lt, c))
 			return 0;
