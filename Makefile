@@ -282,8 +282,9 @@ bench: $(BIN) $(BUILD)/bench/probe_speed $(BUILD)/bench/counter_overhead \
 	MMPROF=$(abspath $(BIN)) bench/chase.py; e=$$?; \
 	MMPROF=$(abspath $(BIN)) BUILD=$(BUILD) bench/sampling.sh; f=$$?; \
 	MMPROF=$(abspath $(BIN)) SCAN_REF=$(BUILD)/bench/scan_ref bench/ceiling.sh; g=$$?; \
+	MMPROF=$(abspath $(BIN)) BUILD=$(BUILD) bench/exec_time.sh; h=$$?; \
 	[ $$a -eq 0 ] && [ $$b -eq 0 ] && [ $$c -eq 0 ] && [ $$d -eq 0 ] && [ $$e -eq 0 ] && \
-	[ $$f -eq 0 ] && [ $$g -eq 0 ]
+	[ $$f -eq 0 ] && [ $$g -eq 0 ] && [ $$h -eq 0 ]
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)

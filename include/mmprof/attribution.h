@@ -104,8 +104,15 @@ struct mmp_cause {
 struct mmp_unused {
 	const struct mmp_control_info *control;
 	const struct mmp_run_result *rung;
-	char why[320];
+	char why[384];
 };
+
+/* A program's preload rung (prefault, touch, huge, bulk: added) that
+ * changed nothing, from the library's report p (asked: the library was
+ * asked for; note: why it was not loaded, or NULL): why, in buf; NULL
+ * when it changed something or is no preload rung. */
+const char *mmp_attribution_unchanged(const struct mmp_preload_report *p, int asked,
+				      const char *note, unsigned added, char *buf, size_t len);
 
 struct mmp_attribution {
 	const struct mmp_run_result *job; /* NULL: no attribution */
@@ -122,7 +129,7 @@ struct mmp_attribution {
 	int undecided_disturbed; /* the doubt is the disturbed rounds' (answers.h) */
 	size_t more;       /* undecided: about how many more rounds would decide; SIZE_MAX: none would */
 	char order[160];   /* the ladder's order: "prefault, tally, bulk, limit" */
-	struct mmp_unused unused[4];
+	struct mmp_unused unused[MMP_CONTROLS_MAX]; /* every rung may be one */
 	size_t nunused;
 	struct mmp_unused reached[4];
 	size_t nreached;

@@ -8,7 +8,7 @@
  *
  * The controls form a ladder: each rung is the job with every control up
  * to it applied, in the table's order (a program's moves a row whose
- * program_before says so), skipping the ones that do not apply,
+ * program_below says so), skipping the ones that do not apply,
  * so the costs add up to the job's time.  The last rung, `limit`, reads the
  * same bytes with the fastest honest scan: what is left after it is what
  * the memory system itself costs.
@@ -72,6 +72,25 @@ struct mmp_cause_either {
 	const char *detail; /* the two it cannot tell apart, and why */
 };
 
+/* What a rung's time in the ladder is. */
+enum mmp_control_measure {
+	MMP_MEASURE_WALL = 0, /* its wall time, as the job's */
+	/* The rung below's wall time scaled by the CPU time (all threads) the
+	 * control took away: a rung that takes a program's parallelism away
+	 * (onepu) would otherwise be charged for it.  Its cause is shown only
+	 * when the CPU ratio is more than the PUs below it could explain, and
+	 * until then no other cause is decided the largest. */
+	MMP_MEASURE_CPU,
+};
+
+/* Whether a rung that made the job slower is merged with the next one
+ * (attribution.c says when). */
+enum mmp_control_merge {
+	MMP_MERGE_SLOWER = 0, /* merged: its harm may be what the next one undoes */
+	MMP_MERGE_NEVER,      /* a cause of its own, compared on another measure */
+};
+
+/* One row of the control table: a new control is one of these and a bit. */
 struct mmp_control_info {
 	unsigned bit;
 	const char *name;    /* in configs: controls = prefault, bulk */
@@ -93,17 +112,28 @@ struct mmp_control_info {
 	int sharing; /* a cause threads running together create: understated
 			when they did not (a disturbed run) */
 	const struct mmp_cause_either *either; /* a program's, uncounted; NULL: cause */
-	/* In a program's ladder, this control's rung goes just below that
-	 * control's (its bit), not at its row; 0: at its row. */
-	unsigned program_before;
+	/* Where its rung sits in the ladder: at its row, or, in a program's
+	 * ladder, just below the rung of the control whose bit this is (0: at
+	 * its row). */
+	unsigned program_below;
+	enum mmp_control_measure measure;
+	enum mmp_control_merge merge;
+	/* Non-NULL: the control is the ceiling.  As the last rung, what is left
+	 * after it is not "remaining" but this (its detail). */
+	const char *ceiling;
+	/* A program's profile is held against this rung's first (evidence.h):
+	 * the growth from it to the job is the question profiles answer. */
+	int profile_first;
 };
 
 /* The table, in ladder order. */
 const struct mmp_control_info *mmp_controls(size_t *count);
 const struct mmp_control_info *mmp_control_by_bit(unsigned bit);
-/* Room for 16 controls: a new one is a row and a bit. */
-#define MMP_CONTROLS_ALL 0xffffu
-#define MMP_CONTROLS_MAX 16 /* bits of MMP_CONTROLS_ALL: rows of the table at most */
+/* Room for 32 controls (an unsigned mask): a new one is a row and a bit. */
+#define MMP_CONTROLS_ALL 0xffffffffu
+#define MMP_CONTROLS_MAX 32 /* bits of MMP_CONTROLS_ALL: rows of the table at most */
+/* Whether a mask of controls holds one whose rung is measured on CPU time. */
+int mmp_controls_on_cpu(unsigned mask);
 
 /* "auto" (all that apply), "none", or names.  -EINVAL with a message (and a
  * did-you-mean) for anything else. */

@@ -45,6 +45,9 @@ struct mmp_rep_process {
 	/* CPU time of all its threads: task-clock when counted, else wait4's
 	 * rusage (the one-PU control's evidence); 0: not known. */
 	uint64_t cpu_ns;
+	/* Its threads seen on a CPU (the switch records, concurrency.h); 0:
+	 * not known. */
+	unsigned threads_seen;
 	/* prefault, touch, huge or bulk: the preload library was asked for,
 	 * and what it reported it changed (preload.h); preload_note says why it could
 	 * change nothing when that is known ("a static binary"). */

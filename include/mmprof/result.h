@@ -71,6 +71,11 @@ struct mmp_run_result {
 	int preload_asked;
 	struct mmp_preload_report preload;
 	char preload_note[256];
+	/* A rung of controls = auto whose first recorded round reached
+	 * nothing (the preload library's report): its later rounds were not
+	 * run (session.c); its one round is not paired with the others'. */
+	int skipped;
+	char skipped_why[160]; /* why, when the preload library's report does not say */
 	/* Counters: per round, each event's value, and whether every round
 	 * counted it (else no value is shown). */
 	const struct mmp_event_set *events;

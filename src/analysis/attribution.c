@@ -237,29 +237,73 @@ static void disturbed_doubt(struct mmp_attribution *a)
 	snprintf(a->doubt, sizeof(a->doubt), "its rounds were disturbed");
 }
 
-/* The largest significant cost, and whether it is decided: above zero, and
- * above the next largest cause round by round. */
-static void find_top(struct mmp_attribution *a, size_t m)
+/* The largest and second largest controls' costs above zero. */
+static void two_largest(const struct mmp_attribution *a, const struct mmp_cause **top,
+			const struct mmp_cause **second)
 {
-	const struct mmp_cause *top = NULL, *second = NULL;
+	*top = *second = NULL;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct mmp_cause *c = &a->cause[i];
 		if (!c->control || c->cost.estimate <= 0)
 			continue;
-		if (!top || c->cost.estimate > top->cost.estimate) {
-			second = top;
-			top = c;
-		} else if (!second || c->cost.estimate > second->cost.estimate) {
-			second = c;
+		if (!*top || c->cost.estimate > (*top)->cost.estimate) {
+			*second = *top;
+			*top = c;
+		} else if (!*second || c->cost.estimate > (*second)->cost.estimate) {
+			*second = c;
 		}
 	}
-	/* A program's cross-core sharing that these rounds could not show, or
-	 * whose cost is not yet below the top's, may be what a cause taken
-	 * for the program's own work really is. */
+}
+
+/* A cause measured on CPU time (controls.h): a program's cross-core
+ * sharing that these rounds could not show, or whose cost is not yet below
+ * the top's, may be what a cause taken for the program's own work really
+ * is. */
+static const struct mmp_cause *cpu_gate(const struct mmp_attribution *a)
+{
 	const struct mmp_cause *gate = NULL;
 	for (size_t i = 0; i < a->n; i++)
-		if (a->cause[i].control && a->cause[i].control->bit == MMP_CONTROL_ONEPU)
+		if (a->cause[i].control && a->cause[i].control->measure == MMP_MEASURE_CPU)
 			gate = &a->cause[i];
+	return gate;
+}
+
+/* No cause off zero: why, and how many rounds more might show one. */
+static void no_top(struct mmp_attribution *a, const struct mmp_cause *top,
+		   const struct mmp_cause *gate)
+{
+	a->top = top && top->significant ? top : NULL;
+	if (gate && gate->cannot_tell) {
+		snprintf(a->doubt, sizeof(a->doubt), "%s: %s", gate->name, cannot_tell(gate));
+		return;
+	}
+	snprintf(a->doubt, sizeof(a->doubt), "no cause stands above the noise");
+	/* More rounds narrow the largest cost's interval off zero, if it is
+	 * off zero at all. */
+	if (top)
+		a->more = mmp_interval_more(&top->cost, 0, 0, 0);
+}
+
+/* The top against another cause, round by round: 0 when it is not yet
+ * above it (the doubt says so). */
+static int above(struct mmp_attribution *a, const struct mmp_cause *top,
+		 const struct mmp_cause *other, size_t m)
+{
+	struct mmp_interval d;
+	mmp_interval_diff(top->per_round, other->per_round, m, &d);
+	if (d.valid && d.low > 0)
+		return 1;
+	a->more = mmp_interval_more(&d, 0, 0, 0);
+	snprintf(a->doubt, sizeof(a->doubt), "%s is not yet above %s", top->name, other->name);
+	return 0;
+}
+
+/* The largest significant cost, and whether it is decided: above zero, and
+ * above the next largest cause round by round. */
+static void find_top(struct mmp_attribution *a, size_t m)
+{
+	const struct mmp_cause *top, *second, *gate = cpu_gate(a);
+	two_largest(a, &top, &second);
 	a->more = SIZE_MAX;
 	/* A cost from disturbed rounds is the job's time less its control's,
 	 * each holding what the other task (or the stop) took from it: an
@@ -267,23 +311,14 @@ static void find_top(struct mmp_attribution *a, size_t m)
 	 * round (answers.h).  The costs are shown, marked; the largest is
 	 * not decided from them and no fix is named.  A program whose
 	 * threads did not run at once (its rounds disturbed for that) is the
-	 * one-PU cause's to say, below. */
+	 * CPU-measured cause's to say, below. */
 	if (a->disturbed && !(gate && gate->cannot_tell)) {
 		a->top = top && top->significant ? top : NULL;
 		disturbed_doubt(a);
 		return;
 	}
 	if (!top || !top->significant || top->cost.low <= 0) {
-		a->top = top && top->significant ? top : NULL;
-		if (gate && gate->cannot_tell) {
-			snprintf(a->doubt, sizeof(a->doubt), "%s: %s", gate->name, cannot_tell(gate));
-			return;
-		}
-		snprintf(a->doubt, sizeof(a->doubt), "no cause stands above the noise");
-		/* More rounds narrow the largest cost's interval off zero, if
-		 * it is off zero at all. */
-		if (top)
-			a->more = mmp_interval_more(&top->cost, 0, 0, 0);
+		no_top(a, top, gate);
 		return;
 	}
 	a->top = top;
@@ -294,30 +329,17 @@ static void find_top(struct mmp_attribution *a, size_t m)
 			 top->cannot_tell ? cannot_tell(top) : top->not_shown);
 		return;
 	}
-	if (second) {
-		struct mmp_interval d;
-		mmp_interval_diff(top->per_round, second->per_round, m, &d);
-		a->top_decided = d.valid && d.low > 0;
-		if (!a->top_decided) {
-			snprintf(a->doubt, sizeof(a->doubt), "%s is not yet above %s", top->name,
-				 second->name);
-			a->more = mmp_interval_more(&d, 0, 0, 0);
-		}
-	}
+	if (second)
+		a->top_decided = above(a, top, second, m);
 	if (a->top_decided && gate && gate != top) {
-		struct mmp_interval d;
-		mmp_interval_diff(top->per_round, gate->per_round, m, &d);
 		if (gate->cannot_tell) {
 			a->top_decided = 0;
 			a->more = SIZE_MAX;
 			snprintf(a->doubt, sizeof(a->doubt), "%s: %s", gate->name, cannot_tell(gate));
 			return;
 		}
-		if (!d.valid || d.low <= 0) {
+		if (!above(a, top, gate, m)) {
 			a->top_decided = 0;
-			a->more = mmp_interval_more(&d, 0, 0, 0);
-			snprintf(a->doubt, sizeof(a->doubt), "%s is not yet above %s", top->name,
-				 gate->name);
 			return;
 		}
 	}
@@ -344,10 +366,15 @@ static void unserved(const struct mmp_preload_report *p, char *buf, size_t len)
 			 (unsigned long long)p->calls, asides[0] ? "; stepped aside: " : "", asides);
 }
 
+static int preload_control(int asked, unsigned added)
+{
+	return asked && (added == MMP_CONTROL_PREFAULT || added == MMP_CONTROL_HUGE ||
+			 added == MMP_CONTROL_TOUCH);
+}
+
 static int preload_rung(const struct mmp_run_result *r, unsigned added)
 {
-	return r->preload_asked && (added == MMP_CONTROL_PREFAULT || added == MMP_CONTROL_HUGE ||
-				    added == MMP_CONTROL_TOUCH);
+	return preload_control(r->preload_asked, added);
 }
 
 /* Why the library reached no malloc'd block, when it says: "" else. */
@@ -377,20 +404,17 @@ static const char *changed(const struct mmp_preload_report *p, char *buf, size_t
 	return buf;
 }
 
-/* A preload rung (prefault, touch, huge, bulk) that changed nothing in
- * any repetition: why, or NULL when it changed something. */
-static const char *unchanged(const struct mmp_run_result *r, unsigned added, char *buf,
-			     size_t len)
+const char *mmp_attribution_unchanged(const struct mmp_preload_report *p, int asked,
+				      const char *why_not, unsigned added, char *buf, size_t len)
 {
-	const struct mmp_preload_report *p = &r->preload;
 	char note[200], counts[64];
 	/* bulk too, which reaches no mapping or block (reached() is not its) */
-	if (!preload_rung(r, added) && !(r->preload_asked && added == MMP_CONTROL_BULK))
+	if (!preload_control(asked, added) && !(asked && added == MMP_CONTROL_BULK))
 		return NULL;
 	if (!p->loaded)
 		snprintf(buf, len, "the preload library was not loaded into the program (%s)",
-			 r->preload_note[0] ? r->preload_note
-					    : "a static or setuid program started by it?");
+			 why_not && why_not[0] ? why_not
+					       : "a static or setuid program started by it?");
 	else if (added == MMP_CONTROL_PREFAULT && !p->present)
 		snprintf(buf, len,
 			 "no mapping or malloc'd block of the program's was populated (%s%s)",
@@ -410,6 +434,15 @@ static const char *unchanged(const struct mmp_run_result *r, unsigned added, cha
 	else
 		return NULL;
 	return buf;
+}
+
+/* A preload rung (prefault, touch, huge, bulk) that changed nothing in
+ * any repetition: why, or NULL when it changed something. */
+static const char *unchanged(const struct mmp_run_result *r, unsigned added, char *buf,
+			     size_t len)
+{
+	return mmp_attribution_unchanged(&r->preload, r->preload_asked, r->preload_note, added,
+					 buf, len);
 }
 
 static const char *mib(uint64_t bytes, char *buf, size_t len)
@@ -464,18 +497,29 @@ static void note_rung(struct mmp_unused *list, size_t *n, size_t max, unsigned a
 }
 
 /* The ladder's times where a rung's wall time is not its time in the
- * ladder: the one-PU rung (the rung below less the CPU time one PU took
- * away) and rungs that changed nothing (the rung below's). */
+ * ladder: a rung measured on CPU time (the rung below less the CPU time
+ * its control took away) and rungs that changed nothing (the rung
+ * below's). */
 static void adjust_rungs(const struct mmp_results *res, size_t i,
 			 const struct mmp_run_result *const *runs, const unsigned *rounds,
 			 struct ladder_times *lt, struct mmp_attribution *out)
 {
+	size_t base = 0; /* the highest rung used so far: what the next one is held against */
 	for (size_t r = 1; r < lt->k; r++) {
 		unsigned added = res->plan->runs[i + r].added;
 		double *t = times_of(lt, r), *below = times_of(lt, r - 1);
-		char why[320];
-		if (unchanged(runs[r], added, why, sizeof(why))) {
+		char why[384] = "";
+		if (unchanged(runs[r], added, why, sizeof(why)) || runs[r]->skipped) {
+			/* Its own times are noise about the rung below's (or, skipped,
+			 * one round's): the rung below's stand in for them. */
 			memcpy(t, below, lt->m * sizeof(double));
+			if (runs[r]->skipped) {
+				if (!why[0])
+					snprintf(why, sizeof(why), "%s", runs[r]->skipped_why);
+				size_t n = strlen(why);
+				snprintf(why + n, sizeof(why) - n, "%sits later rounds were skipped "
+					 "(controls = auto)", n ? "; " : "");
+			}
 			note_rung(out->unused, &out->nunused,
 				  sizeof(out->unused) / sizeof(out->unused[0]), added, runs[r], why);
 			continue;
@@ -483,10 +527,12 @@ static void adjust_rungs(const struct mmp_results *res, size_t i,
 		if (reached(runs[r], added, why, sizeof(why)))
 			note_rung(out->reached, &out->nreached,
 				  sizeof(out->reached) / sizeof(out->reached[0]), added, runs[r], why);
-		if (added != MMP_CONTROL_ONEPU)
+		size_t from = base;
+		base = r;
+		if (mmp_control_by_bit(added)->measure != MMP_MEASURE_CPU)
 			continue;
 		for (size_t j = 0; j < lt->m; j++) {
-			double on = runs[r]->cpu_ns[rounds[j]], off = runs[r - 1]->cpu_ns[rounds[j]];
+			double on = runs[r]->cpu_ns[rounds[j]], off = runs[from]->cpu_ns[rounds[j]];
 			/* Without CPU times the wall time stands (and is said so). */
 			if (on > 0 && off > 0)
 				t[j] = below[j] * on / off;
@@ -588,112 +634,115 @@ static void onepu_check(const unsigned *rounds, size_t m, unsigned pus, struct m
 		overlap_check(rounds, m, c);
 }
 
-int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attribution *out)
+static const struct mmp_control_info *rung_control(const struct mmp_results *res, size_t job,
+						   size_t k)
 {
-	const struct mmp_planned *point = &res->plan->runs[i];
-	const struct mmp_run_result *runs[MMP_MAX_CAUSES + 1];
-	unsigned *rounds = NULL;
-	int onepu_at = 0;
-	size_t k = (size_t)point->nrungs + 1;
-	int rc = -ENOMEM;
+	return mmp_control_by_bit(res->plan->runs[job + k].added);
+}
 
-	memset(out, 0, sizeof(*out));
-	if (k < 2 || k > MMP_MAX_CAUSES)
-		return -ENODATA;
+/* The ladder's runs, the rounds they all have, and their times per byte
+ * of the job (or per operation: pingpong, chase). */
+static int load_ladder(const struct mmp_results *res, size_t i, size_t k,
+		       const struct mmp_run_result **runs, unsigned **rounds,
+		       struct ladder_times *lt, struct mmp_attribution *out)
+{
+	const struct mmp_run_result *paired[MMP_MAX_CAUSES + 1];
+	size_t m, np = 0;
 	for (size_t r = 0; r < k; r++) {
 		runs[r] = &res->run[i + r];
 		if (!mmp_result_has_data(runs[r]))
 			return -ENODATA;
+		if (!runs[r]->skipped)
+			paired[np++] = runs[r];
 	}
-	size_t m;
-	rounds = mmp_results_rounds_all(runs, k, &m, &out->disturbed);
-	if (m == 0) {
-		free(rounds);
-		return rounds ? -ENODATA : -ENOMEM;
-	}
-	struct ladder_times lt = { k, m, malloc(k * m * sizeof(double)) };
-	if (!lt.t) {
-		free(rounds);
+	/* A skipped rung has its first round only: the rounds are the others'. */
+	*rounds = mmp_results_rounds_all(paired, np, &m, &out->disturbed);
+	if (m == 0)
+		return *rounds ? -ENODATA : -ENOMEM;
+	*lt = (struct ladder_times){ k, m, malloc(k * m * sizeof(double)) };
+	if (!lt->t)
 		return -ENOMEM;
-	}
-	/* Per byte of the job, or per operation (pingpong, chase). */
 	const double per = mmp_result_per(runs[0]);
 	for (size_t r = 0; r < k; r++)
-		for (size_t j = 0; j < m; j++)
-			times_of(&lt, r)[j] = runs[r]->elapsed_ns[rounds[j]] / per;
+		for (size_t j = 0; j < m; j++) /* a skipped rung's: adjust_rungs' */
+			times_of(lt, r)[j] = runs[r]->skipped ? 0 : runs[r]->elapsed_ns[(*rounds)[j]] / per;
+	return 0;
+}
 
-	adjust_rungs(res, i, runs, rounds, &lt, out);
-	out->job = runs[0];
-	out->rounds = m;
-	struct mmp_interval total;
-	mmp_interval_mean(times_of(&lt, 0), m, &total);
-	out->total = total.estimate;
-	for (size_t r = 0; r < k && r < MMP_MAX_CAUSES; r++) {
-		struct mmp_interval mean;
-		mmp_interval_mean(times_of(&lt, r), m, &mean);
-		out->rung_mean[r] = mean.estimate;
-	}
+/* A rung whose cause is never merged with a neighbour (compared on
+ * another measure), nor the rung below it with it. */
+static int kept_apart(const struct mmp_results *res, size_t i, size_t k, unsigned s)
+{
+	return rung_control(res, i, s)->merge == MMP_MERGE_NEVER ||
+	       (s + 1 < k && rung_control(res, i, s + 1)->merge == MMP_MERGE_NEVER);
+}
 
-	/* Segments of the ladder; a control that makes things significantly
-	 * slower given the ones below it is merged with the next rung. */
-	for (unsigned s = 1; s < k;) {
-		struct mmp_cause *c = &out->cause[out->n];
-		if (is_unused(out, runs[s])) {
-			s++;
-			continue;
-		}
-		c->first = c->last = s;
-		if (seg_cost(&lt, c))
-			goto out;
-		/* The one-PU rung is compared on CPU time: never merged. */
-		int onepu = res->plan->runs[i + s].added == MMP_CONTROL_ONEPU ||
-			    (s + 1 < k && res->plan->runs[i + s + 1].added == MMP_CONTROL_ONEPU);
-		if (res->plan->runs[i + s].added == MMP_CONTROL_ONEPU)
-			onepu_at = (int)out->n + 1;
-		while (!onepu && significantly_negative(c, out->total) && c->last + 1 < k &&
-		       harm_matters(&lt, c)) {
-			c->last++;
-			if (seg_cost(&lt, c))
-				goto out;
-		}
-		if (!onepu && significantly_negative(c, out->total) && c->last + 1 >= k && out->n > 0 &&
-		    out->cause[out->n - 1].control &&
-		    out->cause[out->n - 1].control->bit != MMP_CONTROL_ONEPU) {
-			struct mmp_cause *prev = &out->cause[out->n - 1];
-			prev->last = c->last;
-			free(c->per_round);
-			c->per_round = NULL;
-			if (seg_cost(&lt, prev))
-				goto out;
-			s = prev->last + 1;
-			continue;
-		}
-		c->control = mmp_control_by_bit(res->plan->runs[i + c->first].added);
-		c->before = runs[c->first - 1];
-		c->after = runs[c->last];
-		out->n++;
-		s = c->last + 1;
+/* The segment from rung s: the rung, or the rungs merged with it when it
+ * made the job significantly slower.  Returns the next rung, 0 on failure. */
+static unsigned segment(const struct mmp_results *res, size_t i, const struct ladder_times *lt,
+			const struct mmp_run_result *const *runs, unsigned s,
+			struct mmp_attribution *out)
+{
+	const size_t k = lt->k;
+	struct mmp_cause *c = &out->cause[out->n];
+	int apart = kept_apart(res, i, k, s);
+	c->first = c->last = s;
+	if (seg_cost(lt, c))
+		return 0;
+	/* (never into a rung compared on CPU time, however far it reaches) */
+	while (!apart && significantly_negative(c, out->total) && c->last + 1 < k &&
+	       rung_control(res, i, c->last + 1)->merge != MMP_MERGE_NEVER && harm_matters(lt, c)) {
+		c->last++;
+		if (seg_cost(lt, c))
+			return 0;
 	}
-	/* What the last rung still takes. */
+	/* A slower last rung: merged with the cause below it instead. */
+	if (!apart && significantly_negative(c, out->total) && c->last + 1 >= k && out->n > 0 &&
+	    out->cause[out->n - 1].control &&
+	    out->cause[out->n - 1].control->merge != MMP_MERGE_NEVER) {
+		struct mmp_cause *prev = &out->cause[out->n - 1];
+		prev->last = c->last;
+		free(c->per_round);
+		c->per_round = NULL;
+		return seg_cost(lt, prev) ? 0 : prev->last + 1;
+	}
+	c->control = rung_control(res, i, c->first);
+	/* Below an unused rung, the rung it stood in for: evidence and CPU
+	 * times are held against what ran with effect. */
+	unsigned below = c->first - 1;
+	while (below > 0 && is_unused(out, runs[below]))
+		below--;
+	c->before = runs[below];
+	c->after = runs[c->last];
+	out->n++;
+	return c->last + 1;
+}
+
+/* What the last rung still takes: the ceiling's, when its control is one. */
+static int rest_of(const struct mmp_results *res, size_t i, const struct ladder_times *lt,
+		   const struct mmp_run_result *const *runs, struct mmp_attribution *out)
+{
+	const size_t k = lt->k, m = lt->m;
+	const struct mmp_control_info *last = rung_control(res, i, k - 1);
 	struct mmp_cause *rest = &out->cause[out->n++];
-	const struct mmp_planned *last = &res->plan->runs[i + k - 1];
 	rest->first = rest->last = (unsigned)k;
 	rest->before = runs[k - 1];
 	rest->per_round = malloc(m * sizeof(double));
 	if (!rest->per_round)
-		goto out;
-	memcpy(rest->per_round, times_of(&lt, k - 1), m * sizeof(double));
+		return -ENOMEM;
+	memcpy(rest->per_round, times_of(lt, k - 1), m * sizeof(double));
 	mmp_interval_mean(rest->per_round, m, &rest->cost);
-	if (last->added == MMP_CONTROL_LIMIT) {
-		rest->ceiling = 1;
-		snprintf(rest->name, sizeof(rest->name), "limit");
-		snprintf(rest->detail, sizeof(rest->detail),
-			 "the memory system: limit's vectorised scan of the same bytes");
-	} else {
-		snprintf(rest->name, sizeof(rest->name), "remaining");
-		snprintf(rest->detail, sizeof(rest->detail), "what no control removed");
-	}
+	rest->ceiling = last->ceiling != NULL;
+	snprintf(rest->name, sizeof(rest->name), "%s", last->ceiling ? last->name : "remaining");
+	snprintf(rest->detail, sizeof(rest->detail), "%s",
+		 last->ceiling ? last->ceiling : "what no control removed");
+	return 0;
+}
 
+/* Names, shares, evidence and checks of the causes found. */
+static void describe(const struct mmp_results *res, size_t i, const unsigned *rounds,
+		     const struct ladder_times *lt, struct mmp_attribution *out)
+{
 	size_t used = 0;
 	for (size_t c = 0; c < out->n; c++) {
 		struct mmp_cause *cause = &out->cause[c];
@@ -709,15 +758,55 @@ int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attributio
 		huge_check(cause);
 		touch_check(cause);
 	}
-	if (onepu_at) {
-		struct mmp_cause *c = &out->cause[onepu_at - 1];
-		onepu_check(rounds, m, mmp_pin_plan_used(&res->plan->runs[i + c->first - 1].pins), c);
+	for (size_t c = 0; c < out->n; c++) {
+		struct mmp_cause *cause = &out->cause[c];
+		if (cause->control && cause->control->measure == MMP_MEASURE_CPU)
+			onepu_check(rounds, lt->m,
+				    mmp_pin_plan_used(&res->plan->runs[i + cause->first - 1].pins),
+				    cause);
 	}
-	for (size_t r = 1; r < k && used < sizeof(out->order); r++)
+	for (size_t r = 1; r < lt->k && used < sizeof(out->order); r++)
 		used += (size_t)snprintf(out->order + used, sizeof(out->order) - used, "%s%s",
-					 r > 1 ? ", " : "",
-					 mmp_control_by_bit(res->plan->runs[i + r].added)->name);
-	find_top(out, m);
+					 r > 1 ? ", " : "", rung_control(res, i, r)->name);
+}
+
+int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attribution *out)
+{
+	const struct mmp_run_result *runs[MMP_MAX_CAUSES + 1];
+	unsigned *rounds = NULL;
+	size_t k = (size_t)res->plan->runs[i].nrungs + 1;
+	struct ladder_times lt = { 0, 0, NULL };
+
+	memset(out, 0, sizeof(*out));
+	if (k < 2 || k > MMP_MAX_CAUSES)
+		return -ENODATA;
+	int rc = load_ladder(res, i, k, runs, &rounds, &lt, out);
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
+	adjust_rungs(res, i, runs, rounds, &lt, out);
+	out->job = runs[0];
+	out->rounds = lt.m;
+	struct mmp_interval total;
+	mmp_interval_mean(times_of(&lt, 0), lt.m, &total);
+	out->total = total.estimate;
+	for (size_t r = 0; r < k && r < MMP_MAX_CAUSES; r++) {
+		struct mmp_interval mean;
+		mmp_interval_mean(times_of(&lt, r), lt.m, &mean);
+		out->rung_mean[r] = mean.estimate;
+	}
+	/* Segments of the ladder; a control that makes things significantly
+	 * slower given the ones below it is merged with the next rung. */
+	for (unsigned s = 1; s < k;) {
+		if (is_unused(out, runs[s]))
+			s++;
+		else if (!(s = segment(res, i, &lt, runs, s, out)))
+			goto out;
+	}
+	if (rest_of(res, i, &lt, runs, out))
+		goto out;
+	describe(res, i, rounds, &lt, out);
+	find_top(out, lt.m);
 	rc = 0;
 out:
 	free(lt.t);

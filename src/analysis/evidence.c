@@ -36,14 +36,16 @@ const struct mmp_run_result *mmp_evidence_control(const struct mmp_results *res,
 	from[0] = '\0';
 	if (!r->profile || !mmp_planned_is_point(p))
 		return NULL;
-	/* The one-PU rung first: the growth from one PU to the job's is the
-	 * threads' sharing, the question a program's profile answers (from
-	 * prefault, the first rung, the seed's loop showed no growth). */
+	/* The rung a control's row puts first (onepu's: the growth from one
+	 * PU to the job's is the threads' sharing, the question a program's
+	 * profile answers; from prefault, the first rung, the seed's loop
+	 * showed no growth), then the lowest with a profile. */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t k = 1; k <= p->nrungs && me + k < res->plan->nruns; k++) {
 			const struct mmp_run_result *x = &res->run[me + k];
-			if ((pass || x->planned->added == MMP_CONTROL_ONEPU) && x->profile &&
-			    mmp_profile_rounds(x->profile)) {
+			/* (a rung skipped after its first round has one round's) */
+			if ((pass || mmp_control_by_bit(x->planned->added)->profile_first) && x->profile &&
+			    !x->skipped && mmp_profile_rounds(x->profile)) {
 				snprintf(from, len, "%s", x->run->control_name);
 				return x;
 			}

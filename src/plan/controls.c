@@ -361,7 +361,7 @@ static int apply_limit(struct mmp_rung *r, struct mmp_control_ctx *c)
 	/* Above one PU, the ladder's times are the job's wall times less the
 	 * CPU time one PU removed (attribution.h): the ceiling to hold them
 	 * against reads on the job's own PUs. */
-	if (r->run.control & MMP_CONTROL_ONEPU)
+	if (mmp_controls_on_cpu(r->run.control))
 		return replan(r, r->run.p.threads, c);
 	return 1;
 }
@@ -585,7 +585,7 @@ static const struct mmp_evidence_def ev_cpu[] = {
 static const struct mmp_evidence_def ev_loop[] = {
 	{ "instructions_per_byte", "instructions" },
 };
-#define EV(a) a, sizeof(a) / sizeof(a[0])
+#define NEV(a) (sizeof(a) / sizeof(a[0]))
 
 /* A program pays for setting its pages up while it is timed (probes map
  * and touch theirs before): huge pages make that 512 times fewer, larger
@@ -599,72 +599,199 @@ static const struct mmp_cause_either huge_either = {
 };
 
 static const struct mmp_control_info table[] = {
-	{ MMP_CONTROL_FIT, "fit", "oversubscription", "threads = the placement's PUs",
-	  "more threads than PUs", apply_fit, NULL, fix_fit, EV(ev_switches), 0, NULL, 0 },
-	{ MMP_CONTROL_PREFAULT, "prefault", "page faults",
-	  "pages mapped in before timing (MAP_POPULATE)",
-	  "a mapping probe reading the page cache (not data = anon) without prefault; a "
-	  "program (exec: MAP_POPULATE on its mappings, MADV_POPULATE_WRITE on its malloc'd "
-	  "blocks, the preload library)",
-	  apply_prefault, NULL, fix_prefault, EV(ev_faults), 0, NULL, 0 },
-	{ MMP_CONTROL_TOUCH, "touch", "first touch",
-	  "every page of the mapping read once after it is mapped in, before timing (one load "
-	  "a page; exec: after MAP_POPULATE, through the preload library)",
-	  "a mapping probe reading the page cache (not data = anon) without touch; a program "
-	  "(exec)",
-	  apply_touch, touch_detail, fix_touch, EV(ev_faults), 0, NULL, 0 },
-	{ MMP_CONTROL_HUGE, "huge", "TLB reach", "the data on huge pages (hugepages = yes)",
-	  "data = anon, or chase, without hugepages; a program (exec: MADV_HUGEPAGE on its "
-	  "large mappings and malloc'd blocks, the preload library)",
-	  apply_huge, NULL, fix_huge, EV(ev_tlb), 0, &huge_either, 0 },
-	{ MMP_CONTROL_REMOTE, "remote", "remote memory",
-	  "data and shared state bound to each thread's node (membind = local)",
-	  "membind = node:N or interleave on 2+ NUMA nodes, memory the run binds (data = "
-	  "anon, chase, shared state)",
-	  apply_remote, remote_detail, fix_remote, EV(ev_remote), 0, NULL, 0 },
-	{ MMP_CONTROL_NEAR, "near", "cross-domain sharing",
-	  "the threads packed into the first thread's L3 domain (placement = l3:N)",
-	  "threads sharing lines across L3 domains that fit in one", apply_near, near_detail,
-	  fix_near, EV(ev_near), 1, NULL, 0 },
-	{ MMP_CONTROL_ONEPU, "onepu", "cross-core sharing",
-	  "every thread of the program on the first PU of its placement; its CPU time "
-	  "(task-clock, all threads) is what is compared",
-	  "a program (exec) bound to 2+ PUs", apply_onepu, onepu_detail, fix_onepu, EV(ev_cpu),
-	  1, NULL, 0 },
-	{ MMP_CONTROL_PADDED, "padded", "false sharing",
-	  "a packed per-thread tally padded 128 bytes apart (packed -> padded, plain -> "
-	  "plain-padded)",
-	  "tally = packed or plain, 2+ threads",
-	  apply_padded, padded_detail, fix_padded, EV(ev_sharing), 1, NULL, 0 },
-	{ MMP_CONTROL_PRIVATE, "private", "true sharing",
-	  "shared state per thread and padded (the refcount word, an atomic tally)",
-	  "refcount = shared or tally = atomic, 2+ threads", apply_private, private_detail,
-	  fix_private, EV(ev_sharing), 1, NULL, 0 },
-	{ MMP_CONTROL_TALLY, "tally", "tally in memory",
-	  "hits counted in a register instead of in memory per hit (an atomic add: "
-	  "Interlocked.Increment; or plain: c[t]++)",
-	  "tally = atomic, packed, padded, plain or plain-padded", apply_tally, tally_detail, fix_tally,
-	  EV(ev_tally), 0, NULL, 0 },
-	{ MMP_CONTROL_BULK, "bulk", "per-call",
-	  "the same bytes through the probe's bulk path (4 KiB calls); exec: its read()s and "
-	  "pread()s under 16 KiB of regular files opened read-only served from a 128 KiB buffer "
-	  "(the preload library)",
-	  "mmap_byte, accessor_byte; a program (exec: below onepu in its ladder)", apply_bulk, NULL,
-	  fix_bulk, EV(ev_per_call), 0, NULL, MMP_CONTROL_ONEPU },
-	{ MMP_CONTROL_SOLO, "solo", "scaling", "one thread over the first thread's slice",
-	  "2+ threads (not a program)", apply_solo, NULL, fix_solo, EV(ev_scaling), 0, NULL, 0 },
-	{ MMP_CONTROL_LIMIT, "limit", "loop",
-	  "the same bytes through limit's vectorised scan, pages mapped in and touched: what is "
-	  "left is the memory system's",
-	  "every job reading the data file but limit itself", apply_limit, limit_detail, fix_limit, EV(ev_loop), 0, NULL, 0 },
+	{
+		.bit = MMP_CONTROL_FIT,
+		.name = "fit",
+		.cause = "oversubscription",
+		.changes = "threads = the placement's PUs",
+		.applies = "more threads than PUs",
+		.apply = apply_fit,
+		.fix = fix_fit,
+		.evidence = ev_switches,
+		.nevidence = NEV(ev_switches),
+	},
+	{
+		.bit = MMP_CONTROL_PREFAULT,
+		.name = "prefault",
+		.cause = "page faults",
+		.changes = "pages mapped in before timing (MAP_POPULATE)",
+		.applies = "a mapping probe reading the page cache (not data = anon) without "
+			"prefault; a program (exec: MAP_POPULATE on its mappings, "
+			"MADV_POPULATE_WRITE on its malloc'd blocks, the preload library)",
+		.apply = apply_prefault,
+		.fix = fix_prefault,
+		.evidence = ev_faults,
+		.nevidence = NEV(ev_faults),
+	},
+	{
+		.bit = MMP_CONTROL_TOUCH,
+		.name = "touch",
+		.cause = "first touch",
+		.changes = "every page of the mapping read once after it is mapped in, before "
+			"timing (one load a page; exec: after MAP_POPULATE, through the preload "
+			"library)",
+		.applies = "a mapping probe reading the page cache (not data = anon) without "
+			"touch; a program (exec)",
+		.apply = apply_touch,
+		.detail = touch_detail,
+		.fix = fix_touch,
+		.evidence = ev_faults,
+		.nevidence = NEV(ev_faults),
+	},
+	{
+		.bit = MMP_CONTROL_HUGE,
+		.name = "huge",
+		.cause = "TLB reach",
+		.changes = "the data on huge pages (hugepages = yes)",
+		.applies = "data = anon, or chase, without hugepages; a program (exec: "
+			"MADV_HUGEPAGE on its large mappings and malloc'd blocks, the preload "
+			"library)",
+		.apply = apply_huge,
+		.fix = fix_huge,
+		.evidence = ev_tlb,
+		.nevidence = NEV(ev_tlb),
+		.either = &huge_either,
+	},
+	{
+		.bit = MMP_CONTROL_REMOTE,
+		.name = "remote",
+		.cause = "remote memory",
+		.changes = "data and shared state bound to each thread's node (membind = local)",
+		.applies = "membind = node:N or interleave on 2+ NUMA nodes, memory the run "
+			"binds (data = anon, chase, shared state)",
+		.apply = apply_remote,
+		.detail = remote_detail,
+		.fix = fix_remote,
+		.evidence = ev_remote,
+		.nevidence = NEV(ev_remote),
+	},
+	{
+		.bit = MMP_CONTROL_NEAR,
+		.name = "near",
+		.cause = "cross-domain sharing",
+		.changes = "the threads packed into the first thread's L3 domain (placement = "
+			"l3:N)",
+		.applies = "threads sharing lines across L3 domains that fit in one",
+		.apply = apply_near,
+		.detail = near_detail,
+		.fix = fix_near,
+		.evidence = ev_near,
+		.nevidence = NEV(ev_near),
+		.sharing = 1,
+	},
+	{
+		.bit = MMP_CONTROL_ONEPU,
+		.name = "onepu",
+		.cause = "cross-core sharing",
+		.changes = "every thread of the program on the first PU of its placement; its "
+			"CPU time (task-clock, all threads) is what is compared",
+		.applies = "a program (exec) bound to 2+ PUs",
+		.apply = apply_onepu,
+		.detail = onepu_detail,
+		.fix = fix_onepu,
+		.evidence = ev_cpu,
+		.nevidence = NEV(ev_cpu),
+		.sharing = 1,
+		.measure = MMP_MEASURE_CPU,
+		.merge = MMP_MERGE_NEVER,
+		.profile_first = 1,
+	},
+	{
+		.bit = MMP_CONTROL_PADDED,
+		.name = "padded",
+		.cause = "false sharing",
+		.changes = "a packed per-thread tally padded 128 bytes apart (packed -> padded, "
+			"plain -> plain-padded)",
+		.applies = "tally = packed or plain, 2+ threads",
+		.apply = apply_padded,
+		.detail = padded_detail,
+		.fix = fix_padded,
+		.evidence = ev_sharing,
+		.nevidence = NEV(ev_sharing),
+		.sharing = 1,
+	},
+	{
+		.bit = MMP_CONTROL_PRIVATE,
+		.name = "private",
+		.cause = "true sharing",
+		.changes = "shared state per thread and padded (the refcount word, an atomic "
+			"tally)",
+		.applies = "refcount = shared or tally = atomic, 2+ threads",
+		.apply = apply_private,
+		.detail = private_detail,
+		.fix = fix_private,
+		.evidence = ev_sharing,
+		.nevidence = NEV(ev_sharing),
+		.sharing = 1,
+	},
+	{
+		.bit = MMP_CONTROL_TALLY,
+		.name = "tally",
+		.cause = "tally in memory",
+		.changes = "hits counted in a register instead of in memory per hit (an atomic "
+			"add: Interlocked.Increment; or plain: c[t]++)",
+		.applies = "tally = atomic, packed, padded, plain or plain-padded",
+		.apply = apply_tally,
+		.detail = tally_detail,
+		.fix = fix_tally,
+		.evidence = ev_tally,
+		.nevidence = NEV(ev_tally),
+	},
+	{
+		.bit = MMP_CONTROL_BULK,
+		.name = "bulk",
+		.cause = "per-call",
+		.changes = "the same bytes through the probe's bulk path (4 KiB calls); exec: "
+			"its read()s and pread()s under 16 KiB of regular files opened read-only "
+			"served from a 128 KiB buffer (the preload library)",
+		.applies = "mmap_byte, accessor_byte; a program (exec: below onepu in its ladder)",
+		.apply = apply_bulk,
+		.fix = fix_bulk,
+		.evidence = ev_per_call,
+		.nevidence = NEV(ev_per_call),
+		.program_below = MMP_CONTROL_ONEPU,
+	},
+	{
+		.bit = MMP_CONTROL_SOLO,
+		.name = "solo",
+		.cause = "scaling",
+		.changes = "one thread over the first thread's slice",
+		.applies = "2+ threads (not a program)",
+		.apply = apply_solo,
+		.fix = fix_solo,
+		.evidence = ev_scaling,
+		.nevidence = NEV(ev_scaling),
+	},
+	{
+		.bit = MMP_CONTROL_LIMIT,
+		.name = "limit",
+		.cause = "loop",
+		.changes = "the same bytes through limit's vectorised scan, pages mapped in and "
+			"touched: what is left is the memory system's",
+		.applies = "every job reading the data file but limit itself",
+		.apply = apply_limit,
+		.detail = limit_detail,
+		.fix = fix_limit,
+		.evidence = ev_loop,
+		.nevidence = NEV(ev_loop),
+		.ceiling = "the memory system: limit's vectorised scan of the same bytes",
+	},
 };
 #define NCONTROLS (sizeof(table) / sizeof(table[0]))
-_Static_assert(NCONTROLS <= MMP_CONTROLS_MAX, "MMP_CONTROLS_ALL has 16 bits");
+_Static_assert(NCONTROLS <= MMP_CONTROLS_MAX, "MMP_CONTROLS_ALL has a bit per control");
 
 const struct mmp_control_info *mmp_controls(size_t *count)
 {
 	*count = NCONTROLS;
 	return table;
+}
+
+int mmp_controls_on_cpu(unsigned mask)
+{
+	for (size_t i = 0; i < NCONTROLS; i++)
+		if ((mask & table[i].bit) && table[i].measure == MMP_MEASURE_CPU)
+			return 1;
+	return 0;
 }
 
 const struct mmp_control_info *mmp_control_by_bit(unsigned bit)
@@ -753,15 +880,15 @@ static int copy_pins(struct mmp_pin_plan *dst, const struct mmp_pin_plan *src)
 }
 
 /* The rows in ladder order: the table's, with a program's rows that say
- * program_before moved just below that row. */
+ * program_below moved just below that row. */
 static void ladder_order(int is_program, size_t *order)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < NCONTROLS; i++) {
-		if (is_program && table[i].program_before)
+		if (is_program && table[i].program_below)
 			continue;
 		for (size_t k = 0; is_program && k < NCONTROLS; k++)
-			if (table[k].program_before == table[i].bit)
+			if (table[k].program_below == table[i].bit)
 				order[n++] = k;
 		order[n++] = i;
 	}

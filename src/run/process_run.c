@@ -650,6 +650,7 @@ static int finish_rep(struct mmp_process_run *p, struct proc_rep *r, struct mmp_
 	uint64_t cpu_ns = (uint64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000000000u +
 			  (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1000u;
 	p->ext.cpu_ns = task_clock(p, r->counted, rep, cpu_ns);
+	p->ext.threads_seen = have_conc ? conc.threads : 0;
 	if (r->env && (rc = mmp_preload_read(r->report, &p->ext.preload)))
 		return mmp_error_errno(err, rc, "reading %s", r->report);
 	const uint64_t wall = p->ext.wall_ns;

@@ -8,9 +8,11 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "mmprof/attribution.h"
 #include "mmprof/companions.h"
 #include "mmprof/csv.h"
 #include "mmprof/firsttouch.h"
+#include "mmprof/lists.h"
 #include "mmprof/eventplan.h"
 #include "mmprof/logdir.h"
 #include "mmprof/observer.h"
@@ -379,6 +381,35 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 	return 0;
 }
 
+/* controls = auto on a program: a rung whose first recorded round the
+ * preload library says reached nothing (no block or mapping changed, no
+ * small read served) runs no more rounds.  Its rounds would only add
+ * noise about the rung below's, which attribution holds it to anyway
+ * (attribution.h), and they cost a run of the program each.  A control
+ * the job names runs every round: the user asked for its figures. */
+static void skip_if_idle(struct set_ctx *c, size_t k, const struct mmp_step *step,
+			 const struct mmp_rep *rep, const struct mmp_run_info *info)
+{
+	struct mmp_run_result *r = &c->out->res.run[c->cs->runs[k]];
+	const struct mmp_params *p = &info->run->p;
+	const struct mmp_rep_process *x = rep->process; /* NULL: not a program's */
+	char why[384];
+	if (step->round != c->cs->warmup || rep->warmup || !r->planned->added || !x ||
+	    !p->controls || !mmp_list_has(p->controls, "auto"))
+		return;
+	if (mmp_attribution_unchanged(&x->preload, x->preload_asked, x->preload_note,
+				      r->planned->added, why, sizeof(why)))
+		r->skipped = 1;
+	/* One thread shares no line with another: on one PU it loses nothing
+	 * and gains nothing. */
+	if (mmp_controls_on_cpu(r->planned->added) && x->threads_seen == 1) {
+		r->skipped = 1;
+		snprintf(r->skipped_why, sizeof(r->skipped_why),
+			 "one thread of the program was seen in its first round: one PU takes "
+			 "nothing from a single thread");
+	}
+}
+
 static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned first,
 		      unsigned count)
 {
@@ -397,7 +428,7 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 			rc = -EINTR;
 			break;
 		}
-		if (c->dead[k])
+		if (c->dead[k] || c->out->res.run[c->cs->runs[k]].skipped)
 			continue;
 		int e = mmp_runner_rep(runner, k, &rep, &info, &err);
 		if (e == -ESTALE) {
@@ -426,6 +457,8 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 			continue;
 		}
 		rc = record(c, k, &steps[j], rep, info);
+		if (!rc)
+			skip_if_idle(c, k, &steps[j], rep, info);
 	}
 	free(steps);
 	return rc;
@@ -459,6 +492,47 @@ static int want_more(struct set_ctx *c)
 		return 0;
 	return clean_rounds(c) < c->cs->rounds ||
 	       mmp_answers_undecided(&c->out->an.answers, c->set) > 0;
+}
+
+/* The fewest clean rounds a ladder's answer is taken from when it stops
+ * early: fewer give no interval worth deciding on. */
+#define MMP_EARLY_ROUNDS 3
+
+/* controls = auto on programs, a fixed repeat: each round is a run of the
+ * program per rung, so the rounds stop once every ladder of the set has
+ * decided its largest cause (at least MMP_EARLY_ROUNDS clean rounds in);
+ * repeat is the most.  A set of probes, or of controls the job names,
+ * runs every round asked for. */
+static int stops_early(const struct set_ctx *c)
+{
+	int ladders = 0;
+	if (c->cs->auto_rounds || c->cs->rounds <= MMP_EARLY_ROUNDS)
+		return 0;
+	for (size_t k = 0; k < c->cs->n; k++) {
+		const struct mmp_planned *p = &c->s->plan->runs[c->cs->runs[k]];
+		if (!mmp_planned_is_point(p) || !p->nrungs)
+			continue;
+		if (mmp_run_kind(&p->run) != MMP_RUN_KIND_PROCESS || !p->run.p.controls ||
+		    !mmp_list_has(p->run.p.controls, "auto"))
+			return 0;
+		ladders++;
+	}
+	return ladders > 0;
+}
+
+/* Every ladder of the set has its largest cause decided, and every answer. */
+static int decided(struct set_ctx *c)
+{
+	if (clean_rounds(c) < MMP_EARLY_ROUNDS || mmp_results_compute(&c->out->res) ||
+	    mmp_analysis_compute(&c->out->an))
+		return 0;
+	for (size_t k = 0; k < c->cs->n; k++) {
+		size_t i = c->cs->runs[k];
+		const struct mmp_planned *p = &c->s->plan->runs[i];
+		if (mmp_planned_is_point(p) && p->nrungs && !c->out->an.attr[i].top_decided)
+			return 0;
+	}
+	return mmp_answers_undecided(&c->out->an.answers, c->set) == 0;
 }
 
 static int run_set(struct set_ctx *c)
@@ -497,8 +571,12 @@ static int run_set(struct set_ctx *c)
 		goto out;
 	}
 	c->planned = c->cs->rounds;
-	rc = run_rounds(c, runner, 0, c->cs->warmup + c->cs->rounds);
-	c->rounds_done = c->cs->rounds;
+	c->rounds_done = stops_early(c) ? MMP_EARLY_ROUNDS : c->cs->rounds;
+	rc = run_rounds(c, runner, 0, c->cs->warmup + c->rounds_done);
+	while (!rc && c->rounds_done < c->cs->rounds && !decided(c)) {
+		rc = run_rounds(c, runner, c->cs->warmup + c->rounds_done, 1);
+		c->rounds_done++;
+	}
 	while (!rc && want_more(c)) {
 		c->planned++;
 		rc = run_rounds(c, runner, c->cs->warmup + c->rounds_done, 1);

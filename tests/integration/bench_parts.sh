@@ -63,6 +63,17 @@ assert paired.band(0.7, 0.9, 0.8, 1.2) == "undecided"
 assert paired.band(1.3, 1.4, 0.8, 1.2) == "outside"
 assert paired.spread([1, 2, 3])[:3] == (2, 1, 3)
 '
+# Every part script is one make bench runs, and parses.
+for part in bench/*.sh bench/*.py; do
+	name=$(basename "$part")
+	[ "$name" = paired.py ] && continue # the parts' arithmetic, not a part
+	check "make bench runs $name" grep -q "bench/$name" Makefile
+done
+check "bench/exec_time.sh parses" bash -n bench/exec_time.sh
+if command -v shellcheck >/dev/null; then
+	check "bench/exec_time.sh: shellcheck" shellcheck -x bench/exec_time.sh
+fi
+
 scan=build/gcc/bench/scan_ref
 if make -s CC=gcc BUILD=build/gcc "$scan" >"$TMP/scan.log" 2>&1; then
 	ok "scan_ref: gcc build, -Wall -Wextra -Werror"

@@ -850,6 +850,71 @@ static void test_preload_blocks(void **state)
 	synth_free(&s);
 }
 
+
+/* A program's ladder (the job, +prefault, +touch, +onepu on 2 PUs) whose
+ * touch rung reached nothing: its times are noise (7.5 ns/B where
+ * prefault's are 6, a CPU time 2.5x prefault's), recorded every round or,
+ * skipped (controls = auto), its first round only. */
+static void synth_unused_between(struct synthetic *s, int skipped)
+{
+	static const double wall[] = { 10.0, 6.0, 7.5, 12.0 }, cpu[] = { 20.0, 12.0, 30.0, 6.0 };
+	const struct mmp_preload_report reached = { .loaded = 1, .exited = 1, .mappings = 1,
+						    .present = 1u << 20, .touched = 1u << 20 },
+					untouched = { .loaded = 1, .exited = 1, .mappings = 1,
+						      .present = 1u << 20 };
+	synth_load(s, "[global]\nsize = 1M\ncontrols = prefault, touch, onepu\n"
+		      "[j]\nprobe = exec\ncommand = prog {file}\nthreads = 2\n");
+	assert_int_equal(s->plan.nruns, 4);
+	assert_int_equal(s->plan.runs[2].added, MMP_CONTROL_TOUCH);
+	for (unsigned k = 0; k < 6; k++)
+		for (size_t i = 0; i < s->plan.nruns; i++) {
+			double jitter = 1 + 0.01 * (double)((k * 7 + i * 3) % 5);
+			struct mmp_rep_process px = { .preload_asked = i > 0 };
+			struct mmp_rep rep = { .index = k, .result_ok = 1, .process = &px };
+			if (i == 2 && skipped && k > 0)
+				continue;
+			rep.elapsed_ns = (uint64_t)(wall[i] * (1 << 20) * jitter);
+			px.cpu_ns = (uint64_t)(cpu[i] * (1 << 20) * jitter);
+			rep.dist.overlap = i == 3 ? 1 : 0.95;
+			px.preload = i == 1 ? untouched : reached;
+			if (i == 2)
+				px.preload = untouched; /* nothing readable was touched */
+			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
+		}
+	s->res.run[2].skipped = skipped;
+	synth_compute(s);
+}
+
+/* An unused rung between two used ones: the rung above it is held to the
+ * rung below it (times and CPU times), never to its own noise; a skipped
+ * rung's one round leaves the rounds the others share; the shares add up. */
+static void test_unused_rung_between(void **state)
+{
+	struct synthetic s;
+	(void)state;
+	for (int skipped = 0; skipped < 2; skipped++) {
+		synth_unused_between(&s, skipped);
+		const struct mmp_attribution *a = &s.an.attr[0];
+		assert_int_equal(a->rounds, 6);
+		assert_int_equal(a->nunused, 1);
+		assert_string_equal(a->unused[0].control->name, "touch");
+		assert_int_equal(skipped, strstr(a->unused[0].why, "its later rounds were skipped "
+								   "(controls = auto)") != NULL);
+		assert_int_equal(a->n, 3); /* prefault, onepu, the remainder */
+		assert_string_equal(a->cause[0].control->name, "prefault");
+		assert_true(fabs(a->cause[0].cost.estimate - 4.0) < 0.2);
+		const struct mmp_cause *onepu = &a->cause[1];
+		assert_string_equal(onepu->control->name, "onepu");
+		/* its CPU time against prefault's: 6 of 12, half of 6 ns/B */
+		assert_ptr_equal(onepu->before, &s.res.run[1]);
+		print_message("# skipped %d: onepu %.3f ns/B\n", skipped, onepu->cost.estimate);
+		assert_true(fabs(onepu->cost.estimate - 3.0) < 0.1);
+		assert_true(fabs(onepu->cpu_ratio.estimate - 2.0) < 0.05);
+		assert_true(fabs(share_sum(a) - 1) < 1e-9);
+		synth_free(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -868,6 +933,7 @@ int main(void)
 		cmocka_unit_test(test_disturbed_answer_inconclusive),
 		cmocka_unit_test(test_huge_in_the_kernel_is_page_faults),
 		cmocka_unit_test(test_preload_blocks),
+		cmocka_unit_test(test_unused_rung_between),
 	};
 	return cmocka_run_group_tests_name("attribution", tests, NULL, NULL);
 }
