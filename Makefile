@@ -17,7 +17,7 @@ PRELOAD  = $(BUILD)/libmmprof-preload.so
 CSTD     = -std=c11
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT     ?= -O2 -g
-CPPFLAGS += -D_GNU_SOURCE -Iinclude
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -Isrc
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -pthread -MMD -MP
 LDLIBS  += -lhwloc -linih -lpfm -ldw -lelf -lm -pthread
 

@@ -14,13 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mmprof/config.h"
-#include "mmprof/datafile.h"
-#include "mmprof/events.h"
-#include "mmprof/runner.h"
-#include "mmprof/stats.h"
-#include "mmprof/topology.h"
-#include "mmprof/units.h"
+#include "config/config.h"
+#include "data/datafile.h"
+#include "platform/events.h"
+#include "run/runner.h"
+#include "result/stats.h"
+#include "platform/topology.h"
+#include "util/units.h"
 
 #define ROUNDS 21
 

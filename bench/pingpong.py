@@ -51,7 +51,7 @@ REF = os.environ.get("PINGPONG_REF", "build/bench/pingpong_ref")
 OPS = int(os.environ.get("BENCH_PINGPONG_OPS", "1000000"))
 WANT = int(os.environ.get("BENCH_PINGPONG_ROUNDS", "10"))
 MAX_ROUNDS = int(os.environ.get("BENCH_PINGPONG_MAX_ROUNDS", str(2 * WANT)))
-MAX_WAIT = 0.10  # MMP_DISTURB_MAX_WAIT (include/mmprof/disturbance.h)
+MAX_WAIT = 0.10  # MMP_DISTURB_MAX_WAIT (src/run/disturbance.h)
 
 CONFIG = f"""[global]
 repeat = 1

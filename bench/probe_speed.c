@@ -19,11 +19,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "mmprof/datafile.h"
+#include "data/datafile.h"
 #include "mmprof/probe.h"
-#include "mmprof/stats.h"
-#include "mmprof/topology.h"
-#include "mmprof/units.h"
+#include "result/stats.h"
+#include "platform/topology.h"
+#include "util/units.h"
 
 #define REPS 9
 

@@ -161,7 +161,7 @@ enum mmp_advice {
 	MMP_ADVICE_HUGEPAGE
 };
 
-/* Where a run's threads go (include/mmprof/topology.h says how each kind
+/* Where a run's threads go (src/platform/topology.h says how each kind
  * is planned; src/platform/placement.c has one table row per kind). */
 enum mmp_placement_kind {
 	MMP_PLACE_COMPACT, /* fill PUs in topology order: SMT siblings, cores, packages */

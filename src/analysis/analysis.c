@@ -1,5 +1,5 @@
 /* Attribution, then answers, from computed results (see analysis.h). */
-#include "mmprof/analysis.h"
+#include "analysis/analysis.h"
 
 #include <errno.h>
 #include <stdlib.h>

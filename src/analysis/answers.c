@@ -1,6 +1,6 @@
 /* The questions a config asks, answered yes, no or inconclusive (see
  * answers.h). */
-#include "mmprof/answers.h"
+#include "analysis/answers.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/lists.h"
+#include "util/lists.h"
 #include "mmprof/probe.h"
-#include "mmprof/result.h"
-#include "mmprof/units.h"
+#include "result/result.h"
+#include "util/units.h"
 
 /* The band a ratio is held against, from the question's tolerance t. */
 enum band {

@@ -1,5 +1,5 @@
 /* Attribution by the ladder of controls (see attribution.h). */
-#include "mmprof/attribution.h"
+#include "analysis/attribution.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/disturbance.h"
-#include "mmprof/evidence.h"
-#include "mmprof/firsttouch.h"
-#include "mmprof/metrics.h"
+#include "run/disturbance.h"
+#include "analysis/evidence.h"
+#include "platform/firsttouch.h"
+#include "result/metrics.h"
 #include "mmprof/probe.h"
-#include "mmprof/result.h"
+#include "result/result.h"
 
 
 /* One evidence metric's medians on both sides of a control, in the units

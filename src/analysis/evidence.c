@@ -1,12 +1,12 @@
 /* Profiles as evidence (see evidence.h). */
-#include "mmprof/evidence.h"
+#include "analysis/evidence.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/attribution.h"
-#include "mmprof/controls.h"
-#include "mmprof/plan.h"
+#include "analysis/attribution.h"
+#include "plan/controls.h"
+#include "plan/plan.h"
 
 /* Whether two job points differ in nothing but threads. */
 static int only_threads_differ(const struct mmp_planned *a, const struct mmp_planned *b)

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmprof/compare.h"
-#include "mmprof/config.h"
-#include "mmprof/fleet.h"
-#include "mmprof/outfile.h"
+#include "compare/compare.h"
+#include "config/config.h"
+#include "compare/fleet.h"
+#include "util/outfile.h"
 
 enum compare_opt {
 	CMP_HELP = 'h',

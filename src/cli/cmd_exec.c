@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmprof/capture.h"
-#include "mmprof/command.h"
-#include "mmprof/config.h"
+#include "run/capture.h"
+#include "run/command.h"
+#include "config/config.h"
 
 enum exec_opt {
 	OPT_X_WARMUP = OPT_COMMAND_FIRST,

@@ -7,11 +7,11 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "mmprof/companions.h"
-#include "mmprof/config.h"
-#include "mmprof/controls.h"
-#include "mmprof/csv.h"
-#include "mmprof/listing.h"
+#include "report/companions.h"
+#include "config/config.h"
+#include "plan/controls.h"
+#include "report/csv.h"
+#include "report/listing.h"
 #include "mmprof/probe.h"
 
 static int list_probes(const char *arg)

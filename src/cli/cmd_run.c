@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mmprof/config.h"
-#include "mmprof/controls.h"
-#include "mmprof/meta.h"
-#include "mmprof/topology.h"
-#include "mmprof/units.h"
+#include "config/config.h"
+#include "plan/controls.h"
+#include "platform/meta.h"
+#include "platform/topology.h"
+#include "util/units.h"
 
 /* The one table of mmprof's options: getopt_long's list and --help are
  * both made from it. */

@@ -13,15 +13,15 @@
 
 #include "cli.h"
 #include "say.h"
-#include "mmprof/config.h"
-#include "mmprof/exec_child.h"
-#include "mmprof/hypervisor.h"
-#include "mmprof/pipeline.h"
-#include "mmprof/plan.h"
-#include "mmprof/plan_report.h"
-#include "mmprof/report.h"
-#include "mmprof/topology.h"
-#include "mmprof/units.h"
+#include "config/config.h"
+#include "run/exec_child.h"
+#include "platform/hypervisor.h"
+#include "session/pipeline.h"
+#include "plan/plan.h"
+#include "report/plan_report.h"
+#include "report/report.h"
+#include "platform/topology.h"
+#include "util/units.h"
 
 static volatile sig_atomic_t stop_requested;
 /* The run's CSV while it is being written: a second Ctrl-C renames its

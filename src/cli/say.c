@@ -8,8 +8,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "mmprof/report.h"
-#include "mmprof/units.h"
+#include "report/report.h"
+#include "util/units.h"
 
 static const char *phase(const struct mmp_told *t)
 {

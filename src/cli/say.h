@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "mmprof/observer.h"
+#include "util/observer.h"
 
 struct mmp_say {
 	FILE *out;    /* stderr */

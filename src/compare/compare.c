@@ -1,18 +1,18 @@
 /* Two mmprof CSVs, run by run: reading them, matching runs by their
  * parameters, and the Welch ratio of each pair (see compare.h). */
-#include "mmprof/compare.h"
+#include "compare/compare.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/csv.h"
-#include "mmprof/lists.h"
-#include "mmprof/result.h"
-#include "mmprof/stats.h"
-#include "mmprof/suggest.h"
-#include "mmprof/vec.h"
+#include "report/csv.h"
+#include "util/lists.h"
+#include "result/result.h"
+#include "result/stats.h"
+#include "util/suggest.h"
+#include "util/vec.h"
 
 /* The key's columns, derived once from the key table's roles. */
 static const char *key_names[MMP_COMPARE_MAXKEYS];

@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/compare.h"
-#include "mmprof/csv.h"
-#include "mmprof/grid.h"
-#include "mmprof/outfile.h"
-#include "mmprof/result.h"
+#include "compare/compare.h"
+#include "report/csv.h"
+#include "report/grid.h"
+#include "util/outfile.h"
+#include "result/result.h"
 
 #define KEY_JOB MMP_COMPARE_KEY_JOB
 #define KEY_PROBE MMP_COMPARE_KEY_PROBE

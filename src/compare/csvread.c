@@ -1,5 +1,5 @@
 /* An RFC 4180 CSV reader (see csvread.h). */
-#include "mmprof/csvread.h"
+#include "compare/csvread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mmprof/vec.h"
+#include "util/vec.h"
 
 /* Grow an array of pointers to hold one more. */
 static int push(char ***v, size_t *n, size_t *cap, char *p)

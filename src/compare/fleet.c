@@ -1,15 +1,15 @@
 /* mmprof compare with three or more CSVs: every host at every job point
  * against that job point's median host, and the answers across the hosts
  * (see fleet.h). */
-#include "mmprof/fleet.h"
+#include "compare/fleet.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "mmprof/result.h"
-#include "mmprof/stats.h"
+#include "result/result.h"
+#include "result/stats.h"
 
 /* The repetitions a run's figures use: the clean ones when
  * MMP_MIN_CLEAN_ROUNDS remain, else all (as compare's). */

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/fleet.h"
-#include "mmprof/json.h"
-#include "mmprof/outfile.h"
+#include "compare/fleet.h"
+#include "report/json.h"
+#include "util/outfile.h"
 
 static const char *const answer_names[] = { "yes", "no", "inconclusive", "other", "not asked" };
 

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/csv.h"
-#include "mmprof/fleet.h"
-#include "mmprof/grid.h"
-#include "mmprof/outfile.h"
-#include "mmprof/result.h"
+#include "report/csv.h"
+#include "compare/fleet.h"
+#include "report/grid.h"
+#include "util/outfile.h"
+#include "result/result.h"
 
 static const char *const answer_words[] = { "yes", "no", "inconclusive", "other", "not asked" };
 

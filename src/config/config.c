@@ -3,7 +3,7 @@
  * number to the handler), notices section headers and malformed lines, and
  * checks every value against the key table as it arrives.
  */
-#include "mmprof/config.h"
+#include "config/config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "mmprof/probe.h"
-#include "mmprof/suggest.h"
+#include "util/suggest.h"
 
 _Static_assert(sizeof(enum mmp_fill) == sizeof(int), "enum keys are stored as int");
 _Static_assert(sizeof(enum mmp_tally) == sizeof(int), "enum keys are stored as int");

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/config.h"
-#include "mmprof/lists.h"
+#include "config/config.h"
+#include "util/lists.h"
 #include "mmprof/probe.h"
-#include "mmprof/suggest.h"
+#include "util/suggest.h"
 
 static int defaults(struct mmp_params *p)
 {

@@ -2,7 +2,7 @@
  * search path).  A name with a '/' is a path and is never searched for,
  * as a shell treats a command with a '/': --config path/to/x.ini,
  * /dev/stdin and <(...) open exactly what they name. */
-#include "mmprof/config.h"
+#include "config/config.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mmprof/suggest.h"
+#include "util/suggest.h"
 
 /* The Makefile compiles PREFIX/share/mmprof in; a build without it (a
  * compiler run by hand) gets the Makefile's default prefix. */

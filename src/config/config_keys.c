@@ -4,7 +4,7 @@
  * A row names its value's type (struct mmp_key_type): config's own are in
  * config_types.c and config_numbers.c, the others beside what they parse.
  */
-#include "mmprof/config.h"
+#include "config/config.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The numeric value types of config keys (config.h): sizes, counts,
  * repeat, rates, percentages and times, each with its limits from the
  * key's row. */
-#include "mmprof/config.h"
+#include "config/config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "mmprof/units.h"
+#include "util/units.h"
 
 /* A size (bytes, binary suffixes) or a plain count, within the key's
  * limits, into a field of key->width bytes. */

@@ -1,7 +1,7 @@
 /* The value types of config keys that are text or a choice (config.h):
  * paths, job names, enums, yes/no, probes, key lists; parsing and
  * formatting through a key's type, and splitting a comma list. */
-#include "mmprof/config.h"
+#include "config/config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mmprof/lists.h"
+#include "util/lists.h"
 #include "mmprof/probe.h"
-#include "mmprof/suggest.h"
-#include "mmprof/vec.h"
+#include "util/suggest.h"
+#include "util/vec.h"
 
 int mmp_key_parse(const struct mmp_key *key, const char *text, void *dst, char *err,
 		  size_t errlen)

@@ -7,7 +7,7 @@
  * costs a fraction of a second.  Creation is in datafile_create.c, the
  * decision to reuse, create or refuse in datafile_check.c.
  */
-#include "mmprof/datafile.h"
+#include "data/datafile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "datafile_impl.h"
-#include "mmprof/units.h"
+#include "util/units.h"
 
 void mmp_datafile_generate(uint8_t *buf, size_t n, enum mmp_fill fill, uint64_t seed)
 {

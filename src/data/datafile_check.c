@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "datafile_impl.h"
-#include "mmprof/paths.h"
-#include "mmprof/units.h"
+#include "util/paths.h"
+#include "util/units.h"
 
 struct marker {
 	uint64_t size, seed, inode;

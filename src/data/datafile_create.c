@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "datafile_impl.h"
-#include "mmprof/lockfile.h"
-#include "mmprof/paths.h"
-#include "mmprof/units.h"
+#include "util/lockfile.h"
+#include "util/paths.h"
+#include "util/units.h"
 
 static int write_all(int fd, const uint8_t *buf, size_t n)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mmprof/datafile.h"
+#include "data/datafile.h"
 
 #define MMP_MARKER_SUFFIX ".mmprof"
 

@@ -4,14 +4,14 @@
  * MMP_CONFIG_MAX_RUNS of them), so distinct files are found by sorting
  * the runs by data file, not by comparing each run with every other.
  */
-#include "mmprof/sweep_data.h"
+#include "data/sweep_data.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/datafile.h"
+#include "data/datafile.h"
 #include "mmprof/probe.h"
 
 /* One run's data file: its path and what was asked of it. */

@@ -1,14 +1,14 @@
 /* The control table and the ladder built from it (see controls.h). */
-#include "mmprof/controls.h"
+#include "plan/controls.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/lists.h"
+#include "util/lists.h"
 #include "mmprof/probe.h"
-#include "mmprof/suggest.h"
+#include "util/suggest.h"
 
 static int uses(const struct mmp_run *run, enum mmp_key_id key)
 {

@@ -1,12 +1,12 @@
 /* The events of a plan (see eventplan.h). */
-#include "mmprof/eventplan.h"
+#include "plan/eventplan.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/counters.h"
+#include "platform/counters.h"
 
 const struct mmp_event_set *mmp_eventplan_set(const struct mmp_eventplan *ep,
 					      const char *spec)

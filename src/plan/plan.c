@@ -1,6 +1,6 @@
 /* Building the plan: job points, their ladders, comparison sets (see
  * plan.h). */
-#include "mmprof/plan.h"
+#include "plan/plan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mmprof/controls.h"
-#include "mmprof/lists.h"
-#include "mmprof/memory.h"
+#include "plan/controls.h"
+#include "util/lists.h"
+#include "platform/memory.h"
 #include "mmprof/probe.h"
-#include "mmprof/units.h"
-#include "mmprof/vec.h"
+#include "util/units.h"
+#include "util/vec.h"
 
 static int push(struct mmp_plan *plan, size_t *cap, const struct mmp_planned *r)
 {

@@ -1,11 +1,11 @@
 /* The config key type of `controls` (config.h): checked by the controls'
  * own parser, kept as written (the plan builds each job's ladder from it). */
-#include "mmprof/config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <stdio.h>
 
-#include "mmprof/controls.h"
+#include "plan/controls.h"
 
 static int parse_controls(const struct mmp_key *key, const char *text, void *dst, char *err,
 			  size_t errlen)

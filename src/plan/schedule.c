@@ -1,5 +1,5 @@
 /* Shuffled rounds (see schedule.h). */
-#include "mmprof/schedule.h"
+#include "plan/schedule.h"
 
 /* splitmix64: a good mix of (seed, set, round) into a stream, with no
  * state to carry between rounds. */

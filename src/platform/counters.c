@@ -1,5 +1,5 @@
 /* perf_event groups (see counters.h).  The only caller of perf_event_open. */
-#include "mmprof/counters.h"
+#include "platform/counters.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,7 +6,7 @@
  */
 #include <stddef.h>
 
-#include "mmprof/events.h"
+#include "platform/events.h"
 
 static const struct mmp_preset_slot basic[] = {
 	{ .any_of = "cycles" }, { .any_of = "instructions" }, { .any_of = "task-clock" }, { 0 },

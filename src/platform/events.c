@@ -1,6 +1,6 @@
 /* Resolving event names (see events.h): libpfm4 for everything it knows,
  * tracefs ids for tracepoints. */
-#include "mmprof/events.h"
+#include "platform/events.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 
 #include <linux/magic.h>
 
-#include "mmprof/suggest.h"
+#include "util/suggest.h"
 
 /* libpfm4 keeps its tables in process-wide state; so does this cache of
  * what it found.  Set once by mmp_events_init. */

@@ -1,6 +1,6 @@
 /* The first touch of mapped pages, and the calibration that measures it
  * (see firsttouch.h). */
-#include "mmprof/firsttouch.h"
+#include "platform/firsttouch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "mmprof/probe.h"
-#include "mmprof/units.h"
+#include "util/units.h"
 
 size_t mmp_page_size(void)
 {

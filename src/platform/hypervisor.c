@@ -1,6 +1,6 @@
 /* The platform: bare metal or which hypervisor, and steal time (see
  * hypervisor.h). */
-#include "mmprof/hypervisor.h"
+#include "platform/hypervisor.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Memory policies: parsed, checked against a topology, and applied with
  * hwloc (hwloc-bind's messages: the call, the nodeset, the flags,
  * strerror). Page census in memory_pages.c, huge pages in memory_huge.c. */
-#include "mmprof/memory.h"
+#include "platform/memory.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,8 +11,8 @@
 
 #include <linux/mempolicy.h>
 
-#include "mmprof/suggest.h"
-#include "mmprof/units.h"
+#include "util/suggest.h"
+#include "util/units.h"
 #include "topology_internal.h"
 
 struct policy_row {

@@ -7,7 +7,7 @@
  * once, when this system's topology is loaded, with calls that change
  * nothing: MPOL_DEFAULT on a scratch page of our own, and move_pages with
  * no target nodes (a query). */
-#include "mmprof/memory.h"
+#include "platform/memory.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Huge pages for anonymous memory: a 2 MiB page needs one TLB entry where
  * 4 KiB pages need 512, so a probe over a large buffer measures page
  * walks or not depending on what the kernel gave. Ask, then look. */
-#include "mmprof/memory.h"
+#include "platform/memory.h"
 
 #include <errno.h>
 #include <stdio.h>

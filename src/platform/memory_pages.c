@@ -7,7 +7,7 @@
  * nodeset type binding uses, and needs no libnuma. The cost is one system
  * call per examined page, about 0.5 us here (4096 pages: 2 ms), which is
  * why large ranges are sampled. */
-#include "mmprof/memory.h"
+#include "platform/memory.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "mmprof/meta.h"
+#include "platform/meta.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mmprof/units.h"
+#include "util/units.h"
 
 static void cpu_model(char *buf, size_t len)
 {

@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "mmprof/suggest.h"
-#include "mmprof/units.h"
+#include "util/suggest.h"
+#include "util/units.h"
 
 struct kind_row {
 	struct mmp_placement_kind_info info;

@@ -1,14 +1,14 @@
 /* The config key types of the platform's values (config.h): placement
  * and membind, parsed by topology's and memory's own parsers, and events,
  * resolved through libpfm4 as they will be counted. */
-#include "mmprof/config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <stdio.h>
 
-#include "mmprof/events.h"
-#include "mmprof/memory.h"
-#include "mmprof/topology.h"
+#include "platform/events.h"
+#include "platform/memory.h"
+#include "platform/topology.h"
 
 static int parse_placement(const struct mmp_key *key, const char *text, void *dst, char *err,
 			   size_t errlen)

@@ -1,5 +1,5 @@
 /* What ran on a program's PUs while it ran (see pu_tasks.h). */
-#include "mmprof/pu_tasks.h"
+#include "platform/pu_tasks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mmprof/counters.h"
-#include "mmprof/events.h"
-#include "mmprof/vec.h"
+#include "platform/counters.h"
+#include "platform/events.h"
+#include "util/vec.h"
 
 /* 64 pages (256 KiB) per PU: a switch record is 32 bytes, so some 8,000
  * switches between two drains (20 ms): 400,000 a second. */

@@ -1,5 +1,5 @@
 /* Sampling a program through perf_event ring buffers (see sampling.h). */
-#include "mmprof/sampling.h"
+#include "platform/sampling.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mmprof/counters.h"
-#include "mmprof/events.h"
-#include "mmprof/vec.h"
+#include "platform/counters.h"
+#include "platform/events.h"
+#include "util/vec.h"
 
 /* 128 pages (512 KiB) of records per CPU: ~1,500 samples with 40-frame
  * chains, drained at half full.  A program that outruns the drain loses

@@ -7,7 +7,7 @@
 #include <hwloc.h>
 #include <stdint.h>
 
-#include "mmprof/topology.h"
+#include "platform/topology.h"
 
 /* OS PU and node numbers above this are typing mistakes, not machines. */
 #define MMP_MAX_OS_INDEX 65535

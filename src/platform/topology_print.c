@@ -5,8 +5,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "mmprof/memory.h"
-#include "mmprof/units.h"
+#include "platform/memory.h"
+#include "util/units.h"
 
 #define WRAP 78
 

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "mmprof/companions.h"
-#include "mmprof/csv.h"
+#include "report/companions.h"
+#include "report/csv.h"
 
 struct qrow {
 	const struct mmp_meta *meta;

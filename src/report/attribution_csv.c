@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/companions.h"
-#include "mmprof/csv.h"
+#include "report/companions.h"
+#include "report/csv.h"
 #include "mmprof/probe.h"
 
 /* One row: a cause (c) or an unused control (u) of attribution a. */

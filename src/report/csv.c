@@ -1,5 +1,5 @@
 /* The CSV writer (see csv.h). */
-#include "mmprof/csv.h"
+#include "report/csv.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -7,10 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "mmprof/metrics.h"
-#include "mmprof/paths.h"
+#include "result/metrics.h"
+#include "util/paths.h"
 #include "mmprof/probe.h"
-#include "mmprof/process_run.h"
+#include "run/process_run.h"
 #include "csv_impl.h"
 
 struct row {

@@ -2,7 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "mmprof/csv.h"
+#include "report/csv.h"
 #include "csv_impl.h"
 
 /* A row of NAME.events.csv: event i of a repetition, summed over the

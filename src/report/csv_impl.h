@@ -3,7 +3,7 @@
 #ifndef MMPROF_CSV_IMPL_H
 #define MMPROF_CSV_IMPL_H
 
-#include "mmprof/csv.h"
+#include "report/csv.h"
 
 extern const struct mmp_csv_table mmp_csv_event_table;
 

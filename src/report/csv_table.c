@@ -1,5 +1,5 @@
 /* Writing a CSV from its table of columns (see csv_table.h). */
-#include "mmprof/csv_table.h"
+#include "report/csv_table.h"
 
 #include <string.h>
 

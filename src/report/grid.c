@@ -1,15 +1,15 @@
 /* Aligned text tables (see grid.h). */
-#include "mmprof/grid.h"
+#include "report/grid.h"
 
 #include <stdint.h>
-#include "mmprof/report.h"
+#include "report/report.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/config.h"
-#include "mmprof/vec.h"
+#include "config/config.h"
+#include "util/vec.h"
 
 /* Keys shown as a column only when their value differs between job points. */
 static const enum mmp_key_id varying_keys[] = {

@@ -1,7 +1,7 @@
 /* A streaming JSON writer (see json.h). */
-#include "mmprof/json.h"
+#include "report/json.h"
 
-#include "mmprof/intervals.h"
+#include "result/intervals.h"
 
 #include <errno.h>
 #include <inttypes.h>

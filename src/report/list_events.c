@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/memory.h"
-#include "mmprof/counters.h"
-#include "mmprof/events.h"
-#include "mmprof/listing.h"
+#include "platform/memory.h"
+#include "platform/counters.h"
+#include "platform/events.h"
+#include "report/listing.h"
 
 static const char *kind_name(enum mmp_event_kind k)
 {

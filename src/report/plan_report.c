@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/controls.h"
-#include "mmprof/datafile.h"
-#include "mmprof/plan.h"
-#include "mmprof/plan_report.h"
+#include "plan/controls.h"
+#include "data/datafile.h"
+#include "plan/plan.h"
+#include "report/plan_report.h"
 #include "mmprof/probe.h"
 
 /* Keys never shown per run (MMP_ROLE_HIDDEN): where the data and the CSV

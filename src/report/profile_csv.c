@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/companions.h"
-#include "mmprof/csv.h"
-#include "mmprof/evidence.h"
+#include "report/companions.h"
+#include "report/csv.h"
+#include "analysis/evidence.h"
 
 #define CELL 512
 #define GROWTH_ROWS 20

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/companions.h"
+#include "report/companions.h"
 
 /* A frame's name, longest kept: a JIT's signature can run long, and a
  * frame cut short would split one function into two. */

@@ -1,9 +1,9 @@
 /* runs[].profile of the --json document (docs/json.md): the sampling
  * profile's top rows and the growth from the control (evidence.h). */
-#include "mmprof/result_json.h"
+#include "report/result_json.h"
 
-#include "mmprof/evidence.h"
-#include "mmprof/json.h"
+#include "analysis/evidence.h"
+#include "report/json.h"
 
 #define TOP 10
 

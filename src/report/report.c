@@ -1,5 +1,5 @@
 /* The terminal table and the baseline ratio blocks (see report.h). */
-#include "mmprof/report.h"
+#include "report/report.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "mmprof/probe.h"
-#include "mmprof/grid.h"
-#include "mmprof/units.h"
+#include "report/grid.h"
+#include "util/units.h"
 
 const char *mmp_format_interval(const struct mmp_interval *iv, const char *unit, char *buf,
 				size_t len)

@@ -1,14 +1,14 @@
 /* The matrices (see report.h): core to core from pingpong over PU pairs,
  * node to node from chase and limit over numa:M x membind node:N. */
-#include "mmprof/report.h"
+#include "report/report.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "mmprof/probe.h"
-#include "mmprof/stats.h"
-#include "mmprof/topology.h"
-#include "mmprof/units.h"
+#include "result/stats.h"
+#include "platform/topology.h"
+#include "util/units.h"
 
 /* A run's figure for a matrix cell: ns per operation for the probes that
  * count operations, GB/s for a byte probe (limit: the bandwidth side). */

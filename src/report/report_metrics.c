@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/grid.h"
-#include "mmprof/metrics.h"
-#include "mmprof/report.h"
+#include "report/grid.h"
+#include "result/metrics.h"
+#include "report/report.h"
 
 #define MIB (1u << 20)
 

@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "mmprof/report.h"
+#include "report/report.h"
 
 static const char *reads(const struct mmp_run_result *r, char *buf, size_t len)
 {

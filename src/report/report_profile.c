@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/child_env.h"
-#include "mmprof/config.h"
-#include "mmprof/evidence.h"
-#include "mmprof/report.h"
-#include "mmprof/units.h"
+#include "run/child_env.h"
+#include "config/config.h"
+#include "analysis/evidence.h"
+#include "report/report.h"
+#include "util/units.h"
 
 #define TOP 5
 #define NAME_W 44

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/events.h"
-#include "mmprof/metrics.h"
+#include "platform/events.h"
+#include "result/metrics.h"
 #include "mmprof/probe.h"
-#include "mmprof/report.h"
-#include "mmprof/units.h"
+#include "report/report.h"
+#include "util/units.h"
 
 #define LABEL 64
 

@@ -1,5 +1,5 @@
 /* The run as one JSON document (see result_json.h and docs/json.md). */
-#include "mmprof/result_json.h"
+#include "report/result_json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/config.h"
-#include "mmprof/controls.h"
-#include "mmprof/json.h"
-#include "mmprof/metrics.h"
-#include "mmprof/plan.h"
+#include "config/config.h"
+#include "plan/controls.h"
+#include "report/json.h"
+#include "result/metrics.h"
+#include "plan/plan.h"
 #include "mmprof/probe.h"
 
 /* "" is absent: null, as an empty CSV cell is. */

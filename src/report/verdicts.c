@@ -10,11 +10,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "mmprof/evidence.h"
-#include "mmprof/grid.h"
+#include "analysis/evidence.h"
+#include "report/grid.h"
 #include "mmprof/probe.h"
-#include "mmprof/report.h"
-#include "mmprof/units.h"
+#include "report/report.h"
+#include "util/units.h"
 
 #define LINE 4096
 /* A state or path shorter than this is named beside its cause in the

@@ -1,5 +1,5 @@
 /* Paired t-intervals, and Welch's for unpaired samples (see intervals.h). */
-#include "mmprof/intervals.h"
+#include "result/intervals.h"
 
 #include <math.h>
 #include <stdint.h>

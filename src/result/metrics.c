@@ -1,5 +1,5 @@
 /* The derived metrics (see metrics.h). */
-#include "mmprof/metrics.h"
+#include "result/metrics.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* A run's sampling profile and the differential between two (see
  * profile.h). */
-#include "mmprof/profile.h"
+#include "result/profile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/vec.h"
+#include "util/vec.h"
 
 const char *const mmp_prof_kind_names[] = { "function", "line", "faults", "inclusive", NULL };
 

@@ -1,16 +1,16 @@
 /* Results of the plan's runs, and what is computed from them once (see
  * result.h). */
-#include "mmprof/result.h"
+#include "result/result.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/metrics.h"
+#include "result/metrics.h"
 #include "mmprof/probe.h"
-#include "mmprof/process_run.h"
-#include "mmprof/vec.h"
+#include "run/process_run.h"
+#include "util/vec.h"
 
 /* Keys whose value differs between job points, of those shown in labels
  * and tables when they do (MMP_ROLE_LABEL).  A key that means nothing to

@@ -1,4 +1,4 @@
-#include "mmprof/stats.h"
+#include "result/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* Naming sampled addresses (see symbols.h): elfutils for files, the perf
  * map for JIT code. */
-#include "mmprof/symbols.h"
+#include "result/symbols.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mmprof/strtab.h"
-#include "mmprof/vec.h"
+#include "util/strtab.h"
+#include "util/vec.h"
 
 #define MAX_LOADS 16
 

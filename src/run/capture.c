@@ -1,5 +1,5 @@
 /* Reading a program's output (see capture.h). */
-#include "mmprof/capture.h"
+#include "run/capture.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* The environment a program runs in (see child_env.h). */
-#include "mmprof/child_env.h"
+#include "run/child_env.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mmprof/lists.h"
-#include "mmprof/vec.h"
+#include "util/lists.h"
+#include "util/vec.h"
 
 extern char **environ;
 

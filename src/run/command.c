@@ -1,13 +1,13 @@
 /* Splitting and expanding exec commands (see command.h). */
-#include "mmprof/command.h"
+#include "run/command.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/lists.h"
-#include "mmprof/vec.h"
+#include "util/lists.h"
+#include "util/vec.h"
 
 /* One row per placeholder: its name, what it stands for, and its text. */
 struct placeholder {

@@ -1,11 +1,11 @@
 /* Whether a program's threads ran at the same time (see concurrency.h). */
-#include "mmprof/concurrency.h"
+#include "run/concurrency.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmprof/sampling.h"
+#include "platform/sampling.h"
 
 enum state { UNSEEN, READY, RUNNING, ASLEEP, GONE };
 

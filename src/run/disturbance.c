@@ -1,6 +1,6 @@
 /* Judging a repetition (see disturbance.h). */
-#include "mmprof/disturbance.h"
-#include "mmprof/concurrency.h"
+#include "run/disturbance.h"
+#include "run/concurrency.h"
 
 #include <fcntl.h>
 #include <inttypes.h>

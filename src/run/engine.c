@@ -1,5 +1,5 @@
 /* The engines, one row per kind of run (see engine.h). */
-#include "mmprof/engine.h"
+#include "run/engine.h"
 
 static const struct mmp_engine *const engines[MMP_RUN_KINDS] = {
 	[MMP_RUN_KIND_THREADS] = &mmp_threads_engine,

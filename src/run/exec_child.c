@@ -1,5 +1,5 @@
 /* The exec probe's child process (see exec_child.h). */
-#include "mmprof/exec_child.h"
+#include "run/exec_child.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,8 +18,8 @@
 
 #include <linux/mempolicy.h>
 
-#include "mmprof/memory.h"
-#include "mmprof/units.h"
+#include "platform/memory.h"
+#include "util/units.h"
 
 /* The process group of the child running now, for a signal handler that
  * must not leave it behind (mmp_exec_child_kill_running): the one piece

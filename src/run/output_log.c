@@ -1,5 +1,5 @@
 /* A program's output as it streams (see output_log.h). */
-#include "mmprof/output_log.h"
+#include "run/output_log.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mmprof/units.h"
+#include "util/units.h"
 
 void mmp_output_log_init(struct mmp_output_log *o, int fd,
 			 const struct mmp_capture *const cap[MMP_OUTPUT_CAPTURES], uint64_t log_max,

@@ -1,5 +1,5 @@
 /* The preload library's mmprof side (see preload.h). */
-#include "mmprof/preload.h"
+#include "run/preload.h"
 
 #include <elf.h>
 #include <errno.h>

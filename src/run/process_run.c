@@ -1,6 +1,6 @@
 /* The process engine: a program per repetition (see process_run.h, engine.h). */
-#include "mmprof/process_run.h"
-#include "mmprof/engine.h"
+#include "run/process_run.h"
+#include "run/engine.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,19 +12,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mmprof/capture.h"
-#include "mmprof/child_env.h"
-#include "mmprof/command.h"
-#include "mmprof/concurrency.h"
-#include "mmprof/exec_child.h"
-#include "mmprof/memory.h"
-#include "mmprof/output_log.h"
-#include "mmprof/hypervisor.h"
-#include "mmprof/preload.h"
+#include "run/capture.h"
+#include "run/child_env.h"
+#include "run/command.h"
+#include "run/concurrency.h"
+#include "run/exec_child.h"
+#include "platform/memory.h"
+#include "run/output_log.h"
+#include "platform/hypervisor.h"
+#include "run/preload.h"
 #include "mmprof/probe.h"
-#include "mmprof/pu_tasks.h"
-#include "mmprof/pu_watch.h"
-#include "mmprof/sampling.h"
+#include "platform/pu_tasks.h"
+#include "run/pu_watch.h"
+#include "platform/sampling.h"
 
 /* A log's path: NAME.logs/RUNID/run<N>-<job>.<k>.log. */
 #define LOG_PATH_MAX 4096

@@ -1,5 +1,5 @@
 /* Where a program's threads really ran (see pu_watch.h). */
-#include "mmprof/pu_watch.h"
+#include "run/pu_watch.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -5,14 +5,14 @@
  * are checked as they will be set.  All are kept as written; what a
  * command passes, and a result to check, need other keys of the job
  * (their needs hooks). */
-#include "mmprof/config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <stdio.h>
 
-#include "mmprof/capture.h"
-#include "mmprof/child_env.h"
-#include "mmprof/command.h"
+#include "run/capture.h"
+#include "run/child_env.h"
+#include "run/command.h"
 #include "mmprof/probe.h"
 
 static int parse_command(const struct mmp_key *key, const char *text, void *dst, char *err,

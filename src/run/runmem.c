@@ -1,5 +1,5 @@
 /* A run's memory (see runmem.h). */
-#include "mmprof/runmem.h"
+#include "run/runmem.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* The runner (see runner.h): what every kind of run needs, around the
  * engine of its kind (engine.h). */
-#include "mmprof/runner.h"
+#include "run/runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mmprof/engine.h"
+#include "run/engine.h"
 
 /* One run of a set: its engine and what the runner keeps for it. */
 struct item_state {

@@ -1,5 +1,5 @@
 /* The threads of one run (see thread_pool.h). */
-#include "mmprof/thread_pool.h"
+#include "run/thread_pool.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mmprof/units.h"
+#include "util/units.h"
 
 void mmp_cpulist_format(const cpu_set_t *set, char *buf, size_t len)
 {

@@ -1,7 +1,7 @@
 /* The threads engine (engine.h): a probe's loop on a pool of pinned
  * threads of mmprof's, each over its slice of the data, released through
  * a barrier and timed from the first thread's start to the last one's end. */
-#include "mmprof/engine.h"
+#include "run/engine.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -10,10 +10,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "mmprof/firsttouch.h"
-#include "mmprof/hypervisor.h"
+#include "platform/firsttouch.h"
+#include "platform/hypervisor.h"
 #include "mmprof/probe.h"
-#include "mmprof/runmem.h"
+#include "run/runmem.h"
 
 #define PAD_WORDS (MMP_PAD / sizeof(uint64_t))
 

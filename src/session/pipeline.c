@@ -1,14 +1,14 @@
 /* A whole config run (see pipeline.h). */
-#include "mmprof/pipeline.h"
+#include "session/pipeline.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "mmprof/datafile.h"
-#include "mmprof/meta.h"
-#include "mmprof/paths.h"
-#include "mmprof/sweep_data.h"
+#include "data/datafile.h"
+#include "platform/meta.h"
+#include "util/paths.h"
+#include "data/sweep_data.h"
 
 static void tell(const struct mmp_observer *obs, const struct mmp_told *t)
 {

@@ -1,6 +1,6 @@
 /* One invocation over a plan (see session.h). */
-#include "mmprof/memory.h"
-#include "mmprof/session.h"
+#include "platform/memory.h"
+#include "session/session.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -8,20 +8,20 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "mmprof/attribution.h"
-#include "mmprof/companions.h"
-#include "mmprof/csv.h"
-#include "mmprof/firsttouch.h"
-#include "mmprof/lists.h"
-#include "mmprof/eventplan.h"
-#include "mmprof/logdir.h"
-#include "mmprof/observer.h"
+#include "analysis/attribution.h"
+#include "report/companions.h"
+#include "report/csv.h"
+#include "platform/firsttouch.h"
+#include "util/lists.h"
+#include "plan/eventplan.h"
+#include "util/logdir.h"
+#include "util/observer.h"
 #include "mmprof/probe.h"
-#include "mmprof/process_run.h"
-#include "mmprof/result_json.h"
-#include "mmprof/runner.h"
-#include "mmprof/schedule.h"
-#include "mmprof/units.h"
+#include "run/process_run.h"
+#include "report/result_json.h"
+#include "run/runner.h"
+#include "plan/schedule.h"
+#include "util/units.h"
 
 void mmp_default_csv_path(const char *config_path, char *buf, size_t len)
 {

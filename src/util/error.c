@@ -1,4 +1,4 @@
-#include "mmprof/error.h"
+#include "util/error.h"
 
 #include <errno.h>
 #include <stdarg.h>

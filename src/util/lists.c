@@ -1,5 +1,5 @@
 /* Comma lists of names (see lists.h). */
-#include "mmprof/lists.h"
+#include "util/lists.h"
 
 #include <ctype.h>
 #include <errno.h>

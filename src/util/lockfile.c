@@ -1,5 +1,5 @@
 /* Lock files (see lockfile.h). */
-#include "mmprof/lockfile.h"
+#include "util/lockfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

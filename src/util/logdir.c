@@ -1,5 +1,5 @@
 /* The programs' logs of one invocation (see logdir.h). */
-#include "mmprof/logdir.h"
+#include "util/logdir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mmprof/paths.h"
+#include "util/paths.h"
 
 int mmp_logdir_make(const struct mmp_outset *set, const char *run_id, char *path, size_t len,
 		    struct mmp_error *err)

@@ -1,7 +1,7 @@
 /* Handing a message to its observer (observer.h): any stage that tells
  * (the session, the event plan) calls this, and the callback of its kind
  * runs. */
-#include "mmprof/observer.h"
+#include "util/observer.h"
 
 void mmp_observer_tell(const struct mmp_observer *obs, const struct mmp_told *t)
 {

@@ -1,5 +1,5 @@
 /* Result files (see outfile.h). */
-#include "mmprof/outfile.h"
+#include "util/outfile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mmprof/paths.h"
+#include "util/paths.h"
 
 static const char *const suffixes[MMP_OUT_COUNT] = {
 	[MMP_OUT_CSV] = ".csv",

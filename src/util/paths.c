@@ -1,5 +1,5 @@
 /* Path helpers (see paths.h). */
-#include "mmprof/paths.h"
+#include "util/paths.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* Interned strings (see strtab.h): open addressing on the string's hash,
  * the strings themselves in chunks that never move. */
-#include "mmprof/strtab.h"
+#include "util/strtab.h"
 
 #include <errno.h>
 #include <stdint.h>

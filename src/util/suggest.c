@@ -1,4 +1,4 @@
-#include "mmprof/suggest.h"
+#include "util/suggest.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "mmprof/units.h"
+#include "util/units.h"
 
 #include <ctype.h>
 #include <errno.h>

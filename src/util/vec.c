@@ -1,5 +1,5 @@
 /* Growable arrays (see vec.h). */
-#include "mmprof/vec.h"
+#include "util/vec.h"
 
 #include <errno.h>
 #include <stdint.h>

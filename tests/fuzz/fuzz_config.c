@@ -17,12 +17,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "mmprof/config.h"
-#include "mmprof/eventplan.h"
-#include "mmprof/plan.h"
-#include "mmprof/plan_report.h"
-#include "mmprof/sweep_data.h"
-#include "mmprof/topology.h"
+#include "config/config.h"
+#include "plan/eventplan.h"
+#include "plan/plan.h"
+#include "report/plan_report.h"
+#include "data/sweep_data.h"
+#include "platform/topology.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,5 +1,5 @@
 # A program that widens its own CPU affinity under probe = exec
-# (include/mmprof/pu_watch.h, docs/exec.md "Disturbance"): `taskset -p -c
+# (src/run/pu_watch.h, docs/exec.md "Disturbance"): `taskset -p -c
 # 0,1 $$` in its shell.  (numactl cannot: libnuma refuses a CPU outside
 # the affinity it inherits, "cpu argument 1 is out of range".)  It ran on
 # PUs its row does not name, so the row says so (escaped, pus_ran) and is disturbed

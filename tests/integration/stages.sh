@@ -4,12 +4,14 @@
 # stays true, and no two stages form a cycle: results once included
 # attribution and answers, which included results).
 #
-# A header's stage is the folder of its .c file (include/mmprof/plan.h is
-# src/plan/plan.c's); the few headers without one are named below.
+# A header's stage is the folder it sits in, beside its .c file
+# (src/plan/plan.h is src/plan/plan.c's); include/mmprof/ holds only the
+# probe interface, the probes' stage (named below), and a probe includes
+# nothing of src/.
 source "$(dirname "$0")/tap.bash"
 
-# Headers that no .c of the same name implements: their stage.
-HEADER_STAGES="params=probes probe=probes companions=report listing=report rep=run"
+# The headers of include/mmprof/ (no .c of the same name): their stage.
+HEADER_STAGES="params=probes probe=probes"
 
 # stages ORDER EXTRA: every include that goes to a later stage, one per
 # line ("src/result/result.c (result) includes analysis.h (analysis)"),
@@ -30,7 +32,7 @@ for f in sorted(set(stage_of.values()) - set(rank)):
 includes = []
 for f in glob.glob("src/*/*.[ch]") + glob.glob("probes/*.[ch]") + glob.glob("include/mmprof/*.h"):
     for line in open(f):
-        m = re.match(r'\s*#\s*include\s+"(?:mmprof/)?(\w+)\.h"', line)
+        m = re.match(r'\s*#\s*include\s+"(?:\w+/)?(\w+)\.h"', line)
         if m:
             includes.append((f, m.group(1)))
 if sys.argv[3]:
@@ -44,7 +46,7 @@ def stage(f):
     return stage_of.get(os.path.splitext(os.path.basename(f))[0])
 for h in sorted(glob.glob("include/mmprof/*.h")):
     if stage(h) is None:
-        bad.append(f"{h} has no stage (no .c of its name: add it to HEADER_STAGES)")
+        bad.append(f"{h} has no stage (a module's header goes beside its .c in src/STAGE/)")
 for f, h in includes:
     a, b = stage(f), stage_of.get(h)
     if a in rank and b in rank and rank[b] > rank[a]:
@@ -83,4 +85,15 @@ check "a planted result -> analysis include is caught" \
 planted=$(stages "$order" "src/config/config_keys.c controls")
 check "a planted config -> plan include is caught" \
 	grep -q '^src/config/config_keys.c (config) includes controls.h (plan)$' <<<"$planted"
+# include/mmprof/ is the probe interface: each of its headers is one a
+# probe includes (or one of those includes), and a probe reaches nothing
+# of src/ (its includes are mmprof/ or its own folder's).
+probe_includes() { # the headers the probes and include/mmprof/ include, by name
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"mmprof\/\([a-z_]*\)\.h".*/\1/p' \
+		probes/*.[ch] include/mmprof/*.h | sort -u
+}
+unused=$(comm -23 <(ls include/mmprof | sed 's/\.h$//' | sort) <(probe_includes))
+check "include/mmprof/ holds only what a probe includes${unused:+ (not: $unused)}" test -z "$unused"
+reach=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' probes/*.[ch] | grep -v '"mmprof/' || true)
+check "no probe includes a header of src/${reach:+ ($reach)}" test -z "$reach"
 done_testing

@@ -9,18 +9,18 @@
 
 #include <math.h>
 
-#include "mmprof/analysis.h"
-#include "mmprof/answers.h"
-#include "mmprof/attribution.h"
-#include "mmprof/config.h"
-#include "mmprof/controls.h"
-#include "mmprof/metrics.h"
-#include "mmprof/plan.h"
+#include "analysis/analysis.h"
+#include "analysis/answers.h"
+#include "analysis/attribution.h"
+#include "config/config.h"
+#include "plan/controls.h"
+#include "result/metrics.h"
+#include "plan/plan.h"
 #include "mmprof/probe.h"
-#include "mmprof/process_run.h"
-#include "mmprof/result.h"
-#include "mmprof/sampling.h"
-#include "mmprof/topology.h"
+#include "run/process_run.h"
+#include "result/result.h"
+#include "platform/sampling.h"
+#include "platform/topology.h"
 
 static void test_parse(void **state)
 {

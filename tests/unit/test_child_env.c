@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mmprof/child_env.h"
-#include "mmprof/preload.h"
+#include "run/child_env.h"
+#include "run/preload.h"
 
 static void test_check(void **state)
 {

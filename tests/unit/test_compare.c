@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <math.h>
 
-#include "mmprof/compare.h"
-#include "mmprof/csv.h"
+#include "compare/compare.h"
+#include "report/csv.h"
 
 /* One run as a CSV holds it. */
 struct spec {

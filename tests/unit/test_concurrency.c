@@ -6,9 +6,9 @@
 
 #include <string.h>
 
-#include "mmprof/concurrency.h"
-#include "mmprof/disturbance.h"
-#include "mmprof/sampling.h"
+#include "run/concurrency.h"
+#include "run/disturbance.h"
+#include "platform/sampling.h"
 
 #define MS 1000000u
 

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "mmprof/config.h"
+#include "config/config.h"
 #include "mmprof/probe.h"
 
 static char path[600];

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "mmprof/config.h"
+#include "config/config.h"
 
 static char dir_a[512], dir_b[512], cwd[512];
 

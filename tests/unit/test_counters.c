@@ -9,8 +9,8 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
-#include "mmprof/counters.h"
-#include "mmprof/events.h"
+#include "platform/counters.h"
+#include "platform/events.h"
 
 static void resolve(const char *list, struct mmp_event_set *set)
 {

@@ -1,7 +1,7 @@
 /* CSV fields are quoted exactly when they need it (RFC 4180). */
 #include "helpers.h"
 
-#include "mmprof/csv.h"
+#include "report/csv.h"
 
 static void field(const char *value, int last, const char *want)
 {

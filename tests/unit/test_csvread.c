@@ -5,8 +5,8 @@
 
 #include <errno.h>
 
-#include "mmprof/csv.h"
-#include "mmprof/csvread.h"
+#include "report/csv.h"
+#include "compare/csvread.h"
 
 static void parse_ok(struct mmp_csvread *t, const char *text)
 {

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "mmprof/datafile.h"
+#include "data/datafile.h"
 
 static char dir[600];
 

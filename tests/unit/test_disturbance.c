@@ -5,7 +5,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "mmprof/disturbance.h"
+#include "run/disturbance.h"
 
 #define MS 1000000u
 

@@ -6,8 +6,8 @@
 
 #include <errno.h>
 
-#include "mmprof/capture.h"
-#include "mmprof/command.h"
+#include "run/capture.h"
+#include "run/command.h"
 
 static const struct mmp_command_vars vars = {
 	.file = "/data/my file.bin", .size = 104857600, .threads = 2, .access = 1024,

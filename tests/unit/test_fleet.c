@@ -8,8 +8,8 @@
 
 #include <errno.h>
 
-#include "mmprof/csv.h"
-#include "mmprof/fleet.h"
+#include "report/csv.h"
+#include "compare/fleet.h"
 
 static char dir[512];
 

@@ -8,8 +8,8 @@
 
 #include <math.h>
 
-#include "mmprof/intervals.h"
-#include "mmprof/result.h"
+#include "result/intervals.h"
+#include "result/result.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 

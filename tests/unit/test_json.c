@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "mmprof/json.h"
+#include "report/json.h"
 
 static char *quoted(const char *s)
 {

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "mmprof/logdir.h"
+#include "util/logdir.h"
 
 static const char *const mine = "00112233aabbccdd";
 static const char *const earlier = "ffeeddcc00998877";

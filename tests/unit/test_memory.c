@@ -6,7 +6,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 
-#include "mmprof/memory.h"
+#include "platform/memory.h"
 
 #define MiB (1024u * 1024u)
 

@@ -9,8 +9,8 @@
 #include <linux/mempolicy.h>
 #include <sys/mman.h>
 
-#include "mmprof/memory.h"
-#include "src/platform/topology_internal.h"
+#include "platform/memory.h"
+#include "platform/topology_internal.h"
 
 static struct mmp_topology *here;
 /* What this machine really answers (qemu-user: ENOSYS), put back after

@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "mmprof/lockfile.h"
-#include "mmprof/outfile.h"
-#include "mmprof/paths.h"
+#include "util/lockfile.h"
+#include "util/outfile.h"
+#include "util/paths.h"
 
 static char *slurp(const char *path)
 {

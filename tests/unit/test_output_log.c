@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "mmprof/output_log.h"
+#include "run/output_log.h"
 
 /* The text the tests feed: a result early, long lines (one with a match
  * past its first 8 KiB, not the last line's), CRLF line ends, and a last

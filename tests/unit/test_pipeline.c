@@ -7,8 +7,8 @@
 
 #include <errno.h>
 
-#include "mmprof/config.h"
-#include "mmprof/pipeline.h"
+#include "config/config.h"
+#include "session/pipeline.h"
 
 /* What the observer was told: the kinds, in order, and the last text. */
 struct heard {

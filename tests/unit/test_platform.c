@@ -9,9 +9,9 @@
 #include <math.h>
 #include <sys/mman.h>
 
-#include "mmprof/disturbance.h"
-#include "mmprof/firsttouch.h"
-#include "mmprof/hypervisor.h"
+#include "run/disturbance.h"
+#include "platform/firsttouch.h"
+#include "platform/hypervisor.h"
 
 /* A CPUID of a guest whose leaf 0x40000000 says `stub_sig`; with
  * stub_hv 0, of bare metal (leaf 1's bit 31 clear). */

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mmprof/preload.h"
+#include "run/preload.h"
 
 static void write_file(const char *path, const char *text, mode_t mode)
 {

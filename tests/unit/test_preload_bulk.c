@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mmprof/preload.h"
+#include "run/preload.h"
 
 static char dir[PATH_MAX], lib[PATH_MAX + 32], percall[PATH_MAX + 32];
 

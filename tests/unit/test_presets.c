@@ -19,9 +19,9 @@
 #include <inttypes.h>
 #include <sys/wait.h>
 
-#include "mmprof/counters.h"
-#include "mmprof/events.h"
-#include "mmprof/metrics.h"
+#include "platform/counters.h"
+#include "platform/events.h"
+#include "result/metrics.h"
 
 #define MAX_EVENTS 8
 

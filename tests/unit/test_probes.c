@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 
-#include "mmprof/datafile.h"
+#include "data/datafile.h"
 #include "mmprof/probe.h"
 #include "view.h"
 

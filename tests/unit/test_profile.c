@@ -11,14 +11,14 @@
 #include <sched.h>
 #include <sys/wait.h>
 
-#include "mmprof/attribution.h"
-#include "mmprof/concurrency.h"
-#include "mmprof/controls.h"
-#include "mmprof/evidence.h"
-#include "mmprof/exec_child.h"
-#include "mmprof/profile.h"
-#include "mmprof/sampling.h"
-#include "mmprof/symbols.h"
+#include "analysis/attribution.h"
+#include "run/concurrency.h"
+#include "plan/controls.h"
+#include "analysis/evidence.h"
+#include "run/exec_child.h"
+#include "result/profile.h"
+#include "platform/sampling.h"
+#include "result/symbols.h"
 
 static char hot[512], stripped[512], planted[512], jit[512];
 

@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "mmprof/disturbance.h"
-#include "mmprof/pu_tasks.h"
+#include "run/disturbance.h"
+#include "platform/pu_tasks.h"
 
 #define MS 1000000u
 

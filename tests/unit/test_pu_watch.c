@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include "mmprof/pu_watch.h"
+#include "run/pu_watch.h"
 
 static void test_judge(void **state)
 {

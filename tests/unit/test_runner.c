@@ -5,12 +5,12 @@
 
 #include <errno.h>
 
-#include "mmprof/config.h"
-#include "mmprof/datafile.h"
-#include "mmprof/engine.h"
+#include "config/config.h"
+#include "data/datafile.h"
+#include "run/engine.h"
 #include "mmprof/probe.h"
-#include "mmprof/runner.h"
-#include "mmprof/topology.h"
+#include "run/runner.h"
+#include "platform/topology.h"
 
 static struct mmp_topology *topo;
 static char dir[600];

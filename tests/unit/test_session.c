@@ -7,13 +7,13 @@
 
 #include <fcntl.h>
 
-#include "mmprof/config.h"
-#include "mmprof/plan.h"
+#include "config/config.h"
+#include "plan/plan.h"
 #include "mmprof/probe.h"
-#include "mmprof/report.h"
-#include "mmprof/session.h"
-#include "mmprof/topology.h"
-#include "src/cli/say.h"
+#include "report/report.h"
+#include "session/session.h"
+#include "platform/topology.h"
+#include "cli/say.h"
 
 static int skip_half(const struct mmp_slice *s)
 {

@@ -3,7 +3,7 @@
 
 #include <errno.h>
 
-#include "mmprof/stats.h"
+#include "result/stats.h"
 
 static void test_odd_even(void **state)
 {

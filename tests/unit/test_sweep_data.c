@@ -6,9 +6,9 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "mmprof/config.h"
-#include "mmprof/datafile.h"
-#include "mmprof/sweep_data.h"
+#include "config/config.h"
+#include "data/datafile.h"
+#include "data/sweep_data.h"
 
 static char dir[512], cfgpath[600], datadir[600];
 

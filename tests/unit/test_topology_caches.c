@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "src/platform/topology_internal.h"
+#include "platform/topology_internal.h"
 
 static char root[64];
 

@@ -3,9 +3,9 @@
 
 #include <errno.h>
 
-#include "mmprof/lists.h"
-#include "mmprof/suggest.h"
-#include "mmprof/units.h"
+#include "util/lists.h"
+#include "util/suggest.h"
+#include "util/units.h"
 
 static uint64_t size_of(const char *text)
 {

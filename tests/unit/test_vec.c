@@ -4,7 +4,7 @@
 
 #include <errno.h>
 
-#include "mmprof/vec.h"
+#include "util/vec.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1

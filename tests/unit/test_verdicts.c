@@ -11,12 +11,12 @@
 
 #include <ctype.h>
 
-#include "mmprof/answers.h"
-#include "mmprof/attribution.h"
-#include "mmprof/controls.h"
-#include "mmprof/csvread.h"
+#include "analysis/answers.h"
+#include "analysis/attribution.h"
+#include "plan/controls.h"
+#include "compare/csvread.h"
 #include "mmprof/probe.h"
-#include "mmprof/report.h"
+#include "report/report.h"
 
 #define DIR "tests/recorded/byte_8t/"
 #define MAXPOINTS 32

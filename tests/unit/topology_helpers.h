@@ -7,7 +7,7 @@
 
 #include <errno.h>
 
-#include "mmprof/topology.h"
+#include "platform/topology.h"
 
 /* The XML machines of tests/topologies (tests/topologies/generate.sh):
  *   desktop-1node  1 package, 1 node, 1 L3, 4 cores: core c = PUs c, c+4
