@@ -260,6 +260,7 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 	} else {
 		mmp_json_put_null(j, "pus_ran");
 	}
+	mmp_program_json(j, r);
 	mmp_json_put_string(j, "state", mmp_run_state_name(r->state));
 	text_or_null(j, "error", r->error);
 	mmp_json_put_uint(j, "rounds", r->n);
@@ -319,6 +320,24 @@ static void cause(struct mmp_json *j, const struct mmp_results *res,
 	mmp_json_close_object(j);
 }
 
+/* The rungs left out of the ladder, each with why (NAME.attribution.csv's
+ * rows with used false): beside causes[], not in it, so that every cause
+ * keeps a cost and the shares still sum to 1. */
+static void unused(struct mmp_json *j, const struct mmp_attribution *a)
+{
+	mmp_json_open_array(j, "unused");
+	for (size_t u = 0; u < a->nunused; u++) {
+		const struct mmp_unused *x = &a->unused[u];
+		mmp_json_open_object(j, NULL);
+		mmp_json_put_string(j, "name", x->control->cause);
+		mmp_json_put_string(j, "controls", x->control->name);
+		mmp_json_put_uint(j, "run", x->rung->run->index + 1);
+		mmp_json_put_string(j, "why", x->why);
+		mmp_json_close_object(j);
+	}
+	mmp_json_close_array(j);
+}
+
 static void attribution(struct mmp_json *j, const struct mmp_analysis *an)
 {
 	const struct mmp_results *res = an->res;
@@ -344,6 +363,7 @@ static void attribution(struct mmp_json *j, const struct mmp_analysis *an)
 		for (size_t c = 0; c < a->n; c++)
 			cause(j, res, a, &a->cause[c]);
 		mmp_json_close_array(j);
+		unused(j, a);
 		mmp_json_close_object(j);
 	}
 	mmp_json_close_array(j);

@@ -44,6 +44,11 @@ struct mmp_json;
 void mmp_profile_json(struct mmp_json *j, const struct mmp_results *res,
 		      const struct mmp_run_result *r);
 
+/* runs[].beside and runs[].preload: what ran on a program's PUs beside
+ * it and what the preload library changed in it, over the rounds; null
+ * for probes (src/report/program_json.c). */
+void mmp_program_json(struct mmp_json *j, const struct mmp_run_result *r);
+
 /* The document to f.  0, or -EINVAL when the writer was misused (a bug:
  * the text is not valid JSON). */
 int mmp_result_json_write(FILE *f, const struct mmp_result_json *in);

@@ -197,7 +197,7 @@ static int add_cpulist(cpu_set_t *set, const char *list)
 	return any;
 }
 
-/* One round's share into a run's (mmp_run_result.kernel, unexplained). */
+/* One round's share into a run's (mmp_run_result.kernel, unexplained, self). */
 static void add_share(struct mmp_pu_share *s, double share, const char *tasks)
 {
 	if (share < 0)
@@ -272,6 +272,7 @@ int mmp_results_record(struct mmp_results *res, size_t run, const struct mmp_rep
 		add_preload(r, x);
 	add_share(&r->kernel, rep->dist.kernel, rep->dist.kernel_tasks);
 	add_share(&r->unexplained, rep->dist.unexplained, rep->dist.other_tasks);
+	add_share(&r->self, rep->dist.self, "");
 	if (rep->dist.seen_why[0] && !r->seen_why[0])
 		snprintf(r->seen_why, sizeof(r->seen_why), "%s", rep->dist.seen_why);
 	if (rep->dist.disturbed && !r->ndisturbed++)

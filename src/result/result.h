@@ -88,12 +88,14 @@ struct mmp_run_result {
 	/* A program: what else ran on its PUs over the recorded rounds
 	 * (disturbance.h) -- the kernel's work and the unexplained other
 	 * tasks, each share's mean and range, with the names of the round
-	 * where it was largest -- or why the tasks were not told apart. */
+	 * where it was largest -- or why the tasks were not told apart; and
+	 * mmprof's own threads' share (self: no names), which --json gives
+	 * beside them. */
 	struct mmp_pu_share {
 		unsigned n;
 		double sum, lo, hi, top;
 		char tasks[160];
-	} kernel, unexplained;
+	} kernel, unexplained, self;
 	char seen_why[200];
 	/* Computed by mmp_results_compute. */
 	const struct mmp_run_result *limit; /* the limit run over the same bytes */

@@ -68,6 +68,12 @@ MEASURED_MEMBERS = MEASURED_COLUMNS | {
     # why the largest cause is undecided: disturbed rounds, or the noise
     # (attribution.c), as measured
     "doubt",
+    # a program's runs[].beside and runs[].preload (the rest of their
+    # members are NAME.csv's measured columns, or mean/min/max above);
+    # beside's rounds and attribution[].unused[].why are measured too but
+    # share their names with members that are not: the shipped configs
+    # run no program, so those are null or empty there
+    "not_told_apart", "loaded", "mappings", "blocks", "prefaulted_bytes",
 }
 
 

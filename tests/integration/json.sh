@@ -59,11 +59,33 @@ check "the summary counts the answers as the answers CSV has them ($n_answers)" 
 check "NAME.json written" test -s "$TMP/out/fix.json"
 check "no temporary left" test -z "$(ls -A "$TMP/out" | grep '^\.' | grep -v '\.lock$')"
 
+# mmprof exec --json: the config run's document for its one job, its
+# control rungs and their attribution, checked against the CSVs beside it
+# (below).  A program that faults in malloc'd pages: prefault and huge
+# change something, bulk nothing (it reads no file): a rung left out,
+# with why.  And a program reading a byte a call, whose bulk rung the
+# library answers.  Their runs[].preload and attribution[].unused are
+# checked against docs/json.md with the config run's document.
+make -s --no-print-directory build/tests/malloc_touch build/tests/percall build/libmmprof-preload.so >/dev/null 2>&1
+run_mmprof exec -r 2 --warmup 0 --events none --profile off --controls prefault,huge,bulk \
+	--csv "$TMP/ex/m.csv" --json "$TMP/ex/m.json" -- "$PWD/build/tests/malloc_touch" touch 8
+check "mmprof exec --json: exit 0 ($rc)" test "$rc" -eq 0
+check "... the summary names the JSON" grep -q "ex/m.json; " <<<"$err"
+check "... the file is there" test -s "$TMP/ex/m.json"
+head -c 16384 /dev/urandom >"$TMP/small.bin"
+run_mmprof exec -r 2 --warmup 0 --events none --profile off --controls bulk --file "$TMP/small.bin" \
+	--csv "$TMP/ex/p.csv" --json "$TMP/ex/p.json" -- "$PWD/build/tests/percall" bytes '{file}'
+check "mmprof exec --json, a read a byte with bulk: exit 0 ($rc)" test "$rc" -eq 0 -a -s "$TMP/ex/p.json"
+
 # The document against the tables of docs/json.md, and against the CSVs.
-/usr/bin/python3 - "$TMP/out/fix.json" docs/json.md "$TMP/out/fix" "$cfg" "$MMPROF" <<'PY' >"$TMP/checks"
+/usr/bin/python3 - "$TMP/out/fix.json" docs/json.md "$TMP/out/fix" "$cfg" "$MMPROF" \
+	"$TMP/ex/m.json" "$TMP/ex/p.json" <<'PY' >"$TMP/checks"
 import csv, json, math, re, statistics, subprocess, sys
 path, docs, name, cfg, mmprof = sys.argv[1:6]
 doc = json.load(open(path, encoding="utf-8"))
+# The documented fields are checked over this document and mmprof exec's
+# (a program's preload rungs, a rung left out): what one lacks the other has.
+alldocs = [doc] + [json.load(open(p, encoding="utf-8")) for p in sys.argv[6:]]
 def ok(cond, what):
     print(("ok" if cond else "FAIL") + " " + what)
 
@@ -91,9 +113,9 @@ def check_type(v, t):
         "object": lambda: isinstance(v, dict),
     }[t]()
 
-def values(path):
+def values(path, root):
     """Every value at a documented path, as (concrete path, value)."""
-    cur = [("", doc)]
+    cur = [("", root)]
     for seg in path.split("."):
         each = seg.endswith("[]")
         key = seg[:-2] if each else seg
@@ -113,8 +135,8 @@ def values(path):
     return cur
 
 bad = []
-for f, t in fields.items():
-    vs = values(f)
+for root, f, t in ((root, f, t) for root in alldocs for f, t in fields.items()):
+    vs = values(f, root)
     if not vs and "[]" not in f:
         bad.append("%s: absent" % f)
     for p, v in vs:
@@ -138,7 +160,8 @@ def walk(v, p):
     elif isinstance(v, list):
         for x in v:
             walk(x, p + "[]")
-walk(doc, "")
+for root in alldocs:
+    walk(root, "")
 ok(not extra, "no undocumented field" + (": " + ", ".join(sorted(extra)) if extra else ""))
 ok(fields.keys() <= seen, "every documented field occurs in this document" + ("; missing: " + ", ".join(sorted(fields.keys() - seen)) if fields.keys() - seen else ""))
 
@@ -220,8 +243,9 @@ mism, progs = [], 0
 for run in doc["runs"]:
     rs = byrun.get(run["run"], [])
     if run["job"] != "prog":
-        if run["escaped"] is not None or run["pus_ran"] is not None:
-            mism.append("run %d (a probe): %r %r" % (run["run"], run["escaped"], run["pus_ran"]))
+        if [run[k] for k in ("escaped", "pus_ran", "beside", "preload")] != [None] * 4:
+            mism.append("run %d (a probe): %r %r %r %r" % (run["run"], run["escaped"], run["pus_ran"],
+                                                         run["beside"], run["preload"]))
         continue
     progs += 1
     ran = set()
@@ -233,7 +257,7 @@ for run in doc["runs"]:
         mism.append("run %d escaped %r" % (run["run"], run["escaped"]))
     if run["pus_ran"] != (sorted(ran) if ran else None):
         mism.append("run %d pus_ran %r, NAME.csv %r" % (run["run"], run["pus_ran"], sorted(ran)))
-ok(progs == 2 and not mism, "escaped and pus_ran are NAME.csv's (%d programs)" % progs + ("; " + "; ".join(mism[:4]) if mism else ""))
+ok(progs == 2 and not mism, "escaped and pus_ran are NAME.csv's (%d programs); a probe's, beside and preload null" % progs + ("; " + "; ".join(mism[:4]) if mism else ""))
 PY
 while read -r verdict what; do
 	if [ "$verdict" = ok ]; then ok "$what"; else fail "$what"; fi
@@ -259,18 +283,10 @@ run_mmprof --config "$cfg" --csv /dev/null --json /dev/stdout --quiet
 # holds 128 KiB at most.)
 check "--json /dev/stdout with no CSV companions" /usr/bin/python3 -c 'import json, sys; json.JSONDecoder().raw_decode(sys.stdin.read())' <<<"$out"
 
-# mmprof exec --json: the config run's document for its one job, its
-# control rungs and their attribution, checked against the CSVs beside it.
-# A program that faults in malloc'd pages: both rungs change something.
-make -s --no-print-directory build/tests/malloc_touch build/libmmprof-preload.so >/dev/null 2>&1
-run_mmprof exec -r 2 --warmup 0 --events none --profile off --controls prefault,huge \
-	--csv "$TMP/ex/m.csv" --json "$TMP/ex/m.json" -- "$PWD/build/tests/malloc_touch" touch 8
-check "mmprof exec --json: exit 0 ($rc)" test "$rc" -eq 0
-check "... the summary names the JSON" grep -q "ex/m.json; " <<<"$err"
-check "... the file is there" test -s "$TMP/ex/m.json"
-/usr/bin/python3 - "$TMP/ex/m" <<'PY' >"$TMP/exchecks"
+# mmprof exec's documents (above), checked against the CSVs beside them.
+/usr/bin/python3 - "$TMP/ex/m" "$TMP/ex/p" <<'PY' >"$TMP/exchecks"
 import csv, json, sys
-name = sys.argv[1]
+name, other = sys.argv[1:3]
 def ok(cond, what):
     print(("ok" if cond else "FAIL") + " " + what)
 try:
@@ -282,15 +298,15 @@ ok(True, "it parses as JSON")
 rows = list(csv.DictReader(open(name + ".csv", newline="")))
 want = sorted({(int(r["run"]), r["job"], r["control"] or None) for r in rows})
 got = sorted((r["run"], r["job"], r["control"]) for r in doc["runs"])
-ok(got == want and [c for _, _, c in got] == [None, "prefault", "prefault+huge"],
+ok(got == want and [c for _, _, c in got] == [None, "prefault", "prefault+huge", "prefault+huge+bulk"],
    "runs[]: the job and each rung that ran, as NAME.csv has them: %r" % got)
 ok(all(r["state"] == "done" for r in doc["runs"]), "... every run done")
-ok(doc["plan"]["runs"] == 3 and doc["plan"]["job_points"] == 1,
-   "plan: 3 runs, 1 job point (%r, %r)" % (doc["plan"]["runs"], doc["plan"]["job_points"]))
+ok(doc["plan"]["runs"] == 4 and doc["plan"]["job_points"] == 1,
+   "plan: 4 runs, 1 job point (%r, %r)" % (doc["plan"]["runs"], doc["plan"]["job_points"]))
 # The causes measured (a rung that changed nothing has a CSV row without
-# a cost, and no cause in the document).
-attr = sorted((r["cause"], r["controls"]) for r in
-              csv.DictReader(open(name + ".attribution.csv", newline="")) if r["ns_per_byte"])
+# a cost, and no cause in the document: it is in unused, below).
+arows = list(csv.DictReader(open(name + ".attribution.csv", newline="")))
+attr = sorted((r["cause"], r["controls"]) for r in arows if r["ns_per_byte"])
 a = doc["attribution"]
 causes = sorted((c["name"], c["controls"] or "") for c in a[0]["causes"]) if len(a) == 1 else a
 ok(len(a) == 1 and a[0]["job"] == "malloc_touch" and a[0]["run"] == 1 and causes == attr
@@ -298,11 +314,72 @@ ok(len(a) == 1 and a[0]["job"] == "malloc_touch" and a[0]["run"] == 1 and causes
    "attribution[]: the job's, its causes NAME.attribution.csv's: %r" % (causes,))
 ok(doc["answers"] == [] and doc["config"] == "mmprof exec" and doc["csv"] == name + ".csv",
    "no answers (one job), config 'mmprof exec', csv its path")
+
+# The rungs left out: NAME.attribution.csv's rows with used false, with
+# its reason word for word, and the rung that ran them.
+left = [(u["name"], u["controls"], "changed nothing: " + u["why"]) for x in a for u in x["unused"]]
+csv_left = [(r["cause"], r["controls"], r["not_shown"]) for r in arows if r["used"] == "false"]
+rung_of = {r["control"]: r["run"] for r in doc["runs"]}
+ok(left == csv_left and [c for _, c, _ in left] == ["bulk"]
+   and all(u["run"] == rung_of["prefault+huge+bulk"] for x in a for u in x["unused"])
+   and not any(r["cost_ns_per_byte"] is None for x in a for r in x["causes"]),
+   "attribution[].unused: the bulk rung that changed nothing, as NAME.attribution.csv: %r" % (left,))
+
+# runs[].beside and runs[].preload summarise NAME.csv's cells of each
+# repetition: shares by their range and mean (the CSV rounds to 4
+# places), the library's counts by the most any repetition saw.
+def cells(rs, col):
+    return [r[col] for r in rs if r[col] != ""]
+bad, seen = [], set()
+for n in (name, other):
+    d = json.load(open(n + ".json", encoding="utf-8"))
+    rows = list(csv.DictReader(open(n + ".csv", newline="")))
+    for run in d["runs"]:
+        rs = [r for r in rows if int(r["run"]) == run["run"]]
+        b, p, tag = run["beside"], run["preload"], "%s run %d" % (n[-1], run["run"])
+        if b is None:
+            bad.append(tag + ": beside null for a program")
+            continue
+        for k in ("kernel_busy", "unexplained_busy", "mmprof_busy"):
+            v = [float(c) for c in cells(rs, k)]
+            if not v:
+                if b[k] is not None:
+                    bad.append("%s %s %r, NAME.csv empty" % (tag, k, b[k]))
+                continue
+            s = b[k] or {}
+            if not (s.get("rounds") == len(v) and abs(s["min"] - min(v)) <= 5e-5
+                    and abs(s["max"] - max(v)) <= 5e-5 and min(v) - 5e-5 <= s["mean"] <= max(v) + 5e-5):
+                bad.append("%s %s %r, NAME.csv %r" % (tag, k, b[k], v))
+            seen.add(k)
+        for k, col in (("kernel_tasks", "kernel_tasks"), ("other_tasks", "other_tasks")):
+            if (b[k] or "") not in {r[col] for r in rs}:
+                bad.append("%s %s %r not one of NAME.csv's" % (tag, k, b[k]))
+        counts = {"blocks": "preload_blocks", "prefaulted_bytes": "prefaulted_bytes",
+                  "touched_bytes": "touched_bytes", "huge_bytes": "huge_bytes",
+                  "bulk_calls": "bulk_calls", "bulk_served": "bulk_served",
+                  "bulk_syscalls": "bulk_syscalls", "loaded": "preload_loaded",
+                  "mappings": "preload_mappings"}
+        if p is None:
+            if any(cells(rs, c) for c in counts.values()):
+                bad.append(tag + ": preload null, NAME.csv has its cells")
+            continue
+        for k, col in counts.items():
+            v = [int(c) for c in cells(rs, col)]
+            if p[k] != (max(v) if v else None):
+                bad.append("%s %s %r, NAME.csv %r" % (tag, k, p[k], v))
+            elif p[k]:
+                seen.add(k)
+        if (p["bulk_aside"] is None) != (not cells(rs, "bulk_aside")):
+            bad.append("%s bulk_aside %r" % (tag, p["bulk_aside"]))
+ok(not bad and {"kernel_busy", "mmprof_busy", "blocks", "prefaulted_bytes", "huge_bytes",
+                "bulk_calls", "bulk_served", "bulk_syscalls"} <= seen,
+   "runs[].beside and runs[].preload are NAME.csv's over its repetitions (values seen: %s)"
+   % ", ".join(sorted(seen)) + ("; " + "; ".join(bad[:4]) if bad else ""))
 PY
 while read -r verdict what; do
 	if [ "$verdict" = ok ]; then ok "$what"; else fail "$what"; fi
 done <"$TMP/exchecks"
-check "the exec validator ran to its end" test "$(wc -l <"$TMP/exchecks")" -eq 6
+check "the exec validator ran to its end" test "$(wc -l <"$TMP/exchecks")" -eq 8
 
 # An unwritable --json (a path under a file: root may write anywhere
 # else) is refused before anything runs, by exec as by a config run.

@@ -16,7 +16,7 @@ source "$(dirname "$0")/tap.bash"
 # out of both sides' outputs before the comparison.
 REF=${MMPROF_SAME_REV:-64ac485}
 ref_dir=build/ref-$REF
-ADDED=""
+ADDED="beside preload unused"
 
 if ! git rev-parse -q --verify "$REF^{commit}" >/dev/null 2>&1; then
 	skip_rest "reference revision $REF is not in this checkout (a tarball, or a shallow clone)"
