@@ -158,6 +158,11 @@ void mmp_json_put_string(struct mmp_json *j, const char *key, const char *value)
 		fputs("null", j->f);
 }
 
+void mmp_json_put_text(struct mmp_json *j, const char *key, const char *value)
+{
+	mmp_json_put_string(j, key, value && *value ? value : NULL);
+}
+
 void mmp_json_put_number(struct mmp_json *j, const char *key, double value)
 {
 	char buf[40];

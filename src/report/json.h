@@ -41,6 +41,8 @@ void mmp_json_close_array(struct mmp_json *j);
 void mmp_json_open_line(struct mmp_json *j, const char *key);
 
 void mmp_json_put_string(struct mmp_json *j, const char *key, const char *value);
+/* The same, with "" absent too: null, as an empty CSV cell is. */
+void mmp_json_put_text(struct mmp_json *j, const char *key, const char *value);
 /* {estimate, low, high} and, with with_rounds, the rounds it comes from;
  * the bounds null when there is no interval. */
 struct mmp_interval;

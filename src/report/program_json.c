@@ -9,12 +9,6 @@
 #include "report/json.h"
 #include "report/result_json.h"
 
-/* "" is absent: null, as an empty CSV cell is. */
-static void text_or_null(struct mmp_json *j, const char *key, const char *v)
-{
-	mmp_json_put_string(j, key, v && *v ? v : NULL);
-}
-
 /* A share of the PUs' time over the rounds that told it: its mean and
  * range (a round that could not tell is not a 0). */
 static void share(struct mmp_json *j, const char *key, const struct mmp_pu_share *s)
@@ -41,11 +35,11 @@ static void beside(struct mmp_json *j, const struct mmp_run_result *r)
 	share(j, "kernel_busy", &r->kernel);
 	/* The names are the round's where the share was largest: the other
 	 * rounds' are NAME.csv's. */
-	text_or_null(j, "kernel_tasks", r->kernel.n ? r->kernel.tasks : NULL);
+	mmp_json_put_text(j, "kernel_tasks", r->kernel.n ? r->kernel.tasks : NULL);
 	share(j, "unexplained_busy", &r->unexplained);
-	text_or_null(j, "other_tasks", r->unexplained.n ? r->unexplained.tasks : NULL);
+	mmp_json_put_text(j, "other_tasks", r->unexplained.n ? r->unexplained.tasks : NULL);
 	share(j, "mmprof_busy", &r->self);
-	text_or_null(j, "not_told_apart", r->seen_why);
+	mmp_json_put_text(j, "not_told_apart", r->seen_why);
 	mmp_json_close_object(j);
 }
 
@@ -79,8 +73,8 @@ static void preload(struct mmp_json *j, const struct mmp_run_result *r)
 	count(j, "bulk_served", p->bulkreads, x->served);
 	count(j, "bulk_syscalls", p->bulkreads, x->syscalls);
 	mmp_preload_asides(x, asides, sizeof(asides));
-	text_or_null(j, "bulk_aside", p->bulkreads ? asides : NULL);
-	text_or_null(j, "note", r->preload_note);
+	mmp_json_put_text(j, "bulk_aside", p->bulkreads ? asides : NULL);
+	mmp_json_put_text(j, "note", r->preload_note);
 	mmp_json_close_object(j);
 }
 

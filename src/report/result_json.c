@@ -14,12 +14,6 @@
 #include "plan/plan.h"
 #include "mmprof/probe.h"
 
-/* "" is absent: null, as an empty CSV cell is. */
-static void text_or_null(struct mmp_json *j, const char *key, const char *v)
-{
-	mmp_json_put_string(j, key, v && *v ? v : NULL);
-}
-
 
 static void calib_value(struct mmp_json *j, const char *key, const struct mmp_calib_value *v)
 {
@@ -58,7 +52,7 @@ static void machine(struct mmp_json *j, const struct mmp_result_json *in)
 	mmp_json_open_object(j, "machine");
 	mmp_json_put_string(j, "host", in->meta->host);
 	mmp_json_put_string(j, "cpu_model", in->meta->cpu_model);
-	text_or_null(j, "kernel_release", in->meta->kernel_release);
+	mmp_json_put_text(j, "kernel_release", in->meta->kernel_release);
 	mmp_json_put_string(j, "platform", in->meta->platform.name);
 	calibration(j, &in->meta->calibration);
 	if (t) {
@@ -99,7 +93,7 @@ static void plan(struct mmp_json *j, const struct mmp_plan *p)
 		mmp_json_put_uint(j, "rounds", cs->rounds);
 		mmp_json_put_uint(j, "max_rounds", cs->max_rounds);
 		mmp_json_put_bool(j, "auto", cs->auto_rounds);
-		text_or_null(j, "why", cs->why);
+		mmp_json_put_text(j, "why", cs->why);
 		mmp_json_close_object(j);
 	}
 	mmp_json_close_array(j);
@@ -111,7 +105,7 @@ static void plan(struct mmp_json *j, const struct mmp_plan *p)
 		mmp_json_open_object(j, NULL);
 		mmp_json_put_string(j, "job", n->job);
 		mmp_json_put_string(j, "control", n->control);
-		text_or_null(j, "section", n->section);
+		mmp_json_put_text(j, "section", n->section);
 		if (n->line > 0)
 			mmp_json_put_uint(j, "line", (uint64_t)n->line);
 		else
@@ -218,15 +212,15 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 	mmp_json_put_uint(j, "parent", (p->copy_of >= 0 ? (size_t)p->copy_of : p->point) + 1);
 	mmp_json_put_uint(j, "set", p->set + 1);
 	mmp_json_put_string(j, "job", r->run->job->name);
-	text_or_null(j, "control", r->run->control_name);
+	mmp_json_put_text(j, "control", r->run->control_name);
 	mmp_json_put_string(j, "label", mmp_result_label(res, r, buf, sizeof(buf)));
 	mmp_json_open_object(j, "parameters");
 	for (size_t k = 0; k < MMP_KEY_COUNT; k++)
 		if (!config_key(k))
-			text_or_null(j, mmp_keys[k].name,
+			mmp_json_put_text(j, mmp_keys[k].name,
 				     mmp_run_format(r->run, (enum mmp_key_id)k, buf, sizeof(buf)));
 	mmp_json_close_object(j);
-	text_or_null(j, "file", r->data ? r->data->path : NULL);
+	mmp_json_put_text(j, "file", r->data ? r->data->path : NULL);
 	if (r->bytes)
 		mmp_json_put_uint(j, "bytes", r->bytes);
 	else
@@ -235,7 +229,7 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 		mmp_json_put_uint(j, "access", r->access);
 	else
 		mmp_json_put_null(j, "access");
-	text_or_null(j, "unit", r->ops ? r->run->p.probe->unit : NULL);
+	mmp_json_put_text(j, "unit", r->ops ? r->run->p.probe->unit : NULL);
 	if (r->ops)
 		mmp_json_put_uint(j, "ops", r->ops);
 	else
@@ -262,7 +256,7 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 	}
 	mmp_program_json(j, r);
 	mmp_json_put_string(j, "state", mmp_run_state_name(r->state));
-	text_or_null(j, "error", r->error);
+	mmp_json_put_text(j, "error", r->error);
 	mmp_json_put_uint(j, "rounds", r->n);
 	statistics(j, r);
 	if (r->limit && r->x_limit.n) {
@@ -273,7 +267,7 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 		mmp_json_put_null(j, "limit_run");
 	}
 	mmp_json_put_uint(j, "disturbed", r->ndisturbed);
-	text_or_null(j, "disturbed_why", r->disturbed_why);
+	mmp_json_put_text(j, "disturbed_why", r->disturbed_why);
 	if (data)
 		mmp_json_put_bool(j, "result_ok", r->results_ok);
 	else
@@ -296,8 +290,8 @@ static void cause(struct mmp_json *j, const struct mmp_results *res,
 						 ->name);
 	mmp_json_open_object(j, NULL);
 	mmp_json_put_string(j, "name", c->name);
-	text_or_null(j, "detail", c->detail);
-	text_or_null(j, "controls", controls);
+	mmp_json_put_text(j, "detail", c->detail);
+	mmp_json_put_text(j, "controls", controls);
 	mmp_json_put_bool(j, "interacting", c->interacting);
 	mmp_json_put_interval(j, "cost_ns_per_byte", &c->cost, 0);
 	mmp_json_put_number(j, "share", c->share);
@@ -315,7 +309,7 @@ static void cause(struct mmp_json *j, const struct mmp_results *res,
 	mmp_json_put_bool(j, "counted", c->evidence.counted);
 	mmp_json_put_number(j, "before", c->evidence.counted ? c->evidence.before : NAN);
 	mmp_json_put_number(j, "after", c->evidence.counted ? c->evidence.after : NAN);
-	text_or_null(j, "missing", c->evidence.counted ? NULL : c->evidence.missing);
+	mmp_json_put_text(j, "missing", c->evidence.counted ? NULL : c->evidence.missing);
 	mmp_json_close_object(j);
 	mmp_json_close_object(j);
 }
@@ -358,7 +352,7 @@ static void attribution(struct mmp_json *j, const struct mmp_analysis *an)
 		mmp_json_put_string(j, "order", a->order);
 		mmp_json_put_string(j, "top", a->top ? a->top->name : NULL);
 		mmp_json_put_bool(j, "top_decided", a->top_decided);
-		text_or_null(j, "doubt", a->top_decided ? NULL : a->doubt);
+		mmp_json_put_text(j, "doubt", a->top_decided ? NULL : a->doubt);
 		mmp_json_open_array(j, "causes");
 		for (size_t c = 0; c < a->n; c++)
 			cause(j, res, a, &a->cause[c]);
@@ -403,7 +397,7 @@ static void answer(struct mmp_json *j, const struct mmp_answer *ans)
 		mmp_json_put_uint(j, "more_rounds", ans->more);
 	else
 		mmp_json_put_null(j, "more_rounds");
-	text_or_null(j, "evidence", ans->evidence);
+	mmp_json_put_text(j, "evidence", ans->evidence);
 	mmp_json_close_object(j);
 }
 
