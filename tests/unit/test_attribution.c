@@ -890,7 +890,8 @@ static void synth_unused_between(struct synthetic *s, int skipped)
 
 /* An unused rung between two used ones: the rung above it is held to the
  * rung below it (times and CPU times), never to its own noise; a skipped
- * rung without a round (decided from its warmup) leaves the rounds the others share; the shares add up. */
+ * rung without a round (decided from its warmup) leaves the rounds the
+ * others share; the shares add up. */
 static void test_unused_rung_between(void **state)
 {
 	struct synthetic s;
