@@ -260,7 +260,8 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 	} else {
 		mmp_json_put_null(j, "pus_ran");
 	}
-	mmp_json_put_string(j, "state", mmp_run_state_name(r->state));
+	/* (a rung controls = auto ran no more of: why is the attribution's) */
+	mmp_json_put_string(j, "state", r->skipped ? "skipped" : mmp_run_state_name(r->state));
 	text_or_null(j, "error", r->error);
 	mmp_json_put_uint(j, "rounds", r->n);
 	statistics(j, r);
