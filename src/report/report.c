@@ -67,9 +67,7 @@ static void fill_row(char (*c)[MMP_GRID_CELL], const struct mmp_results *res,
 	if (!mmp_result_has_data(r)) {
 		for (int i = 0; i < 9 + per_op; i++) /* rounds .. disturbed */
 			snprintf(c[col++], MMP_GRID_CELL, "-");
-		/* (skipped: controls = auto, from its warmup; the verdict says why) */
-		snprintf(c[col++], MMP_GRID_CELL, "%s", r->state == MMP_RUN_FAILED ? "FAILED" :
-							r->skipped ? "skipped" : "not run");
+		snprintf(c[col++], MMP_GRID_CELL, "%s", r->state == MMP_RUN_FAILED ? "FAILED" : "not run");
 		return;
 	}
 	snprintf(c[col++], MMP_GRID_CELL, "%zu", r->n);
