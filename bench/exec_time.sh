@@ -64,9 +64,9 @@ part() {
 		return
 	fi
 	spent=$(($(now) - t0))
-	local skipped # the rungs skipped after their first round, as the attribution CSV says
+	local skipped # the rungs skipped from their warmup, as the attribution CSV says
 	skipped=$(/usr/bin/python3 -c 'import csv, sys
-print(sum("later rounds were skipped" in r["not_shown"] for r in csv.DictReader(open(sys.argv[1]))))' \
+print(sum(r["not_shown"].startswith("skipped:") for r in csv.DictReader(open(sys.argv[1]))))' \
 		"$dir/$name.attribution.csv")
 	awk -v n="$name" -v o="$own" -v s="$spent" -v t=$TARGET -v k="$skipped" 'BEGIN {
 		r = s / o

@@ -485,6 +485,11 @@ static const char *reached(const struct mmp_run_result *r, unsigned added, char 
 	return buf;
 }
 
+const char *mmp_unused_verb(const struct mmp_unused *u)
+{
+	return u->skipped ? "skipped" : "changed nothing";
+}
+
 static void note_rung(struct mmp_unused *list, size_t *n, size_t max, unsigned added,
 		      const struct mmp_run_result *rung, const char *why)
 {
@@ -493,6 +498,7 @@ static void note_rung(struct mmp_unused *list, size_t *n, size_t max, unsigned a
 	struct mmp_unused *u = &list[(*n)++];
 	u->control = mmp_control_by_bit(added);
 	u->rung = rung;
+	u->skipped = rung->skipped;
 	snprintf(u->why, sizeof(u->why), "%s", why);
 }
 
@@ -509,19 +515,13 @@ static void adjust_rungs(const struct mmp_results *res, size_t i,
 		unsigned added = res->plan->runs[i + r].added;
 		double *t = times_of(lt, r), *below = times_of(lt, r - 1);
 		char why[384] = "";
-		if (unchanged(runs[r], added, why, sizeof(why)) || runs[r]->skipped) {
+		if (runs[r]->skipped || unchanged(runs[r], added, why, sizeof(why))) {
 			/* Its own times are noise about the rung below's (or, skipped,
-			 * one round's): the rung below's stand in for them. */
+			 * it has none): the rung below's stand in for them. */
 			memcpy(t, below, lt->m * sizeof(double));
-			if (runs[r]->skipped) {
-				if (!why[0])
-					snprintf(why, sizeof(why), "%s", runs[r]->skipped_why);
-				size_t n = strlen(why);
-				snprintf(why + n, sizeof(why) - n, "%sits later rounds were skipped "
-					 "(controls = auto)", n ? "; " : "");
-			}
 			note_rung(out->unused, &out->nunused,
-				  sizeof(out->unused) / sizeof(out->unused[0]), added, runs[r], why);
+				  sizeof(out->unused) / sizeof(out->unused[0]), added, runs[r],
+				  runs[r]->skipped ? runs[r]->skipped_why : why);
 			continue;
 		}
 		if (reached(runs[r], added, why, sizeof(why)))
@@ -650,12 +650,14 @@ static int load_ladder(const struct mmp_results *res, size_t i, size_t k,
 	size_t m, np = 0;
 	for (size_t r = 0; r < k; r++) {
 		runs[r] = &res->run[i + r];
+		if (runs[r]->skipped)
+			continue;
 		if (!mmp_result_has_data(runs[r]))
 			return -ENODATA;
-		if (!runs[r]->skipped)
-			paired[np++] = runs[r];
+		paired[np++] = runs[r];
 	}
-	/* A skipped rung has its first round only: the rounds are the others'. */
+	/* A skipped rung has no round (one without a warmup): the rounds are
+	 * the others'. */
 	*rounds = mmp_results_rounds_all(paired, np, &m, &out->disturbed);
 	if (m == 0)
 		return *rounds ? -ENODATA : -ENOMEM;

@@ -104,8 +104,13 @@ struct mmp_cause {
 struct mmp_unused {
 	const struct mmp_control_info *control;
 	const struct mmp_run_result *rung;
-	char why[384];
+	int skipped; /* controls = auto ran no more of its rounds (why says from which) */
+	char why[480];
 };
+
+/* How an unused rung is said before its why: "skipped", or "changed
+ * nothing" (its rounds ran). */
+const char *mmp_unused_verb(const struct mmp_unused *u);
 
 /* A program's preload rung (prefault, touch, huge, bulk: added) that
  * changed nothing, from the library's report p (asked: the library was

@@ -295,6 +295,41 @@ int mmp_counters_open_sampler(struct perf_event_attr *attr, pid_t pid, int cpu)
 	return fd < 0 ? -errno : (int)fd;
 }
 
+int mmp_counters_hold_tracepoints(struct mmp_tracepoint_hold *h, const struct mmp_event_set *set)
+{
+	int held = 0;
+	h->n = set ? set->n : 0;
+	h->fd = malloc((h->n ? h->n : 1) * sizeof(int));
+	if (!h->fd) {
+		h->n = 0;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < h->n; i++) {
+		struct perf_event_attr attr = set->ev[i].attr;
+		h->fd[i] = -1;
+		if (set->ev[i].kind != MMP_EV_TRACEPOINT || set->ev[i].unavailable)
+			continue;
+		attr.size = sizeof(attr);
+		attr.read_format = 0;
+		attr.disabled = 1;
+		attr.inherit = 0;
+		attr.enable_on_exec = 0;
+		h->fd[i] = perf_open(&attr, 0, -1);
+		held += h->fd[i] >= 0;
+	}
+	return held;
+}
+
+void mmp_counters_release_tracepoints(struct mmp_tracepoint_hold *h)
+{
+	for (size_t i = 0; h->fd && i < h->n; i++)
+		if (h->fd[i] >= 0)
+			close(h->fd[i]);
+	free(h->fd);
+	h->fd = NULL;
+	h->n = 0;
+}
+
 int mmp_counters_open(struct mmp_counters *c, const struct mmp_event_set *set)
 {
 	return open_events(c, set, 0);

@@ -94,6 +94,21 @@ void mmp_counters_disable(const struct mmp_counters *c);
 int mmp_counters_read(struct mmp_counters *c, struct mmp_count *out);
 void mmp_counters_close(struct mmp_counters *c);
 
+/* Each tracepoint of set held open, disabled, on the calling thread, so
+ * that the events of a run opened and closed again at every repetition
+ * (a program's, mmp_counters_open_child) are never a tracepoint's last:
+ * the kernel unregisters a tracepoint's perf probe when its last event
+ * closes, and waits an RCU grace period there (some 50 ms a tracepoint
+ * on a 2-PU VM, Linux 6.18), a wait mmprof paid after every repetition.
+ * The held events count nothing.  Returns the number held (an event that
+ * does not open is not held: its runs pay the wait), or -ENOMEM. */
+struct mmp_tracepoint_hold {
+	int *fd;
+	size_t n;
+};
+int mmp_counters_hold_tracepoints(struct mmp_tracepoint_hold *h, const struct mmp_event_set *set);
+void mmp_counters_release_tracepoints(struct mmp_tracepoint_hold *h);
+
 /* A sampling event (sampling.h) of task pid on one CPU: the open alone,
  * attr as given (size set here).  The fd, or a negative errno. */
 struct perf_event_attr;

@@ -125,7 +125,7 @@ static void a_not_shown(const void *row, char *v, size_t n)
 	if (x->c)
 		snprintf(v, n, "%s", x->c->not_shown);
 	else
-		snprintf(v, n, "changed nothing: %s", x->u->why);
+		snprintf(v, n, "%s: %s", mmp_unused_verb(x->u), x->u->why);
 }
 
 static void a_cpu_ratio(const void *row, char *v, size_t n) { CAUSE; if (c->cpu_ratio.valid) snprintf(v, n, "%.4f", c->cpu_ratio.estimate); }
@@ -167,7 +167,7 @@ static const struct mmp_csv_column columns[] = {
 	{ "unit", a_unit, "what the job's time is divided by: byte, or the operation of pingpong (transfer) and chase (load)" },
 	{ "ns_per_op", a_ns_per_op, "pingpong, chase: the cause's cost per operation of the job; empty for byte probes" },
 	{ "used", a_used, "false: the control changed nothing in the program (not_shown says why) and its rung was left out" },
-	{ "not_shown", a_not_shown, "why a cost above zero is not shown to be this cause (something else explains it as well), or why an unused control changed nothing; empty: nothing to say" },
+	{ "not_shown", a_not_shown, "why a cost above zero is not shown to be this cause (something else explains it as well), or why an unused control changed nothing or was skipped (controls = auto); empty: nothing to say" },
 	{ "cpu_ratio", a_cpu_ratio, "onepu: the program's CPU time on its PUs over its CPU time on one (geometric mean of rounds); empty for other causes" },
 	{ "page_ns", a_page_ns, "touch: what the first touch cost a page of the mapping, ns (the job's time a byte, times a page, times its threads); empty for other causes" },
 	{ "page_ns_low", a_page_low, "touch: its 95% interval's low end" },

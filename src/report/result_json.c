@@ -255,7 +255,8 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 		mmp_json_put_null(j, "pus_ran");
 	}
 	mmp_program_json(j, r);
-	mmp_json_put_string(j, "state", mmp_run_state_name(r->state));
+	/* (a rung controls = auto ran no more of: why is the attribution's) */
+	mmp_json_put_string(j, "state", r->skipped ? "skipped" : mmp_run_state_name(r->state));
 	mmp_json_put_text(j, "error", r->error);
 	mmp_json_put_uint(j, "rounds", r->n);
 	statistics(j, r);

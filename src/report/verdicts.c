@@ -310,8 +310,8 @@ void mmp_report_cause_table(FILE *out, const struct mmp_verdict_in *v)
 					    order[i]->not_shown);
 		}
 	for (size_t u = 0; u < a->nunused; u++)
-		mmp_fprintf_wrapped(out, "  not used: %s (%s) changed nothing: %s\n",
-				    a->unused[u].control->name, a->unused[u].control->cause,
+		mmp_fprintf_wrapped(out, "  not used: %s (%s) %s: %s\n", a->unused[u].control->name,
+				    a->unused[u].control->cause, mmp_unused_verb(&a->unused[u]),
 				    a->unused[u].why);
 	for (size_t u = 0; u < a->nreached; u++)
 		mmp_fprintf_wrapped(out, "  %s reached: %s\n", a->reached[u].control->name,
@@ -376,6 +376,22 @@ static void print_disturbed(FILE *out, const struct mmp_attribution *a)
 				      : "; too few clean rounds, so these shares include them");
 }
 
+/* controls = auto stopped the rounds once decided: how many of those
+ * asked for ran, and why no more. */
+static void print_stopped(FILE *out, const struct mmp_attribution *a)
+{
+	const struct mmp_run_result *job = a->job;
+	int all_skipped = 1;
+	if (!job->stopped_of)
+		return;
+	for (size_t k = 1; k <= job->planned->nrungs; k++)
+		all_skipped &= job[k].skipped;
+	mmp_fprintf_wrapped(out, "  stopped after %zu of %u rounds: %s (controls = auto)\n", job->n,
+			    job->stopped_of,
+			    all_skipped ? "every control was skipped, no cause is left to decide"
+					: "every cause decided");
+}
+
 /* --explain: the steps (the job, then one control more at each), their
  * mean times, and each cause's evidence with the events that would tell
  * where none was counted. */
@@ -401,6 +417,10 @@ static void print_steps(FILE *out, const struct mmp_results *res, const struct m
 		snprintf(row[0], MMP_GRID_CELL, "    %s%s", k ? "+" : "the job",
 			 k ? c->name : "");
 		snprintf(row[1], MMP_GRID_CELL, "%.3f", a->rung_mean[k]);
+		if (job[k].skipped) { /* held to the step above, with no round of its own */
+			snprintf(row[2], MMP_GRID_CELL, "skipped");
+			continue;
+		}
 		/* A step that made the job slower is a finding: said so. */
 		double before = k ? a->rung_mean[k - 1] : 0;
 		double change = before > 0 ? a->rung_mean[k] / before - 1 : 0;
@@ -524,6 +544,7 @@ static size_t each_point(FILE *out, const struct mmp_analysis *an, enum block b,
 		if (b == BLOCK_EXPLAIN)
 			print_steps(out, res, a);
 		print_disturbed(out, a);
+		print_stopped(out, a);
 		/* --explain: the point's profile and each rung's, the
 		 * evidence of its where: line. */
 		for (size_t k = 0; b == BLOCK_EXPLAIN && k <= a->job->planned->nrungs; k++)

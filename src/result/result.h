@@ -71,11 +71,15 @@ struct mmp_run_result {
 	int preload_asked;
 	struct mmp_preload_report preload;
 	char preload_note[256];
-	/* A rung of controls = auto whose first recorded round reached
-	 * nothing (the preload library's report): its later rounds were not
-	 * run (session.c); its one round is not paired with the others'. */
+	/* A rung of controls = auto whose warmup (its first round without
+	 * one) reached nothing (the preload library's report): no more of
+	 * its rounds were run (session.c), so it has no recorded round (one,
+	 * without a warmup, not paired with the others'). */
 	int skipped;
-	char skipped_why[160]; /* why, when the preload library's report does not say */
+	char skipped_why[480]; /* why, from the repetition it was decided on */
+	/* controls = auto on programs stopped the set's rounds once decided
+	 * (session.c): the rounds asked for (repeat); 0 when every round ran. */
+	unsigned stopped_of;
 	/* Counters: per round, each event's value, and whether every round
 	 * counted it (else no value is shown). */
 	const struct mmp_event_set *events;

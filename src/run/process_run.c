@@ -53,6 +53,7 @@ struct mmp_process_run {
 	char preload_mode[32];
 	char preload_why[4352];
 	int preload_found;
+	struct mmp_tracepoint_hold held; /* the run's tracepoints, for its repetitions' closes */
 	/* The last repetition's samples (p->ext.samples points here), and why
 	 * sampling was refused. */
 	struct mmp_samples samples;
@@ -232,6 +233,11 @@ static int process_open(void **out, struct mmp_engine_setup *setup, struct mmp_e
 		return rc;
 	}
 	p->pressure_fd = mmp_pressure_open();
+	/* (a tracepoint not held costs a wait after each repetition, no figure) */
+	if (mmp_counters_hold_tracepoints(&p->held, item->events) < 0) {
+		process_close(p);
+		return mmp_error_set(err, -ENOMEM, "out of memory");
+	}
 	*out = p;
 	return 0;
 }
@@ -246,6 +252,7 @@ static void process_close(void *state)
 	mmp_capture_free(&p->time);
 	if (p->pressure_fd >= 0)
 		close(p->pressure_fd);
+	mmp_counters_release_tracepoints(&p->held);
 	mmp_samples_free(&p->samples);
 	free(p->ring);
 	mmp_child_env_free(&p->env);

@@ -381,32 +381,37 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 	return 0;
 }
 
-/* controls = auto on a program: a rung whose first recorded round the
- * preload library says reached nothing (no block or mapping changed, no
- * small read served) runs no more rounds.  Its rounds would only add
- * noise about the rung below's, which attribution holds it to anyway
- * (attribution.h), and they cost a run of the program each.  A control
- * the job names runs every round: the user asked for its figures. */
+/* controls = auto on a program: a rung whose warmup (its first round
+ * when there is none) the preload library says reached nothing (no block
+ * or mapping changed, no small read served) runs no more rounds.  Its
+ * rounds would only add noise about the rung below's, which attribution
+ * holds it to anyway (attribution.h), and they cost a run of the program
+ * each.  A control the job names runs every round: the user asked for
+ * its figures. */
 static void skip_if_idle(struct set_ctx *c, size_t k, const struct mmp_step *step,
 			 const struct mmp_rep *rep, const struct mmp_run_info *info)
 {
 	struct mmp_run_result *r = &c->out->res.run[c->cs->runs[k]];
 	const struct mmp_params *p = &info->run->p;
 	const struct mmp_rep_process *x = rep->process; /* NULL: not a program's */
+	const char *when = c->cs->warmup ? "its warmup" : "its first round";
 	char why[384];
-	if (step->round != c->cs->warmup || rep->warmup || !r->planned->added || !x ||
+	if (step->round != (c->cs->warmup ? c->cs->warmup - 1 : 0) || !r->planned->added || !x ||
 	    !p->controls || !mmp_list_has(p->controls, "auto"))
 		return;
 	if (mmp_attribution_unchanged(&x->preload, x->preload_asked, x->preload_note,
-				      r->planned->added, why, sizeof(why)))
+				      r->planned->added, why, sizeof(why))) {
 		r->skipped = 1;
+		snprintf(r->skipped_why, sizeof(r->skipped_why), "%s reached nothing (%s)", when,
+			 why);
+	}
 	/* One thread shares no line with another: on one PU it loses nothing
 	 * and gains nothing. */
 	if (mmp_controls_on_cpu(r->planned->added) && x->threads_seen == 1) {
 		r->skipped = 1;
 		snprintf(r->skipped_why, sizeof(r->skipped_why),
-			 "one thread of the program was seen in its first round: one PU takes "
-			 "nothing from a single thread");
+			 "%s saw one thread of the program (one PU takes nothing from a single "
+			 "thread)", when);
 	}
 }
 
@@ -520,7 +525,19 @@ static int stops_early(const struct set_ctx *c)
 	return ladders > 0;
 }
 
-/* Every ladder of the set has its largest cause decided, and every answer. */
+/* Every rung of job point i was skipped: no cause is left to decide, and
+ * the job's own time needs only the clean rounds. */
+static int all_skipped(const struct set_ctx *c, size_t i)
+{
+	const struct mmp_planned *p = &c->s->plan->runs[i];
+	for (size_t r = 1; r <= p->nrungs; r++)
+		if (!c->out->res.run[i + r].skipped)
+			return 0;
+	return 1;
+}
+
+/* Every ladder of the set has its largest cause decided (or nothing left
+ * to decide), and every answer. */
 static int decided(struct set_ctx *c)
 {
 	if (clean_rounds(c) < MMP_EARLY_ROUNDS || mmp_results_compute(&c->out->res) ||
@@ -529,7 +546,8 @@ static int decided(struct set_ctx *c)
 	for (size_t k = 0; k < c->cs->n; k++) {
 		size_t i = c->cs->runs[k];
 		const struct mmp_planned *p = &c->s->plan->runs[i];
-		if (mmp_planned_is_point(p) && p->nrungs && !c->out->an.attr[i].top_decided)
+		if (mmp_planned_is_point(p) && p->nrungs && !c->out->an.attr[i].top_decided &&
+		    !all_skipped(c, i))
 			return 0;
 	}
 	return mmp_answers_undecided(&c->out->an.answers, c->set) == 0;
@@ -577,6 +595,8 @@ static int run_set(struct set_ctx *c)
 		rc = run_rounds(c, runner, c->cs->warmup + c->rounds_done, 1);
 		c->rounds_done++;
 	}
+	for (size_t k = 0; !rc && c->rounds_done < c->cs->rounds && k < n; k++)
+		c->out->res.run[c->cs->runs[k]].stopped_of = c->cs->rounds; /* said by the report */
 	while (!rc && want_more(c)) {
 		c->planned++;
 		rc = run_rounds(c, runner, c->cs->warmup + c->rounds_done, 1);

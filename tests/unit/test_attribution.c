@@ -871,7 +871,7 @@ static void synth_unused_between(struct synthetic *s, int skipped)
 			double jitter = 1 + 0.01 * (double)((k * 7 + i * 3) % 5);
 			struct mmp_rep_process px = { .preload_asked = i > 0 };
 			struct mmp_rep rep = { .index = k, .result_ok = 1, .process = &px };
-			if (i == 2 && skipped && k > 0)
+			if (i == 2 && skipped) /* decided from its warmup: no round recorded */
 				continue;
 			rep.elapsed_ns = (uint64_t)(wall[i] * (1 << 20) * jitter);
 			px.cpu_ns = (uint64_t)(cpu[i] * (1 << 20) * jitter);
@@ -882,12 +882,16 @@ static void synth_unused_between(struct synthetic *s, int skipped)
 			assert_int_equal(mmp_results_record(&s->res, i, &rep, NULL), 0);
 		}
 	s->res.run[2].skipped = skipped;
+	if (skipped)
+		snprintf(s->res.run[2].skipped_why, sizeof(s->res.run[2].skipped_why),
+			 "its warmup reached nothing (no mapping touched)");
 	synth_compute(s);
 }
 
 /* An unused rung between two used ones: the rung above it is held to the
  * rung below it (times and CPU times), never to its own noise; a skipped
- * rung's one round leaves the rounds the others share; the shares add up. */
+ * rung without a round (decided from its warmup) leaves the rounds the
+ * others share; the shares add up. */
 static void test_unused_rung_between(void **state)
 {
 	struct synthetic s;
@@ -898,8 +902,11 @@ static void test_unused_rung_between(void **state)
 		assert_int_equal(a->rounds, 6);
 		assert_int_equal(a->nunused, 1);
 		assert_string_equal(a->unused[0].control->name, "touch");
-		assert_int_equal(skipped, strstr(a->unused[0].why, "its later rounds were skipped "
-								   "(controls = auto)") != NULL);
+		assert_int_equal(a->unused[0].skipped, skipped);
+		assert_string_equal(mmp_unused_verb(&a->unused[0]),
+				    skipped ? "skipped" : "changed nothing");
+		assert_int_equal(skipped, strstr(a->unused[0].why, "its warmup reached nothing "
+								   "(no mapping touched)") != NULL);
 		assert_int_equal(a->n, 3); /* prefault, onepu, the remainder */
 		assert_string_equal(a->cause[0].control->name, "prefault");
 		assert_true(fabs(a->cause[0].cost.estimate - 4.0) < 0.2);
