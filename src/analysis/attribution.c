@@ -268,6 +268,15 @@ static const struct mmp_cause *cpu_gate(const struct mmp_attribution *a)
 	return gate;
 }
 
+/* Causes a control measured (the rest is what no control removed). */
+static size_t measured_causes(const struct mmp_attribution *a)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < a->n; i++)
+		n += a->cause[i].control != NULL;
+	return n;
+}
+
 /* No cause off zero: why, and how many rounds more might show one. */
 static void no_top(struct mmp_attribution *a, const struct mmp_cause *top,
 		   const struct mmp_cause *gate)
@@ -275,6 +284,14 @@ static void no_top(struct mmp_attribution *a, const struct mmp_cause *top,
 	a->top = top && top->significant ? top : NULL;
 	if (gate && gate->cannot_tell) {
 		snprintf(a->doubt, sizeof(a->doubt), "%s: %s", gate->name, cannot_tell(gate));
+		return;
+	}
+	/* Every rung left out: no cause was measured, and more rounds of the
+	 * job alone cannot measure one. */
+	if (a->nunused && !measured_causes(a)) {
+		snprintf(a->doubt, sizeof(a->doubt),
+			 "no control changed anything in it, so no cause was measured; its profile "
+			 "says where its time goes");
 		return;
 	}
 	snprintf(a->doubt, sizeof(a->doubt), "no cause stands above the noise");
@@ -425,6 +442,10 @@ const char *mmp_attribution_unchanged(const struct mmp_preload_report *p, int as
 			 changed(p, counts, sizeof(counts)), allocator_note(p, note, sizeof(note)));
 	else if (added == MMP_CONTROL_BULK && !p->served)
 		unserved(p, buf, len);
+	else if (added == MMP_CONTROL_HUGE && !p->advised)
+		snprintf(buf, len, "no mapping or malloc'd block of the program's was large "
+				   "enough to advise MADV_HUGEPAGE (%s%s)",
+			 changed(p, counts, sizeof(counts)), allocator_note(p, note, sizeof(note)));
 	else if (added == MMP_CONTROL_HUGE && !p->huge)
 		snprintf(buf, len, "the kernel backed none of the %.1f MiB it advised "
 				   "MADV_HUGEPAGE with huge pages%s",
