@@ -99,7 +99,7 @@ judge_all() { # LABEL CSV
 	done
 	# (huge pages' share, without a dTLB counter, is fewer and larger
 	# page set-ups or TLB reach: both are the planted cause's)
-	judge "$1" faults 'page faults|page setup \(faults or TLB\)' "$2"
+	judge "$1" faults 'page faults|page setup \((faults or TLB|in the kernel)\)' "$2"
 	for job in padded compute bandwidth; do
 		not_sharing "$1" $job "$2"
 		apart_said "$1" $job "$2"

@@ -38,10 +38,12 @@ INI
 
 # top JOB CSV: the largest significant cause shown (the remainder aside).
 top() { shown_top "$@"; }
-PAGES='page faults|page setup \(faults or TLB\)|first touch'
+PAGES='page faults|page setup \((faults or TLB|in the kernel)\)|first touch'
 judge_all() { # LABEL CSV
 	local line t
-	judge "$1" touch 'page faults|page setup \(faults or TLB\)' "$2"
+	# (a merge of two page causes is one of them: 'first touch + page
+	# setup (faults or TLB)' when the touch rung's step is beside huge's)
+	judge "$1" touch "($PAGES)( \\+ ($PAGES))*" "$2"
 	line=$(verdict none)
 	t=$(top none "$2")
 	if [[ $t =~ ^($PAGES)$ ]] && grep -q '^  fix: ' <<<"$line"; then

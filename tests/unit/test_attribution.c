@@ -749,7 +749,7 @@ static void test_huge_in_the_kernel_is_page_faults(void **state)
 			print_message("# kernel %d, dTLB %d: %s, kernel part %.2f\n", kernel, dtlb,
 				      huge->name, huge->kernel_part);
 			if (kernel) {
-				assert_string_equal(huge->name, "page faults");
+				assert_string_equal(huge->name, "page setup (in the kernel)");
 				assert_true(huge->kernel_part > 0.95);
 				assert_null(huge->evidence.metric); /* not TLB misses */
 			} else if (dtlb) {
