@@ -794,6 +794,11 @@ int mmp_controls_on_cpu(unsigned mask)
 	return 0;
 }
 
+int mmp_controls_auto(const struct mmp_params *p)
+{
+	return p->controls && mmp_list_has(p->controls, "auto");
+}
+
 const struct mmp_control_info *mmp_control_by_bit(unsigned bit)
 {
 	for (size_t i = 0; i < NCONTROLS; i++)
@@ -906,7 +911,7 @@ int mmp_ladder_build(const struct mmp_run *job, const struct mmp_pin_plan *job_p
 	if (job->p.controls && mmp_controls_parse(job->p.controls, &wanted, msg, sizeof(msg)))
 		return mmp_error_set(err, -EINVAL, "%s", msg);
 	/* auto takes the controls that apply; a name is asked for by itself. */
-	int named = wanted && !mmp_list_has(job->p.controls, "auto");
+	int named = wanted && !mmp_controls_auto(&job->p);
 	out->rung = calloc(NCONTROLS + 1, sizeof(*out->rung));
 	if (!out->rung)
 		return mmp_error_set(err, -ENOMEM, "out of memory");

@@ -134,6 +134,9 @@ const struct mmp_control_info *mmp_control_by_bit(unsigned bit);
 #define MMP_CONTROLS_MAX 32 /* bits of MMP_CONTROLS_ALL: rows of the table at most */
 /* Whether a mask of controls holds one whose rung is measured on CPU time. */
 int mmp_controls_on_cpu(unsigned mask);
+/* Whether a job's controls are auto's choice (controls = auto): the ones
+ * that apply, which mmprof may skip or stop early, not ones it names. */
+int mmp_controls_auto(const struct mmp_params *p);
 
 /* "auto" (all that apply), "none", or names.  -EINVAL with a message (and a
  * did-you-mean) for anything else. */

@@ -12,7 +12,6 @@
 #include "report/companions.h"
 #include "report/csv.h"
 #include "platform/firsttouch.h"
-#include "util/lists.h"
 #include "plan/eventplan.h"
 #include "util/logdir.h"
 #include "util/observer.h"
@@ -397,7 +396,7 @@ static void skip_if_idle(struct set_ctx *c, size_t k, const struct mmp_step *ste
 	const char *when = c->cs->warmup ? "its warmup" : "its first round";
 	char why[384];
 	if (step->round != (c->cs->warmup ? c->cs->warmup - 1 : 0) || !r->planned->added || !x ||
-	    !p->controls || !mmp_list_has(p->controls, "auto"))
+	    !mmp_controls_auto(p))
 		return;
 	if (mmp_attribution_unchanged(&x->preload, x->preload_asked, x->preload_note,
 				      r->planned->added, why, sizeof(why))) {
@@ -517,8 +516,7 @@ static int stops_early(const struct set_ctx *c)
 		const struct mmp_planned *p = &c->s->plan->runs[c->cs->runs[k]];
 		if (!mmp_planned_is_point(p) || !p->nrungs)
 			continue;
-		if (mmp_run_kind(&p->run) != MMP_RUN_KIND_PROCESS || !p->run.p.controls ||
-		    !mmp_list_has(p->run.p.controls, "auto"))
+		if (mmp_run_kind(&p->run) != MMP_RUN_KIND_PROCESS || !mmp_controls_auto(&p->run.p))
 			return 0;
 		ladders++;
 	}
