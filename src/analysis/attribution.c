@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "run/disturbance.h"
+#include "util/lists.h"
 #include "analysis/evidence.h"
 #include "platform/firsttouch.h"
 #include "result/metrics.h"
@@ -661,6 +662,17 @@ static const struct mmp_control_info *rung_control(const struct mmp_results *res
 						   size_t k)
 {
 	return mmp_control_by_bit(res->plan->runs[job + k].added);
+}
+
+int mmp_cause_controls(const struct mmp_results *res, const struct mmp_attribution *a,
+		       const struct mmp_cause *c, char *buf, size_t len)
+{
+	int rc = 0;
+	if (len)
+		buf[0] = '\0';
+	for (unsigned k = c->first; c->control && k <= c->last && !rc; k++)
+		rc = mmp_list_addf(buf, len, "+", "%s", rung_control(res, a->job->run->index, k)->name);
+	return rc;
 }
 
 /* The ladder's runs, the rounds they all have, and their times per byte

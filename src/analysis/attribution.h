@@ -143,6 +143,13 @@ struct mmp_attribution {
 /* Attribute job point i of results (its rungs follow it).  -ENODATA when
  * it has no rungs or not every rung has data; -ENOMEM. */
 int mmp_attribute(const struct mmp_results *res, size_t i, struct mmp_attribution *out);
+
+/* The controls of the rungs cause c of a spans, into buf: "tally+bulk"
+ * when merged, "" for what no control removed.  -ENOSPC when they do not
+ * fit (mmp_list_addf marks the cut). */
+int mmp_cause_controls(const struct mmp_results *res, const struct mmp_attribution *a,
+		       const struct mmp_cause *c, char *buf, size_t len);
+
 void mmp_attribution_free(struct mmp_attribution *a);
 
 #endif

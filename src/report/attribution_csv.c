@@ -70,14 +70,10 @@ static void a_detail(const void *row, char *v, size_t n) { CAUSE; snprintf(v, n,
 static void a_controls(const void *row, char *v, size_t n)
 {
 	ROW;
-	size_t used = 0, job = x->a->job->run->index;
-	if (x->u) {
+	if (x->u)
 		snprintf(v, n, "%s", x->u->control->name);
-		return;
-	}
-	for (unsigned k = x->c->first; x->c->control && k <= x->c->last && used < n; k++)
-		used += (size_t)snprintf(v + used, n - used, "%s%s", used ? "+" : "",
-					 mmp_control_by_bit(x->res->plan->runs[job + k].added)->name);
+	else
+		mmp_cause_controls(x->res, x->a, x->c, v, n);
 }
 
 static const char *yes(int b) { return b ? "true" : "false"; }

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "plan/controls.h"
 #include "report/json.h"
 #include "result/metrics.h"
 #include "plan/plan.h"
@@ -282,13 +281,8 @@ static void run(struct mmp_json *j, const struct mmp_results *res, const struct 
 static void cause(struct mmp_json *j, const struct mmp_results *res,
 		  const struct mmp_attribution *a, const struct mmp_cause *c)
 {
-	char controls[256] = "";
-	size_t used = 0;
-	for (unsigned k = c->first; c->control && k <= c->last && used < sizeof(controls); k++)
-		used += (size_t)snprintf(controls + used, sizeof(controls) - used, "%s%s",
-					 used ? "+" : "",
-					 mmp_control_by_bit(res->plan->runs[a->job->run->index + k].added)
-						 ->name);
+	char controls[256];
+	mmp_cause_controls(res, a, c, controls, sizeof(controls));
 	mmp_json_open_object(j, NULL);
 	mmp_json_put_string(j, "name", c->name);
 	mmp_json_put_text(j, "detail", c->detail);
