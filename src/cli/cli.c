@@ -43,6 +43,32 @@ void mmp_cli_print_options(FILE *out, const struct cli_option *table, size_t n)
 	}
 }
 
+int mmp_cli_output_option(int id, const char *arg, struct cli *cli)
+{
+	switch (id) {
+	case OPT_CSV:
+		cli->csv = arg;
+		return 1;
+	case OPT_JSON:
+		cli->json = arg;
+		return 1;
+	case OPT_DRY_RUN:
+		cli->dry_run = 1;
+		return 1;
+	case OPT_QUIET:
+		cli->quiet = 1;
+		return 1;
+	case OPT_EXPLAIN:
+		cli->explain = arg;
+		return 1;
+	case OPT_BRIEF:
+		cli->brief = 1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int mmp_cli_bad_option(const char *cmd, char **argv, const char *shortopts)
 {
 	if (optopt && optopt < 256)

@@ -105,6 +105,11 @@ struct cli {
 	int dry_run, topology, quiet, per_thread, fail_on_regression, brief;
 };
 
+/* An option of what a config run writes and prints (--csv, --json,
+ * --dry-run, --quiet, --explain, --brief), the same for mmprof and mmprof
+ * exec: set in cli.  1 when id is one of them, else 0. */
+int mmp_cli_output_option(int id, const char *arg, struct cli *cli);
+
 /* A config run as cli asks (run_config.c): cli->config's file, or
  * mmprof exec's config built in memory (exec set, cfg filled; it is freed
  * here either way).  Returns the exit status. */

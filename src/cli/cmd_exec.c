@@ -185,29 +185,11 @@ static int own_option(int c, const char *arg, struct cli *cli, struct exec_args 
 	case OPT_X_JOB:
 		a->job = arg;
 		break;
-	case OPT_CSV:
-		cli->csv = arg;
-		break;
-	case OPT_JSON:
-		cli->json = arg;
-		break;
-	case OPT_DRY_RUN:
-		cli->dry_run = 1;
-		break;
-	case OPT_QUIET:
-		cli->quiet = 1;
-		break;
-	case OPT_EXPLAIN:
-		cli->explain = arg;
-		break;
-	case OPT_BRIEF:
-		cli->brief = 1;
-		break;
 	case OPT_HELP:
 		exec_usage(stdout);
 		return EXIT_DONE;
 	default:
-		return mmp_cli_listing(c, arg);
+		return mmp_cli_output_option(c, arg, cli) ? -1 : mmp_cli_listing(c, arg);
 	}
 	return -1;
 }

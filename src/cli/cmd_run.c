@@ -128,9 +128,6 @@ static int set_option(int c, const char *arg, struct cli *cli)
 	case OPT_CONFIG:
 		cli->config = arg;
 		break;
-	case OPT_CSV:
-		cli->csv = arg;
-		break;
 	case OPT_REPEAT:
 		if (mmp_parse_u64(arg, &v) || v < 1 || v > 100000) {
 			fprintf(stderr, "mmprof: --repeat takes a count from 1 to 100000, not '%s'\n",
@@ -139,32 +136,17 @@ static int set_option(int c, const char *arg, struct cli *cli)
 		}
 		cli->repeat = (unsigned long)v;
 		break;
-	case OPT_DRY_RUN:
-		cli->dry_run = 1;
-		break;
 	case OPT_TOPOLOGY:
 		cli->topology = 1;
 		break;
 	case OPT_TOPOLOGY_FROM:
 		cli->topology_from = arg;
 		break;
-	case OPT_QUIET:
-		cli->quiet = 1;
-		break;
 	case OPT_PER_THREAD:
 		cli->per_thread = 1;
 		break;
 	case OPT_FAIL_ON_REGRESSION:
 		cli->fail_on_regression = 1;
-		break;
-	case OPT_JSON:
-		cli->json = arg;
-		break;
-	case OPT_BRIEF:
-		cli->brief = 1;
-		break;
-	case OPT_EXPLAIN:
-		cli->explain = arg;
 		break;
 	case OPT_VERSION:
 		printf("mmprof %s\n", MMPROF_VERSION);
@@ -173,6 +155,8 @@ static int set_option(int c, const char *arg, struct cli *cli)
 		usage(stdout);
 		return EXIT_DONE;
 	default: {
+		if (mmp_cli_output_option(c, arg, cli))
+			break;
 		int status = mmp_cli_listing(c, arg);
 		return status >= 0 ? status : -2;
 	}
