@@ -58,7 +58,11 @@
  *
  * What is left of others (unexplained: no kernel work, not mmprof, not
  * the program) is the other tasks' share, named where pu_tasks.h saw
- * them ("ld 20%, cc1 3%"); the CSV's unexplained_busy.  Where other tasks
+ * them ("ld 20%, cc1 3%"); the CSV's unexplained_busy.  Where every switch
+ * on the PUs was recorded, it is at most the other tasks' own time there:
+ * the rest ran in no task (interrupts and softirqs taken while a PU was
+ * idle, which /proc/stat's irq column counts only when a tick lands in
+ * them) and is the kernel's.  Where other tasks
  * could not be told apart (an unprivileged user), only the interrupt
  * time is taken out.  A user-space hog on its PUs is never explained.
  *
