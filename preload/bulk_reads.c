@@ -28,6 +28,9 @@
  *   aside PID FD WHY         FD stepped aside (a word: dup, fork, spawn,
  *                            exec, write, readv, sendfile, fdopen,
  *                            odirect, full -- no free buffer)
+ *   seenreads PID CALLS      survey mode: the read()s and pread()s under
+ *                            BULK_SMALL of descriptors it would have
+ *                            served, none served; written at exit
  *
  * Static buffers, no malloc: the library runs inside the program's
  * allocator's mmap() calls too. */
@@ -54,8 +57,9 @@
 #define BULK_BUF (128u << 10) /* one refill: the kernel's default readahead window */
 #define FD_MAX 1024           /* descriptors whose state is kept */
 
-/* A descriptor number's state: a slot's index + 1 while served. */
-enum { FD_UNSEEN = 0, FD_NOT = -1, FD_ASIDE = -2 };
+/* A descriptor number's state: a slot's index + 1 while served; in
+ * survey mode FD_COUNTED, one it would serve. */
+enum { FD_UNSEEN = 0, FD_NOT = -1, FD_ASIDE = -2, FD_COUNTED = -3 };
 
 struct slot {
 	atomic_flag lock; /* threads reading one descriptor take turns */
@@ -77,6 +81,8 @@ struct written {
 };
 
 int bulk_active HIDDEN;
+static int survey; /* count the small reads it would serve, serve none */
+static atomic_ullong survey_calls;
 static int report_fd = -1;
 static int kcmp_refused; /* no way to see a shared description: dups step aside */
 static struct slot slots[BULK_SLOTS];
@@ -281,11 +287,44 @@ __attribute__((constructor)) static void bulk_start(void)
 	const char *path = getenv("MMPROF_PRELOAD_REPORT");
 	for (int i = 0; i < BULK_SLOTS; i++)
 		slots[i].fd = -1;
-	if (!mode || !path || !strstr(mode, "bulk"))
+	if (!mode || !path || !(strstr(mode, "bulk") || strstr(mode, "survey")))
 		return;
 	report_fd = (int)syscall(SYS_openat, AT_FDCWD, path,
 				 O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	bulk_active = 1;
+	survey = strstr(mode, "survey") != NULL;
+	bulk_active = !survey;
+}
+
+/* survey: the reads counted so far said, and the count started again
+ * (at exit; before a fork, whose child would say the parent's again). */
+static void survey_flush(void)
+{
+	unsigned long long calls = atomic_exchange(&survey_calls, 0);
+	if (survey && calls) {
+		struct line l = { .n = 0 };
+		put_str(&l, "seenreads");
+		put_u64(&l, line_pid());
+		put_u64(&l, calls);
+		line_write(report_fd, &l);
+	}
+}
+
+/* survey: a small read of fd, counted when it is one the library would
+ * serve (asked once a descriptor, as take_on does). */
+static void survey_read(int fd, size_t n)
+{
+	if (!survey || !n || n >= BULK_SMALL || !in_table(fd))
+		return;
+	int st = atomic_load(&state[fd]);
+	if (st == FD_UNSEEN) {
+		struct stat sb;
+		const char *why;
+		int next = eligible(fd, &sb, &why) ? FD_COUNTED : FD_NOT;
+		atomic_compare_exchange_strong(&state[fd], &st, next);
+		st = atomic_load(&state[fd]);
+	}
+	if (st == FD_COUNTED)
+		atomic_fetch_add(&survey_calls, 1);
 }
 
 /* One refill: BULK_BUF bytes at the program's position. */
@@ -337,6 +376,7 @@ static ssize_t copy_out(struct slot *s, unsigned char *dst, size_t n)
 
 int bulk_read(int fd, void *buf, size_t n, ssize_t *r)
 {
+	survey_read(fd, n);
 	if (!bulk_active || !n || !in_table(fd))
 		return 0;
 	struct slot *s = acquire(fd);
@@ -354,6 +394,7 @@ int bulk_read(int fd, void *buf, size_t n, ssize_t *r)
 
 int bulk_pread(int fd, void *buf, size_t n, off_t off, ssize_t *r)
 {
+	survey_read(fd, n);
 	if (!bulk_active || !n || n >= BULK_SMALL || off < 0 || !in_table(fd))
 		return 0;
 	struct slot *s = acquire(fd);
@@ -440,13 +481,17 @@ static void release_all(int next, const char *why)
 
 void bulk_before_child(const char *why)
 {
-	if (!bulk_active)
+	if (!bulk_active && !survey)
 		return;
-	release_all(FD_ASIDE, why);
-	/* Descriptors not read yet are the child's too: never taken now. */
+	if (bulk_active)
+		release_all(FD_ASIDE, why);
+	survey_flush();
+	/* Descriptors not read yet are the child's too: never taken now (in
+	 * survey mode, the ones counted would have stepped aside). */
 	for (int fd = 0; fd < FD_MAX; fd++) {
-		int unseen = FD_UNSEEN;
+		int unseen = FD_UNSEEN, counted = FD_COUNTED;
 		atomic_compare_exchange_strong(&state[fd], &unseen, FD_ASIDE);
+		atomic_compare_exchange_strong(&state[fd], &counted, FD_ASIDE);
 	}
 }
 
@@ -466,6 +511,8 @@ void bulk_closing(int fd)
 void bulk_duplicated(int oldfd, int newfd)
 {
 	bulk_step_aside(oldfd, "dup");
+	if (survey && in_table(oldfd))
+		atomic_store(&state[oldfd], FD_ASIDE); /* as a served one would */
 	bulk_fresh(newfd);
 	/* Without kcmp a later read of either cannot see the other. */
 	if (bulk_active && kcmp_refused && in_table(newfd))
@@ -474,7 +521,7 @@ void bulk_duplicated(int oldfd, int newfd)
 
 void bulk_fresh(int fd)
 {
-	if (!bulk_active || !in_table(fd))
+	if ((!bulk_active && !survey) || !in_table(fd))
 		return;
 	struct slot *s = acquire(fd);
 	if (s) {
@@ -529,6 +576,7 @@ void bulk_sync_all(void)
 {
 	if (bulk_active)
 		release_all(FD_UNSEEN, NULL);
+	survey_flush();
 }
 
 /* At exit, after the program's own exit handlers: a descriptor it shares

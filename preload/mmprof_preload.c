@@ -4,7 +4,10 @@
  *
  *   MMPROF_PRELOAD_MODE    "prefault", "touch", "huge", "bulk", or a list
  *                          of them (bulk: small reads served from a buffer
- *                          of the library's, preload/bulk_reads.c)
+ *                          of the library's, preload/bulk_reads.c); or
+ *                          "survey": nothing changed, what each of them
+ *                          would reach counted (the job's warmup under
+ *                          controls = auto, docs/exec.md)
  *   MMPROF_PRELOAD_REPORT  a file the library appends what it changed to
  *
  * prefault: every mmap() of the program that can be read (not PROT_NONE,
@@ -55,6 +58,15 @@
  *   exit PID                exit handlers ran (without it, the huge bytes of
  *                           mappings still there were not read)
  *
+ * and in survey mode, with nothing changed:
+ *
+ *   seenmap PID LEN POP ADV TOUCH     a mapping prefault would populate
+ *                           (POP, its length, else 0), huge advise (ADV:
+ *                           private anonymous ones only, the kind the kernel
+ *                           backs with huge pages at their first touch) and
+ *                           touch read (TOUCH)
+ *   seenalloc PID LEN POP ADV TOUCH   the same of a malloc'd block
+ *
  * It calls the kernel directly (syscall) rather than the libc it
  * interposes, allocates nothing and formats its own numbers: an allocator
  * that maps its arenas with mmap() calls in here. */
@@ -84,7 +96,7 @@
 #define HUGE_MIN (4ull << 20)      /* mappings advised from this size */
 #define MAX_ADVISED 256            /* advised mappings whose huge bytes are read */
 
-static int populate, touch, huge, report_fd = -1;
+static int populate, touch, huge, survey, report_fd = -1;
 static struct advised {
 	uintptr_t start;
 	size_t len;
@@ -255,17 +267,46 @@ static void remember(uintptr_t start, size_t len)
 	unlock();
 }
 
-static int wanted_populate(size_t len, int prot, int flags, int fd)
+/* Whether prefault would populate a mapping, huge advise it. */
+static int populatable(size_t len, int prot, int flags, int fd)
 {
-	if (!populate || prot == PROT_NONE || (flags & (MAP_NORESERVE | MAP_GROWSDOWN | MAP_STACK)))
+	if (prot == PROT_NONE || (flags & (MAP_NORESERVE | MAP_GROWSDOWN | MAP_STACK)))
 		return 0;
 	return fd >= 0 && !(flags & MAP_ANONYMOUS) ? 1 : len <= ANON_MAX;
 }
 
+static int advisable(size_t len, int prot, int flags)
+{
+	return prot != PROT_NONE && len >= HUGE_MIN &&
+	       !(flags & (MAP_NORESERVE | MAP_GROWSDOWN | MAP_STACK | MAP_HUGETLB));
+}
+
+static int wanted_populate(size_t len, int prot, int flags, int fd)
+{
+	return populate && populatable(len, prot, flags, fd);
+}
+
 static int wanted_huge(size_t len, int prot, int flags)
 {
-	return huge && prot != PROT_NONE && len >= HUGE_MIN &&
-	       !(flags & (MAP_NORESERVE | MAP_GROWSDOWN | MAP_STACK | MAP_HUGETLB));
+	return huge && advisable(len, prot, flags);
+}
+
+/* survey: what the modes would do to a mapping or block, said, nothing
+ * done.  Huge counts private anonymous memory only: the kernel gives a
+ * file's mapping (or shared memory's, by default) no huge page at its
+ * first touch, so advising it would change nothing. */
+static void seen(const char *what, size_t len, int pop, int adv, int readable)
+{
+	struct line l = { .n = 0 };
+	if (!pop && !adv)
+		return;
+	put_str(&l, what);
+	put_u64(&l, pid());
+	put_u64(&l, len);
+	put_u64(&l, pop ? len : 0);
+	put_u64(&l, adv ? len : 0);
+	put_u64(&l, pop && readable ? len : 0);
+	emit(&l);
 }
 
 /* One load from every page of a populated mapping the program may read:
@@ -289,6 +330,17 @@ int munmap(void *addr, size_t len);
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
+	if (survey) {
+		long c = raw_mmap(addr, len, prot, flags, fd, off);
+		if (c < 0 && c > -4096) {
+			errno = (int)-c;
+			return MAP_FAILED;
+		}
+		int anon = (flags & MAP_ANONYMOUS) && !(flags & MAP_SHARED);
+		seen("seenmap", len, populatable(len, prot, flags, fd),
+		     anon && advisable(len, prot, flags), (prot & PROT_READ) != 0);
+		return (void *)c;
+	}
 	int pop = wanted_populate(len, prot, flags, fd), adv = wanted_huge(len, prot, flags);
 	if ((flags & MAP_FIXED) && huge)
 		unmapping((uintptr_t)addr, len); /* replaced: what was advised there goes */
@@ -394,6 +446,12 @@ static void reach(const void *p, size_t n)
 	size_t len;
 	if (!alloc_on || n < ALLOC_MIN || !interior(p, n, &start, &len))
 		return;
+	if (survey) {
+		int err = errno;
+		seen("seenalloc", len, 1, len >= HUGE_MIN, 1);
+		errno = err;
+		return;
+	}
 	int adv = huge && len >= HUGE_MIN;
 	if (!populate && !adv)
 		return; /* huge alone, under 4 MiB: nothing to change, nothing to say */
@@ -545,6 +603,9 @@ __attribute__((constructor)) static void preload_start(void)
 	touch = strstr(mode, "touch") != NULL;
 	populate = touch || strstr(mode, "prefault") != NULL;
 	huge = strstr(mode, "huge") != NULL;
+	survey = strstr(mode, "survey") != NULL;
+	if (survey)
+		populate = touch = huge = 0; /* it counts, it changes nothing */
 	report_fd = (int)syscall(SYS_openat, AT_FDCWD, path,
 				 O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	struct line l = { .n = 0 };
@@ -553,7 +614,7 @@ __attribute__((constructor)) static void preload_start(void)
 	put_str(&l, " ");
 	put_str(&l, mode);
 	emit(&l);
-	const char *why = populate || huge ? alloc_unreached() : NULL;
+	const char *why = populate || huge || survey ? alloc_unreached() : NULL;
 	if (why) {
 		struct line n = { .n = 0 };
 		put_str(&n, "noalloc");
@@ -562,7 +623,7 @@ __attribute__((constructor)) static void preload_start(void)
 		put_str(&n, why);
 		emit(&n);
 	}
-	alloc_on = (populate || huge) && !why;
+	alloc_on = (populate || huge || survey) && !why;
 }
 
 __attribute__((destructor)) static void preload_end(void)

@@ -205,6 +205,14 @@ int mmp_preload_read(const char *path, struct mmp_preload_report *r)
 			r->syscalls += d;
 		} else if (strcmp(word, "aside") == 0) {
 			read_aside(line, r);
+		} else if ((strcmp(word, "seenmap") == 0 || strcmp(word, "seenalloc") == 0) &&
+			   got == 6) { /* seenmap PID LEN POP ADV TOUCH */
+			*(word[4] == 'm' ? &r->seen.mappings : &r->seen.blocks) += 1;
+			r->seen.populate += b;
+			r->seen.advise += c;
+			r->seen.touch += d;
+		} else if (strcmp(word, "seenreads") == 0 && got >= 3) {
+			r->seen.reads += a;
 		}
 	}
 	fclose(f);

@@ -52,6 +52,17 @@ struct mmp_preload_report {
 	 * stepped aside for, by why */
 	uint64_t calls, served, syscalls;
 	uint64_t aside[MMP_ASIDE_N];
+	/* Survey mode ("survey": the job's warmup under controls = auto):
+	 * what each rung would reach, nothing changed -- the mappings and
+	 * malloc'd blocks seen, the bytes prefault would populate, huge
+	 * advise (private anonymous memory: what the kernel backs with huge
+	 * pages at the first touch) and touch read, and the small reads bulk
+	 * would serve. */
+	struct mmp_preload_seen {
+		uint64_t mappings, blocks;
+		uint64_t populate, advise, touch;
+		uint64_t reads;
+	} seen;
 };
 
 /* "fork 1, dup 2": the descriptors stepped aside, by why ("" when none). */

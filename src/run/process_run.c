@@ -53,6 +53,7 @@ struct mmp_process_run {
 	char preload_mode[32];
 	char preload_why[4352];
 	int preload_found;
+	int survey_found; /* 0: not looked for yet; 1 found; -1 not (preload_why says) */
 	struct mmp_tracepoint_hold held; /* the run's tracepoints, for its repetitions' closes */
 	/* The last repetition's samples (p->ext.samples points here), and why
 	 * sampling was refused. */
@@ -157,6 +158,22 @@ static void preload_init(struct mmp_process_run *p)
 		snprintf(p->preload_why, sizeof(p->preload_why), "%s", p->preload_lib);
 	else
 		mmp_preload_why_not(p->exe, p->preload_why, sizeof(p->preload_why));
+}
+
+/* The library for a survey of a job without a preload mode of its own
+ * (mmp_runner_survey), looked for the first time one is asked. */
+static int survey_lib(struct mmp_process_run *p)
+{
+	if (p->preload_mode[0])
+		return 0; /* a rung's own mode: it surveys nothing */
+	if (!p->survey_found) {
+		p->survey_found = mmp_preload_find(p->preload_lib, sizeof(p->preload_lib)) ? -1 : 1;
+		if (p->survey_found < 0)
+			snprintf(p->preload_why, sizeof(p->preload_why), "%s", p->preload_lib);
+		else
+			mmp_preload_why_not(p->exe, p->preload_why, sizeof(p->preload_why));
+	}
+	return p->survey_found > 0;
 }
 
 /* The ring its log's last half passes through, and its environment when
@@ -487,14 +504,16 @@ static int start_rep(struct mmp_process_run *p, struct proc_rep *r, struct mmp_r
 		.watch = &r->watch, .mpol = p->mpol, .nodemask = p->nodemask,
 	};
 	p->ext.preload_asked = p->preload_mode[0] != '\0';
+	p->ext.surveyed = rep->survey && survey_lib(p);
+	p->ext.survey_why = rep->survey && !p->ext.surveyed ? p->preload_why : NULL;
 	memset(&p->ext.preload, 0, sizeof(p->ext.preload));
 	p->ext.preload_note = p->preload_why[0] ? p->preload_why : NULL;
-	if (p->ext.preload_asked && p->preload_found) {
+	if ((p->ext.preload_asked && p->preload_found) || p->ext.surveyed) {
 		/* Beside the log: what the library changed in this process. */
 		snprintf(r->report, sizeof(r->report), "%s.preload", p->log);
 		unlink(r->report);
 		r->env = mmp_preload_env(p->own_env ? p->env.v : NULL, p->preload_lib,
-					 p->preload_mode, r->report);
+					 p->ext.surveyed ? "survey" : p->preload_mode, r->report);
 		if (!r->env)
 			return mmp_error_set(err, -ENOMEM, "out of memory");
 		spec.envp = r->env;

@@ -54,6 +54,11 @@ struct mmp_rep_process {
 	int preload_asked;
 	struct mmp_preload_report preload;
 	const char *preload_note;
+	/* It ran with the library surveying (mmp_runner_survey): preload.seen
+	 * says what each rung would reach, preload.loaded whether it could
+	 * tell; survey_why is why it did not run when asked ("" else). */
+	int surveyed;
+	const char *survey_why;
 	/* Its sampling profile (sampling.h; profile = off: NULL), and why
 	 * there is none when sampling was asked for and refused. */
 	const struct mmp_samples *samples;

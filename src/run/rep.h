@@ -31,6 +31,8 @@ struct mmp_rep {
 	uint64_t result;      /* zero count, or for histograms the byte sum */
 	int result_ok;        /* equal to the reference, bin for bin */
 	int probe_rc;         /* first error a thread's probe (or its check) returned, or 0 */
+	int survey;           /* in: a program's runs with the preload library surveying
+			       * what its rungs would reach (mmp_runner_survey) */
 	struct mmp_disturbance dist;
 	const struct mmp_census_record *census; /* where its memory was (runmem.h) */
 	struct mmp_count *counts;        /* [events], summed over threads */

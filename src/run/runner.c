@@ -137,6 +137,11 @@ int mmp_runner_open(struct mmp_runner **out, const struct mmp_runner_item *items
 	return 0;
 }
 
+void mmp_runner_survey(struct mmp_runner *r, size_t k, int on)
+{
+	r->items[k].rep.survey = on;
+}
+
 int mmp_runner_rep(struct mmp_runner *r, size_t k, struct mmp_rep **rep,
 		   const struct mmp_run_info **info, struct mmp_error *err)
 {

@@ -48,6 +48,12 @@ struct mmp_runner;
 int mmp_runner_open(struct mmp_runner **out, const struct mmp_runner_item *items, size_t n,
 		    const struct mmp_topology *topo, struct mmp_error *err);
 
+/* Run k's next repetitions (a program's) with the preload library
+ * surveying -- counting what each preload rung would reach, changing
+ * nothing (preload.h) -- or not: the session asks it of a job's warmup
+ * under controls = auto, so that its rungs need no warmup of their own. */
+void mmp_runner_survey(struct mmp_runner *r, size_t k, int on);
+
 /* One repetition of run k.  The returned rep and info stay valid until the
  * next repetition of the same run; the schedule's fields (index, warmup,
  * round, position) are the caller's to fill.  A negative errno with a

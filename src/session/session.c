@@ -19,6 +19,7 @@
 #include "run/process_run.h"
 #include "report/result_json.h"
 #include "run/runner.h"
+#include "session/rung_skip.h"
 #include "plan/schedule.h"
 #include "util/units.h"
 
@@ -380,8 +381,96 @@ static int record(struct set_ctx *c, size_t k, const struct mmp_step *step, stru
 	return 0;
 }
 
+/* controls = auto on a program with a warmup: its job's warmup runs
+ * first in each warmup round, with the preload library surveying, and
+ * rung_skip.h decides from it which rungs run no rounds at all. */
+static int surveyed(const struct set_ctx *c, const struct mmp_planned *p)
+{
+	const struct mmp_planned *point = &c->s->plan->runs[p->point];
+	return c->cs->warmup && point->nrungs && mmp_planned_is_point(point) &&
+	       mmp_run_kind(&point->run) == MMP_RUN_KIND_PROCESS &&
+	       mmp_controls_auto(&point->run.p);
+}
+
+/* Whether a run has warmups of its own.  A surveyed ladder's rungs do
+ * not: what a warmup warms -- the page cache of the program's files, its
+ * binary and libraries, the preload library -- every rung shares with the
+ * job's.  Except huge: its first run pays the kernel's compaction for its
+ * huge pages (malloc_touch touch 512 with them: 1.16 s, then 0.05-0.23 s
+ * here), which a run after it finds done. */
+static int warms_up(const struct set_ctx *c, const struct mmp_planned *p)
+{
+	return !p->rung || !surveyed(c, p) || p->added == MMP_CONTROL_HUGE;
+}
+
+/* In each warmup round, the surveyed job points first, so that a rung
+ * skipped from the survey runs no warmup either (warmups are not
+ * recorded: their order compares nothing). */
+static void survey_first(const struct set_ctx *c, struct mmp_step *steps, size_t n)
+{
+	size_t at = 0;
+	while (at < n && steps[at].round < c->cs->warmup) {
+		size_t end = at;
+		while (end < n && steps[end].round == steps[at].round)
+			end++;
+		for (size_t j = at, put = at; j < end; j++) {
+			const struct mmp_planned *p = c->out->res.run[c->cs->runs[steps[j].item]].planned;
+			if (mmp_planned_is_point(p) && surveyed(c, p)) {
+				struct mmp_step s = steps[j];
+				memmove(&steps[put + 1], &steps[put], (j - put) * sizeof(*steps));
+				steps[put++] = s;
+			}
+		}
+		at = end;
+	}
+}
+
+/* The page faults a repetition counted; < 0: not counted. */
+static double faults_of(const struct mmp_rep *rep, const struct mmp_run_info *info)
+{
+	for (size_t e = 0; info->events && e < info->events->n; e++)
+		if (strcmp(info->events->ev[e].name, "page-faults") == 0)
+			return mmp_count_valid(&rep->counts[e]) ? rep->counts[e].value : -1;
+	return -1;
+}
+
+/* After the job's last warmup: its rungs with nothing to take, skipped
+ * before they run; the survey ends. */
+static void skip_from_survey(struct set_ctx *c, struct mmp_runner *runner, size_t k,
+			     const struct mmp_step *step, const struct mmp_rep *rep,
+			     const struct mmp_run_info *info)
+{
+	size_t i = c->cs->runs[k];
+	const struct mmp_planned *p = &c->s->plan->runs[i];
+	const struct mmp_rep_process *x = rep->process;
+	if (!mmp_planned_is_point(p) || !surveyed(c, p) || step->round != c->cs->warmup - 1 || !x)
+		return;
+	enum mmp_thp_mode thp = mmp_memory_thp_mode();
+	char thp_why[96];
+	snprintf(thp_why, sizeof(thp_why), "/sys/kernel/mm/transparent_hugepage/enabled: %s",
+		 mmp_thp_mode_name(thp));
+	struct mmp_rung_evidence e = {
+		.survey = x->surveyed ? &x->preload : NULL,
+		.survey_why = x->survey_why ? x->survey_why : x->preload_note,
+		.threads_seen = x->threads_seen,
+		.faults = faults_of(rep, info),
+		.wall_ns = x->wall_ns,
+		.cal = &c->out->meta.calibration,
+		.thp_off = thp == MMP_THP_NEVER || thp == MMP_THP_UNAVAILABLE,
+		.thp_why = thp_why,
+	};
+	for (unsigned r = 1; r <= p->nrungs; r++) {
+		struct mmp_run_result *rung = &c->out->res.run[i + r];
+		if (mmp_rung_skip(&e, c->s->plan->runs[i + r].added, rung->skipped_why,
+				  sizeof(rung->skipped_why)))
+			rung->skipped = 1;
+	}
+	mmp_runner_survey(runner, k, 0);
+}
+
 /* controls = auto on a program: a rung whose warmup (its first round
- * when there is none) the preload library says reached nothing (no block
+ * when there is none, or when its job's warmup surveyed for it) the
+ * preload library says reached nothing (no block
  * or mapping changed, no small read served) runs no more rounds.  Its
  * rounds would only add noise about the rung below's, which attribution
  * holds it to anyway (attribution.h), and they cost a run of the program
@@ -393,10 +482,11 @@ static void skip_if_idle(struct set_ctx *c, size_t k, const struct mmp_step *ste
 	struct mmp_run_result *r = &c->out->res.run[c->cs->runs[k]];
 	const struct mmp_params *p = &info->run->p;
 	const struct mmp_rep_process *x = rep->process; /* NULL: not a program's */
-	const char *when = c->cs->warmup ? "its warmup" : "its first round";
+	const int first = !c->cs->warmup || !warms_up(c, r->planned);
+	const char *when = first ? "its first round" : "its warmup";
 	char why[384];
-	if (step->round != (c->cs->warmup ? c->cs->warmup - 1 : 0) || !r->planned->added || !x ||
-	    !mmp_controls_auto(p))
+	if (step->round != (first ? c->cs->warmup : c->cs->warmup - 1) || !r->planned->added ||
+	    !x || !mmp_controls_auto(p))
 		return;
 	if (mmp_attribution_unchanged(&x->preload, x->preload_asked, x->preload_note,
 				      r->planned->added, why, sizeof(why))) {
@@ -414,6 +504,14 @@ static void skip_if_idle(struct set_ctx *c, size_t k, const struct mmp_step *ste
 	}
 }
 
+/* A rung's round that does not run: it is skipped, or it is a warmup its
+ * job's surveyed warmup stands for. */
+static int not_run(const struct set_ctx *c, size_t k, const struct mmp_step *step)
+{
+	const struct mmp_run_result *r = &c->out->res.run[c->cs->runs[k]];
+	return c->dead[k] || r->skipped || (step->round < c->cs->warmup && !warms_up(c, r->planned));
+}
+
 static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned first,
 		      unsigned count)
 {
@@ -423,6 +521,7 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 		return -ENOMEM;
 	mmp_schedule_batch(c->s->plan->order, c->s->plan->seed, c->set, c->cs->n, first, count,
 			   steps);
+	survey_first(c, steps, (size_t)count * c->cs->n);
 	for (size_t j = 0; j < (size_t)count * c->cs->n && !rc; j++) {
 		size_t k = steps[j].item;
 		struct mmp_rep *rep;
@@ -432,7 +531,7 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 			rc = -EINTR;
 			break;
 		}
-		if (c->dead[k] || c->out->res.run[c->cs->runs[k]].skipped)
+		if (not_run(c, k, &steps[j]))
 			continue;
 		int e = mmp_runner_rep(runner, k, &rep, &info, &err);
 		if (e == -ESTALE) {
@@ -461,8 +560,10 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 			continue;
 		}
 		rc = record(c, k, &steps[j], rep, info);
-		if (!rc)
+		if (!rc) {
 			skip_if_idle(c, k, &steps[j], rep, info);
+			skip_from_survey(c, runner, k, &steps[j], rep, info);
+		}
 	}
 	free(steps);
 	return rc;
@@ -585,6 +686,11 @@ static int run_set(struct set_ctx *c)
 			fail_run(c, k, err.msg);
 		rc = 0;
 		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct mmp_planned *p = &c->s->plan->runs[c->cs->runs[k]];
+		if (mmp_planned_is_point(p) && surveyed(c, p))
+			mmp_runner_survey(runner, k, 1);
 	}
 	c->planned = c->cs->rounds;
 	c->rounds_done = stops_early(c) ? MMP_EARLY_ROUNDS : c->cs->rounds;

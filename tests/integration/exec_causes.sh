@@ -146,13 +146,13 @@ check "prefault: the library reports the 128 MiB it populated, every round" \
 	every_row prefault prefaulted_bytes '$3 >= 134217728'
 check "huge: the library reports huge bytes from the kernel, every round (THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled))" \
 	every_row prefault+touch+huge huge_bytes '$3 > 0'
-check "huge on a file mapping: the kernel gave none in its warmup, the rung is skipped and said so" \
-	grep -q "^  not used: huge (TLB reach) skipped: its warmup reached nothing (the kernel backed none of the" <<<"$(verdict plain)"
-check "huge on a file mapping: skipped from its warmup (controls = auto), no recorded round" \
+check "huge on a file mapping: its job's surveyed warmup had no anonymous memory for it, the rung is skipped and said so" \
+	grep -q "^  not used: huge (TLB reach) skipped: nothing in its job's warmup for it to reach (no private anonymous mapping" <<<"$(verdict plain)"
+check "huge on a file mapping: skipped from its job's warmup (controls = auto), no recorded round" \
 	test "$(csv_rows "$csv" job control | grep -c '^plain|prefault+touch+huge$')" -eq 0
 check "the skipped rung's attribution row has its reason and no share" \
 	test "$(csv_rows "$TMP/idle.attribution.csv" job controls used share not_shown |
-		grep -c '^plain|huge|false||skipped: its warmup reached nothing (the kernel backed none of the')" -eq 1
+		grep -c "^plain|huge|false||skipped: nothing in its job's warmup for it to reach (no private anonymous mapping")" -eq 1
 # Rounds stop once every ladder of the set decided (3 clean rounds in):
 # when fewer than the 5 asked for ran, the verdict says it; else not.
 plain_rounds=$(csv_rows "$csv" job control | grep -c '^plain|$')
