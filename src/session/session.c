@@ -533,6 +533,8 @@ static int run_rounds(struct set_ctx *c, struct mmp_runner *runner, unsigned fir
 		}
 		if (not_run(c, k, &steps[j]))
 			continue;
+		if (steps[j].round >= c->cs->warmup) /* (its last warmup may have failed) */
+			mmp_runner_survey(runner, k, 0);
 		int e = mmp_runner_rep(runner, k, &rep, &info, &err);
 		if (e == -ESTALE) {
 			/* The data changed under the run: nothing after this would

@@ -102,6 +102,20 @@ static void test_costs(void **state)
 	e.wall_ns = 600 * MS;
 	assert_true(skipped(&e, MMP_CONTROL_PREFAULT, why));
 	assert_non_null(strstr(why, "its job's warmup took 1113 page faults: at most 2.2 us each"));
+	/* The CI run that found it: the planted faults program (128 MiB
+	 * anonymous, 32,857 faults in 127 ms) calibrated on a 16 MiB file,
+	 * where a fault maps 132 pages: 33.3 ns a page is 4.4 us a fault, not
+	 * 33 ns -- kept. */
+	c.fault_ns.high = 33.3;
+	c.faults_per_page = 0.00757;
+	e.faults = 32857;
+	e.wall_ns = 127 * MS;
+	assert_false(skipped(&e, MMP_CONTROL_PREFAULT, why));
+	/* No fault counted in the calibration: no cost known, kept. */
+	c.faults_per_page = 0;
+	assert_false(skipped(&e, MMP_CONTROL_PREFAULT, why));
+	c.faults_per_page = 1;
+	c.fault_ns.high = 2200;
 	/* Faults not counted, or no calibration: kept. */
 	e.faults = -1;
 	assert_false(skipped(&e, MMP_CONTROL_PREFAULT, why));
