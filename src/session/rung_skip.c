@@ -8,7 +8,7 @@
 
 #define PAGE 4096.0
 
-static const char *ms(uint64_t ns, char *buf, size_t len)
+static const char *duration(uint64_t ns, char *buf, size_t len)
 {
 	return mmp_format_ns((double)ns, buf, len);
 }
@@ -86,13 +86,13 @@ static int too_little(const struct mmp_rung_evidence *e, unsigned added, char *b
 			 "its job's warmup took %.0f page faults: at most %s each as calibrated here, "
 			 "%.2g%% of its %s, too little to measure",
 			 e->faults, mmp_format_ns(per, a, sizeof(a)), share * 100,
-			 ms(e->wall_ns, b, sizeof(b)));
+			 duration(e->wall_ns, b, sizeof(b)));
 	else
 		snprintf(buf, len,
 			 "its job's warmup would touch %.0f pages: at most %s a first touch as "
 			 "calibrated here, %.2g%% of its %s, too little to measure",
 			 (double)e->survey->seen.touch / PAGE, mmp_format_ns(per, a, sizeof(a)),
-			 share * 100, ms(e->wall_ns, b, sizeof(b)));
+			 share * 100, duration(e->wall_ns, b, sizeof(b)));
 	return 1;
 }
 
