@@ -140,6 +140,18 @@ static int command_init(struct mmp_process_run *p, struct mmp_error *err)
 	return 0;
 }
 
+/* The preload library found (1, its path in preload_lib) or not (0), and
+ * why it cannot change anything when that is known before it runs. */
+static int find_preload(struct mmp_process_run *p)
+{
+	int found = mmp_preload_find(p->preload_lib, sizeof(p->preload_lib)) == 0;
+	if (!found)
+		snprintf(p->preload_why, sizeof(p->preload_why), "%s", p->preload_lib);
+	else
+		mmp_preload_why_not(p->exe, p->preload_why, sizeof(p->preload_why));
+	return found;
+}
+
 /* prefault, touch, huge, bulk: the preload library's mode, where it is,
  * and why it cannot change anything when that is known before it runs. */
 static void preload_init(struct mmp_process_run *p)
@@ -153,11 +165,7 @@ static void preload_init(struct mmp_process_run *p)
 	p->preload_mode[strlen(p->preload_mode) - 1] = '\0'; /* the last comma */
 	/* A library not there is a rung that changes nothing, said so,
 	 * not a run that fails: the program itself still runs. */
-	p->preload_found = mmp_preload_find(p->preload_lib, sizeof(p->preload_lib)) == 0;
-	if (!p->preload_found)
-		snprintf(p->preload_why, sizeof(p->preload_why), "%s", p->preload_lib);
-	else
-		mmp_preload_why_not(p->exe, p->preload_why, sizeof(p->preload_why));
+	p->preload_found = find_preload(p);
 }
 
 /* The library for a survey of a job without a preload mode of its own
@@ -166,13 +174,8 @@ static int survey_lib(struct mmp_process_run *p)
 {
 	if (p->preload_mode[0])
 		return 0; /* a rung's own mode: it surveys nothing */
-	if (!p->survey_found) {
-		p->survey_found = mmp_preload_find(p->preload_lib, sizeof(p->preload_lib)) ? -1 : 1;
-		if (p->survey_found < 0)
-			snprintf(p->preload_why, sizeof(p->preload_why), "%s", p->preload_lib);
-		else
-			mmp_preload_why_not(p->exe, p->preload_why, sizeof(p->preload_why));
-	}
+	if (!p->survey_found)
+		p->survey_found = find_preload(p) ? 1 : -1;
 	return p->survey_found > 0;
 }
 
